@@ -1,0 +1,5 @@
+"""Play a match to 500 against three bots."""
+
+from spades.ui.table import render
+
+render()

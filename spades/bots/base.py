@@ -1,0 +1,54 @@
+"""The Bot protocol and the registry that ``make_bot`` reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from spades.cards import Action
+from spades.observation import Observation
+
+
+class Bot(Protocol):
+    """Anything that picks an action from an observation."""
+
+    name: str
+
+    def act(self, observation: Observation) -> Action:
+        """A legal action for the observing seat, which must be the one to act."""
+        ...
+
+
+BotFactory = Callable[..., Bot]
+_REGISTRY: dict[str, BotFactory] = {}
+
+
+def register(name: str) -> Callable[[BotFactory], BotFactory]:
+    """Class decorator: make the bot available to :func:`make_bot` under ``name``."""
+
+    def wrap(factory: BotFactory) -> BotFactory:
+        _REGISTRY[name] = factory
+        return factory
+
+    return wrap
+
+
+def bot_names() -> list[str]:
+    """The registered bot names."""
+    return list(_REGISTRY)
+
+
+def make_bot(name: str, *, seed: int | None = None, **options: Any) -> Bot:
+    """A new bot by name, such as ``"random"``, ``"basic"``, ``"standard"``, ``"expert"``."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"no bot named {name!r} (known: {known})") from None
+    return factory(seed=seed, **options)
+
+
+def require_turn(observation: Observation) -> None:
+    """Raise unless it is the observing seat's turn."""
+    if observation.current_player != observation.seat or not observation.legal_actions:
+        raise ValueError(f"it is not seat {observation.seat}'s turn")

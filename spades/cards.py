@@ -1,0 +1,223 @@
+"""Cards, suits and ranks as plain ints, hands as bitmasks, and actions.
+
+A card is an ``int`` from 0 to 51: ``suit = card // 13`` (clubs, diamonds, hearts,
+spades) and ``rank = card % 13`` (0 is the two, 12 the ace).
+
+>>> parse_card("AS"), parse_card("10h"), parse_card("A♠")
+(51, 34, 51)
+>>> card_str(51), card_label(51)
+('AS', 'A♠')
+>>> hand_cards(cards_mask([parse_card("2C"), parse_card("KD")]))
+[0, 24]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import IntEnum
+from typing import Final
+
+Card = int
+Action = int
+Seat = int
+Mask = int
+
+
+class Suit(IntEnum):
+    """The four suits in id order; spades are always trump."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+
+class Rank(IntEnum):
+    """Ranks from the two (0) to the ace (12)."""
+
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+
+NUM_CARDS: Final = 52
+NUM_SEATS: Final = 4
+SEAT_NAMES: Final = ("North", "East", "South", "West")
+SEAT_LETTERS: Final = "NESW"
+SUIT_LETTERS: Final = "CDHS"
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+RANK_LETTERS: Final = "23456789TJQKA"
+RANK_NAMES: Final = (
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+)
+
+# Actions: 0..51 play a card, then bids, blind nil, looking at the cards (declining
+# blind nil), passing a card in the blind-nil exchange, and claiming the rest.
+BID_BASE: Final = 52
+NIL: Final = BID_BASE
+BLIND_NIL: Final = 66
+LOOK: Final = 67
+EXCHANGE_BASE: Final = 68
+CLAIM: Final = EXCHANGE_BASE + NUM_CARDS
+NUM_ACTIONS: Final = CLAIM + 1
+
+# In the jokers deck the Big Joker takes the place of the 2♣ and the Little Joker that
+# of the 2♦; both are spades that rank above the ace.
+BIG_JOKER: Final = 0
+LITTLE_JOKER: Final = 13
+
+FULL_DECK: Final = (1 << NUM_CARDS) - 1
+SUIT_MASKS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+
+# CARDS_IN_CHUNK[s][m] lists the card ids of suit s whose rank bits are set in m.
+CARDS_IN_CHUNK: Final = tuple(
+    tuple(tuple(13 * s + r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+    for s in range(4)
+)
+
+_JOKER_NAMES: Final = {"BJ": BIG_JOKER, "LJ": LITTLE_JOKER}
+
+
+def suit_of(card: Card) -> int:
+    """The printed suit of a card (ignores jokers)."""
+    return card // 13
+
+
+def rank_of(card: Card) -> int:
+    """The printed rank of a card, 0 (two) to 12 (ace)."""
+    return card % 13
+
+
+def parse_card(text: str, *, jokers: bool = False) -> Card:
+    """Parse ``"AS"``, ``"10h"``, ``"T♥"`` or ``"A♠"`` into a card id.
+
+    With ``jokers=True``, ``"BJ"`` and ``"LJ"`` name the jokers.
+
+    >>> parse_card("qd")
+    23
+    >>> parse_card("1S")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a card: '1S' (use a rank 2-10, J, Q, K, A and a suit C, D, H, S)
+    """
+    cleaned = text.strip().upper()
+    if jokers and cleaned in _JOKER_NAMES:
+        return _JOKER_NAMES[cleaned]
+    if len(cleaned) >= 2:
+        rank_text, suit_text = cleaned[:-1], cleaned[-1]
+        if rank_text == "10":
+            rank_text = "T"
+        suit = SUIT_LETTERS.find(suit_text)
+        if suit < 0:
+            suit = SUIT_SYMBOLS.find(suit_text)
+        if len(rank_text) == 1 and rank_text in RANK_LETTERS and suit >= 0:
+            return 13 * suit + RANK_LETTERS.index(rank_text)
+    raise ValueError(f"not a card: {text!r} (use a rank 2-10, J, Q, K, A and a suit C, D, H, S)")
+
+
+def _check(card: Card) -> None:
+    if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
+        raise ValueError(f"not a card id: {card!r} (cards are 0..51)")
+
+
+def card_str(card: Card, *, jokers: bool = False) -> str:
+    """The two-letter code of a card, such as ``"AS"`` or ``"TD"``."""
+    _check(card)
+    if jokers and card in (BIG_JOKER, LITTLE_JOKER):
+        return "BJ" if card == BIG_JOKER else "LJ"
+    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def card_label(card: Card, *, jokers: bool = False) -> str:
+    """A label for people, such as ``"A♠"`` or ``"10♥"``."""
+    _check(card)
+    if jokers and card in (BIG_JOKER, LITTLE_JOKER):
+        return "Big Joker" if card == BIG_JOKER else "Little Joker"
+    rank = RANK_LETTERS[card % 13]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
+
+
+def card_name(card: Card, *, jokers: bool = False) -> str:
+    """A spoken name, such as ``"ace of spades"``."""
+    _check(card)
+    if jokers and card in (BIG_JOKER, LITTLE_JOKER):
+        return "big joker" if card == BIG_JOKER else "little joker"
+    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
+
+
+def cards_mask(cards: Iterable[Card]) -> Mask:
+    """The bitmask of a collection of card ids."""
+    mask = 0
+    for card in cards:
+        _check(card)
+        mask |= 1 << card
+    return mask
+
+
+def hand_cards(mask: Mask) -> list[Card]:
+    """The sorted card ids of a bitmask."""
+    return [
+        *CARDS_IN_CHUNK[0][mask & 0x1FFF],
+        *CARDS_IN_CHUNK[1][mask >> 13 & 0x1FFF],
+        *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
+        *CARDS_IN_CHUNK[3][mask >> 39 & 0x1FFF],
+    ]
+
+
+def bid_action(tricks: int) -> Action:
+    """The action that bids ``tricks`` (0 is nil)."""
+    if not 0 <= tricks <= 13:
+        raise ValueError(f"a bid is 0 (nil) to 13 tricks, not {tricks}")
+    return BID_BASE + tricks
+
+
+def action_str(action: Action, *, jokers: bool = False) -> str:
+    """Describe an action for people: ``"play A♠"``, ``"bid 4"``, ``"bid nil"``."""
+    if 0 <= action < NUM_CARDS:
+        return "play " + card_label(action, jokers=jokers)
+    if action == NIL:
+        return "bid nil"
+    if BID_BASE < action <= BID_BASE + 13:
+        return f"bid {action - BID_BASE}"
+    if action == BLIND_NIL:
+        return "bid blind nil"
+    if action == LOOK:
+        return "look at the cards"
+    if EXCHANGE_BASE <= action < CLAIM:
+        return "pass " + card_label(action - EXCHANGE_BASE, jokers=jokers)
+    if action == CLAIM:
+        return "claim the rest"
+    raise ValueError(f"not an action: {action!r}")
+
+
+def partner(seat: Seat) -> Seat:
+    """The seat across the table."""
+    return (seat + 2) % 4
+
+
+def team_of(seat: Seat) -> int:
+    """0 for North/South, 1 for East/West."""
+    return seat % 2

@@ -1,0 +1,146 @@
+"""Command line: ``python -m spades simulate|bench`` (and ``arena`` once bots exist)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from spades.bots import make_bot
+from spades.match import Match
+from spades.rules import Rules
+from spades.state import HandState
+
+
+def play_match(rules: Rules, seed: int, bots: Sequence[str], *, max_hands: int = 500) -> Match:
+    """Play one match with the named bots in seats N, E, S, W."""
+    players = [make_bot(name, seed=seed * 4 + seat) for seat, name in enumerate(bots)]
+    match = Match(rules, seed=seed)
+    while not match.is_over and len(match.finished) < max_hands:
+        seat = match.current_player
+        assert seat is not None
+        match.apply(players[seat].act(match.hand.observation(seat)))
+    return match
+
+
+def simulate(matches: int, seed: int, bots: Sequence[str], rules: Rules) -> dict[str, Any]:
+    """Play ``matches`` matches and summarise them."""
+    from spades.progress import Progress
+
+    wins = [0, 0]
+    draws = hands = unfinished = 0
+    finals: list[tuple[int, int]] = []
+    nils = nils_made = sets = contracts = 0
+    with Progress(matches, "simulate") as bar:
+        for i in range(matches):
+            match = play_match(rules, seed + i, bots)
+            if not match.is_over:
+                unfinished += 1
+            elif match.winner is None:
+                draws += 1
+            else:
+                wins[match.winner] += 1
+            hands += len(match.finished)
+            finals.append(match.scores)
+            for finished in match.finished:
+                nils += sum(1 for b in finished.bids if b == 0)
+                nils_made += sum(
+                    1 for s, b in enumerate(finished.bids) if b == 0 and finished.tricks_won[s] == 0
+                )
+            for result in match.results:
+                for team in result.teams:
+                    if team.made is not None:
+                        contracts += 1
+                        sets += team.made is False
+            bar.advance()
+    return {
+        "matches": matches,
+        "seed": seed,
+        "bots": list(bots),
+        "wins_ns": wins[0],
+        "wins_ew": wins[1],
+        "draws": draws,
+        "unfinished": unfinished,
+        "hands_per_match": hands / max(matches, 1),
+        "mean_final_ns": statistics.fmean(s[0] for s in finals) if finals else 0.0,
+        "mean_final_ew": statistics.fmean(s[1] for s in finals) if finals else 0.0,
+        "nil_bids": nils,
+        "nil_success": nils_made / nils if nils else None,
+        "set_rate": sets / contracts if contracts else None,
+    }
+
+
+def bench_checked(seconds: float, seed: int = 0) -> float:
+    """Random-play full hands a second through ``legal_actions`` and ``apply``: the
+    deal, the bids, the 52 cards and the scored result."""
+    rules = Rules()
+    rng = random.Random(seed)
+    done = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(100):
+            hand = HandState.deal(rules, dealer=done & 3, seed=done)
+            while not hand.is_over:
+                legal = hand.legal_actions()
+                hand.apply(legal[int(rng.random() * len(legal))])
+            hand.result()
+            done += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return done / (now - start)
+
+
+def bench(seconds: float) -> dict[str, Any]:
+    """The engine's speed figures as a dict."""
+    from spades.playout import bench_playouts
+
+    return {
+        "machine": f"{platform.machine()} {os.cpu_count()} cores, {platform.system()}",
+        "python": platform.python_version(),
+        "checked_hands_per_s": round(bench_checked(seconds)),
+        **bench_playouts(seconds),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m spades", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    sim = commands.add_parser("simulate", help="play bot matches and print a summary")
+    sim.add_argument("--matches", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument(
+        "--bots", default="random,random,random,random", help="four bot names for N,E,S,W"
+    )
+    sim.add_argument("--rules", default="{}", help="house rules as a JSON object")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ben = commands.add_parser("bench", help="print the engine's speed as JSON")
+    ben.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args(argv)
+    if args.command == "simulate":
+        bots = args.bots.split(",")
+        if len(bots) != 4:
+            parser.error("--bots needs four names")
+        rules = Rules.from_dict(json.loads(args.rules))
+        summary = simulate(args.matches, args.seed, bots, rules)
+        if args.json:
+            print(json.dumps(summary))
+        else:
+            for key, value in summary.items():
+                print(f"{key:>16}: {value}")
+        return 0
+    if args.command == "bench":
+        print(json.dumps(bench(args.seconds)))
+        return 0
+    raise AssertionError(args.command)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""A match: hands in order, the dealer's rotation, running scores and bags, the winner.
+
+Everything follows from (rules, seed, actions): the seed fixes the first dealer and every
+deal, and the actions are applied in order, hand after hand.
+
+>>> from spades.rules import Rules
+>>> m = Match(Rules(), seed=3)
+>>> m.hand.dealer == m.first_dealer, m.scores, m.bags
+(True, (0, 0), (0, 0))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from spades.cards import Action, Seat
+from spades.rules import Rules
+from spades.scoring import HandResult, Outcome, match_outcome
+from spades.state import HandState
+
+
+def _deal_seed(seed: int, index: int) -> int:
+    """The shuffle seed of hand ``index`` of a match seeded with ``seed``."""
+    return random.Random(f"spades:{seed}:{index}").getrandbits(64)
+
+
+class Match:
+    """A match to the target score. Drive it with :meth:`apply`; it deals on by itself."""
+
+    __slots__ = (
+        "rules",
+        "seed",
+        "first_dealer",
+        "hand",
+        "finished",
+        "results",
+        "scores",
+        "bags",
+        "history",
+        "outcome",
+    )
+
+    rules: Rules
+    seed: int
+    first_dealer: Seat
+    hand: HandState
+    finished: list[HandState]
+    results: list[HandResult]
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+    history: list[Action]
+    outcome: Outcome
+
+    def __init__(self, rules: Rules, *, seed: int) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError("rules must be a Rules")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, not {seed!r}")
+        self.rules = rules
+        self.seed = seed
+        self.first_dealer = random.Random(f"spades:{seed}:dealer").randrange(4)
+        self.finished = []
+        self.results = []
+        self.scores = (0, 0)
+        self.bags = (0, 0)
+        self.history = []
+        self.outcome = Outcome(False, None, "")
+        self.hand = self._deal()
+
+    @classmethod
+    def replay(cls, rules: Rules, *, seed: int, actions: Iterable[Action]) -> Match:
+        """Rebuild a match from its seed and actions (raises ``IllegalAction``)."""
+        match = cls(rules, seed=seed)
+        for action in actions:
+            match.apply(action)
+        return match
+
+    def _deal(self) -> HandState:
+        index = len(self.finished)
+        return HandState.deal(
+            self.rules,
+            dealer=(self.first_dealer + index) % 4,
+            seed=_deal_seed(self.seed, index),
+            scores=self.scores,
+            bags=self.bags,
+        )
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome.over
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team (0 N/S, 1 E/W), or None while playing or after a draw."""
+        return self.outcome.winner
+
+    @property
+    def current_player(self) -> Seat | None:
+        return None if self.is_over else self.hand.current_player
+
+    @property
+    def hand_number(self) -> int:
+        """The current hand's number, from 1."""
+        return len(self.finished) + (0 if self.is_over else 1)
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.is_over else self.hand.legal_actions()
+
+    def apply(self, action: Action) -> HandResult | None:
+        """Apply an action to the current hand; returns the result when it ends the hand.
+
+        Raises ``IllegalAction`` (and changes nothing) for an illegal action, and
+        ``ValueError`` once the match is over.
+        """
+        if self.is_over:
+            raise ValueError("the match is over")
+        self.hand.apply(action)
+        self.history.append(action)
+        if not self.hand.is_over:
+            return None
+        result = self.hand.result()
+        self.finished.append(self.hand)
+        self.results.append(result)
+        ns, ew = result.teams
+        self.scores = (self.scores[0] + ns.points, self.scores[1] + ew.points)
+        self.bags = (ns.bags_after, ew.bags_after)
+        self.outcome = match_outcome(self.rules, self.scores)
+        if not self.outcome.over:
+            self.hand = self._deal()
+        return result
+
+    def score_history(self) -> list[tuple[int, int]]:
+        """The running scores after each finished hand."""
+        totals = []
+        ns = ew = 0
+        for result in self.results:
+            ns += result.teams[0].points
+            ew += result.teams[1].points
+            totals.append((ns, ew))
+        return totals

@@ -1,0 +1,140 @@
+"""What one seat may know: the only view of a hand that bots and the UI get."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from spades.cards import FULL_DECK, Action, Card, Mask, Seat, cards_mask
+from spades.rules import Rules
+
+if TYPE_CHECKING:
+    from spades.state import HandState, Phase, Trick
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of a hand.
+
+    ``hand`` is None while a blind-nil candidate has not yet chosen blind nil or looked
+    at the cards. ``legal_actions`` is empty unless it is this seat's turn.
+    """
+
+    seat: Seat
+    rules: Rules
+    dealer: Seat
+    phase: Phase
+    current_player: Seat | None
+    hand: tuple[Card, ...] | None
+    hand_sizes: tuple[int, int, int, int]
+    bids: tuple[int | None, int | None, int | None, int | None]
+    blind: tuple[bool, bool, bool, bool]
+    tricks_won: tuple[int, int, int, int]
+    leader: Seat
+    trick: tuple[tuple[Seat, Card], ...]
+    tricks: tuple[Trick, ...]
+    spades_broken: bool
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+    legal_actions: tuple[Action, ...]
+    can_claim: bool
+    blind_nil_eligible: bool
+    passed: tuple[Card, ...]
+    received: tuple[Card, ...]
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+    @property
+    def partner(self) -> Seat:
+        return (self.seat + 2) % 4
+
+    @property
+    def hand_mask(self) -> Mask:
+        return cards_mask(self.hand or ())
+
+    @property
+    def played_mask(self) -> Mask:
+        """Every card played so far, in finished tricks and the current one."""
+        mask = cards_mask(card for _, card in self.trick)
+        for trick in self.tricks:
+            mask |= cards_mask(trick.cards)
+        return mask
+
+    @property
+    def unseen_mask(self) -> Mask:
+        """The cards the other three seats may hold."""
+        return FULL_DECK & ~self.played_mask & ~self.hand_mask
+
+    def known_voids(self) -> tuple[int, int, int, int]:
+        """For each seat, a bitmask of the suits it has shown it no longer holds.
+
+        A seat is void in a suit once it did not follow that suit, and void in every
+        other suit once it led an unbroken spade (it held only spades).
+        """
+        from spades.state import deck_for
+
+        deck = deck_for(self.rules.jokers)
+        voids = [0, 0, 0, 0]
+        broken = False
+        plays = [trick.plays() for trick in self.tricks]
+        plays.append(list(self.trick))
+        for trick_plays in plays:
+            if not trick_plays:
+                continue
+            lead_seat, lead_card = trick_plays[0]
+            led = deck.suit[lead_card]
+            if led == 3 and not broken and not self.rules.spades_lead_any_time:
+                voids[lead_seat] |= 0b0111
+            for seat, card in trick_plays[1:]:
+                if deck.suit[card] != led:
+                    voids[seat] |= 1 << led
+            broken = broken or any(deck.suit[c] == 3 for _, c in trick_plays)
+        return (voids[0], voids[1], voids[2], voids[3])
+
+
+def observe(state: HandState, seat: Seat) -> Observation:
+    """Build ``seat``'s observation of ``state``."""
+    from spades.state import Phase
+
+    if seat not in (0, 1, 2, 3):
+        raise ValueError(f"seat must be 0..3, not {seat!r}")
+    hidden = not state.looked[seat]
+    mine = state.current == seat
+    mate = (seat + 2) % 4
+    exchanged = len(state.passes[seat]) == 2 and len(state.passes[mate]) == 2
+    trick_start = state.leader
+    return Observation(
+        seat=seat,
+        rules=state.rules,
+        dealer=state.dealer,
+        phase=state.phase,
+        current_player=state.current,
+        hand=None if hidden else tuple(state.hand(seat)),
+        hand_sizes=(
+            state.hands[0].bit_count(),
+            state.hands[1].bit_count(),
+            state.hands[2].bit_count(),
+            state.hands[3].bit_count(),
+        ),
+        bids=(state.bids[0], state.bids[1], state.bids[2], state.bids[3]),
+        blind=(state.blind[0], state.blind[1], state.blind[2], state.blind[3]),
+        tricks_won=(
+            state.tricks_won[0],
+            state.tricks_won[1],
+            state.tricks_won[2],
+            state.tricks_won[3],
+        ),
+        leader=trick_start,
+        trick=tuple(((trick_start + i) % 4, c) for i, c in enumerate(state.trick)),
+        tricks=tuple(state.tricks),
+        spades_broken=state.broken,
+        scores=state.scores,
+        bags=state.bags,
+        legal_actions=tuple(state.legal_actions()) if mine else (),
+        can_claim=mine and state.phase is Phase.PLAYING and state.can_claim(),
+        blind_nil_eligible=state.eligible[seat],
+        passed=tuple(state.passes[seat]),
+        received=tuple(state.passes[mate]) if exchanged else (),
+    )

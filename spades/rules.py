@@ -1,0 +1,173 @@
+"""House rules: one frozen, keyword-only dataclass, validated at construction.
+
+>>> Rules().target_score, Rules().mercy_score, Rules().blind_nil
+(500, -200, True)
+>>> Rules(target_score=0)
+Traceback (most recent call last):
+...
+spades.rules.RulesError: target_score: the target must be a positive score, not 0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+TiePolicy = Literal["play_on", "draw"]
+
+_HELP = "help"
+_LABEL = "label"
+
+
+def _option(default: Any, label: str, help_text: str) -> Any:
+    return field(default=default, metadata={_LABEL: label, _HELP: help_text})
+
+
+class RulesError(ValueError):
+    """A contradictory or out-of-range rule setting; the message names the field."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Rules:
+    """Every house option of a game. ``Rules()`` gives the standard game."""
+
+    target_score: int = _option(
+        500, "Target score", "The first team to reach this score wins (300, 500, 1000…)."
+    )
+    mercy_score: int | None = _option(
+        -200, "Mercy score", "A team at or below this score loses at once; None turns it off."
+    )
+    tie_policy: TiePolicy = _option(
+        "play_on",
+        "Exact tie",
+        "play_on: an exact tie at the end plays another hand; draw: both teams share the game.",
+    )
+    nil_allowed: bool = _option(True, "Nil bids", "A player may bid nil (no tricks) for ±100.")
+    blind_nil: bool = _option(
+        True,
+        "Blind nil",
+        "Bid nil before looking at your cards for ±200, "
+        "only when your team trails by the threshold.",
+    )
+    blind_nil_deficit: int = _option(
+        100, "Blind nil deficit", "How far a team must trail before its players may bid blind nil."
+    )
+    blind_nil_exchange: bool = _option(
+        False, "Blind nil exchange", "After a blind nil the partners swap two cards."
+    )
+    nil_tricks_count_toward_bid: bool = _option(
+        False,
+        "Nil tricks help the bid",
+        "A failed nil bidder's tricks count toward the partner's bid instead of being only bags.",
+    )
+    min_team_bid: int = _option(
+        0, "Minimum team bid", "The partners' numeric bids must add up to at least this."
+    )
+    whiz: bool = _option(False, "Whiz", "Every player bids nil or exactly their number of spades.")
+    suicide: bool = _option(False, "Suicide", "In every team exactly one partner bids nil.")
+    ten_for_two_hundred: bool = _option(
+        False, "10 for 200", "A team bid of exactly 10 scores ±200 instead of ±100."
+    )
+    boston_bonus: int = _option(
+        0, "Boston bonus", "Extra points for a team that bids 13 and takes all 13 tricks (0: none)."
+    )
+    bag_limit: int | None = _option(
+        10, "Bag limit", "Every this many bags costs the bag penalty; None turns bags off."
+    )
+    bag_penalty: int = _option(
+        100, "Bag penalty", "Points lost each time the bags reach the limit."
+    )
+    jokers: bool = _option(
+        False, "Jokers", "The Big and Little Joker replace the 2♣ and 2♦ and rank above the A♠."
+    )
+    no_spades_first_trick: bool = _option(
+        False,
+        "No spades on the first trick",
+        "Nobody may play a spade to the first trick unless they hold nothing else.",
+    )
+    spades_lead_any_time: bool = _option(
+        False, "Lead spades any time", "Spades may be led before they are broken."
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check_type(f.name, getattr(self, f.name), f.type)
+        if self.target_score <= 0:
+            raise RulesError(
+                f"target_score: the target must be a positive score, not {self.target_score}"
+            )
+        if self.mercy_score is not None and self.mercy_score >= 0:
+            raise RulesError(
+                f"mercy_score: the mercy score must be below zero, not {self.mercy_score}"
+            )
+        if self.tie_policy not in ("play_on", "draw"):
+            raise RulesError(f"tie_policy: must be 'play_on' or 'draw', not {self.tie_policy!r}")
+        if self.blind_nil and not self.nil_allowed:
+            raise RulesError("blind_nil: blind nil needs nil bids; turn nil_allowed on")
+        if self.blind_nil_deficit < 0:
+            raise RulesError(
+                f"blind_nil_deficit: must be zero or more, not {self.blind_nil_deficit}"
+            )
+        if self.blind_nil_exchange and not self.blind_nil:
+            raise RulesError("blind_nil_exchange: the exchange needs blind nil; turn blind_nil on")
+        if not 0 <= self.min_team_bid <= 13:
+            raise RulesError(f"min_team_bid: must be 0 to 13, not {self.min_team_bid}")
+        if self.whiz and not self.nil_allowed:
+            raise RulesError("whiz: whiz needs nil bids (a hand with no spades bids nil)")
+        if self.whiz and self.min_team_bid:
+            raise RulesError(
+                "whiz: whiz bids follow the spades held and cannot meet a minimum "
+                "team bid; set min_team_bid to 0"
+            )
+        if self.suicide and not self.nil_allowed:
+            raise RulesError("suicide: suicide needs nil bids; turn nil_allowed on")
+        if self.suicide and self.whiz:
+            raise RulesError("suicide: suicide and whiz contradict each other; pick one")
+        if self.boston_bonus < 0:
+            raise RulesError(f"boston_bonus: must be zero or more, not {self.boston_bonus}")
+        if self.bag_limit is not None and self.bag_limit < 1:
+            raise RulesError(f"bag_limit: must be at least 1 or None, not {self.bag_limit}")
+        if self.bag_penalty < 0:
+            raise RulesError(f"bag_penalty: must be zero or more, not {self.bag_penalty}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as a plain dict (for JSON)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a dict; unknown names are refused, missing ones take the default."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules: expected an object, not {type(data).__name__}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"{unknown[0]}: not a rule option")
+        return cls(**data)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+
+def describe_options() -> list[tuple[str, str, str, Any]]:
+    """(name, label, help, default) for every option, in declaration order."""
+    return [
+        (f.name, f.metadata[_LABEL], f.metadata[_HELP], f.default)
+        for f in dataclasses.fields(Rules)
+    ]
+
+
+def _check_type(name: str, value: Any, declared: Any) -> None:
+    text = str(declared)
+    if "bool" in text:
+        ok = isinstance(value, bool)
+    elif "int" in text:
+        ok = (isinstance(value, int) and not isinstance(value, bool)) or (
+            value is None and "None" in text
+        )
+    else:
+        ok = isinstance(value, str)
+    if not ok:
+        raise RulesError(f"{name}: {value!r} is not a valid {text.replace('|', 'or')}")

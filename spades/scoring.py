@@ -1,0 +1,224 @@
+"""Pure scoring: a hand's points per team with the reason for each, the bag penalty, and
+the end of a match.
+
+>>> from spades.rules import Rules
+>>> r = score_hand(Rules(), bids=(3, 2, 4, 2), blind=(False,) * 4,
+...                tricks=(4, 1, 6, 2), bags_before=(0, 0))
+>>> r.teams[0].points, r.teams[0].bags, r.teams[1].points
+(73, 3, -40)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from spades.rules import Rules
+
+LineKind = Literal[
+    "contract_made",
+    "contract_set",
+    "ten_for_two_hundred",
+    "ten_for_two_hundred_set",
+    "boston",
+    "bags",
+    "nil_made",
+    "nil_failed",
+    "blind_nil_made",
+    "blind_nil_failed",
+    "bag_penalty",
+]
+
+
+class ScoreLine(NamedTuple):
+    """One reason for points: its kind, the points, and a sentence for people."""
+
+    kind: LineKind
+    points: int
+    text: str
+
+
+class TeamResult(NamedTuple):
+    """One team's hand: its numeric bid and tricks, points, bags and the breakdown."""
+
+    bid: int
+    tricks: int
+    points: int
+    bags: int
+    bags_before: int
+    bags_after: int
+    penalty: int
+    lines: tuple[ScoreLine, ...]
+
+    @property
+    def made(self) -> bool | None:
+        """Whether the numeric contract was made (None when the team bid only nils)."""
+        kinds = {line.kind for line in self.lines}
+        if kinds & {"contract_made", "ten_for_two_hundred"}:
+            return True
+        if kinds & {"contract_set", "ten_for_two_hundred_set"}:
+            return False
+        return None
+
+
+class HandResult(NamedTuple):
+    """The scored hand: ``teams[0]`` is North/South, ``teams[1]`` East/West."""
+
+    teams: tuple[TeamResult, TeamResult]
+
+
+def apply_bag_penalty(rules: Rules, bags_before: int, new_bags: int) -> tuple[int, int]:
+    """(penalty points lost, bags on the count afterwards) when ``new_bags`` are added.
+
+    >>> apply_bag_penalty(Rules(), 8, 3)
+    (100, 1)
+    >>> apply_bag_penalty(Rules(bag_limit=None), 8, 3)
+    (0, 0)
+    """
+    if rules.bag_limit is None:
+        return 0, 0
+    count = bags_before + new_bags
+    times, after = divmod(count, rules.bag_limit)
+    return times * rules.bag_penalty, after
+
+
+def score_team(
+    rules: Rules,
+    *,
+    bids: tuple[int, int],
+    blind: tuple[bool, bool],
+    tricks: tuple[int, int],
+    bags_before: int,
+) -> TeamResult:
+    """Score one team from its two players' bids (0 = nil), blind flags and tricks."""
+    lines: list[ScoreLine] = []
+    bid = sum(bids)
+    counted = 0
+    nil_tricks = 0
+    for player_bid, is_blind, taken in zip(bids, blind, tricks, strict=True):
+        if player_bid == 0:
+            value = 200 if is_blind else 100
+            name = "blind nil" if is_blind else "nil"
+            if taken == 0:
+                kind: LineKind = "blind_nil_made" if is_blind else "nil_made"
+                lines.append(ScoreLine(kind, value, f"{name} made"))
+            else:
+                kind = "blind_nil_failed" if is_blind else "nil_failed"
+                plural = "s" if taken != 1 else ""
+                lines.append(ScoreLine(kind, -value, f"{name} failed ({taken} trick{plural})"))
+            if rules.nil_tricks_count_toward_bid:
+                counted += taken
+            else:
+                nil_tricks += taken
+        else:
+            counted += taken
+    bags = nil_tricks
+    if bid > 0:
+        value = 20 * bid if rules.ten_for_two_hundred and bid == 10 else 10 * bid
+        ten = rules.ten_for_two_hundred and bid == 10
+        if counted >= bid:
+            kind = "ten_for_two_hundred" if ten else "contract_made"
+            lines.append(ScoreLine(kind, value, f"bid {bid}, took {counted}: made"))
+            bags += counted - bid
+            if rules.boston_bonus and bid == 13 and counted == 13:
+                lines.append(ScoreLine("boston", rules.boston_bonus, "Boston: bid and took all 13"))
+        else:
+            kind = "ten_for_two_hundred_set" if ten else "contract_set"
+            lines.append(ScoreLine(kind, -value, f"bid {bid}, took {counted}: set"))
+    else:
+        bags += counted
+    if rules.bag_limit is None:
+        if bags:
+            lines.append(ScoreLine("bags", bags, f"{bags} overtrick{'s' if bags != 1 else ''}"))
+        bags_added = 0
+    else:
+        bags_added = bags
+        if bags:
+            lines.append(ScoreLine("bags", bags, f"{bags} bag{'s' if bags != 1 else ''}"))
+    penalty, bags_after = apply_bag_penalty(rules, bags_before, bags_added)
+    if penalty:
+        lines.append(
+            ScoreLine(
+                "bag_penalty",
+                -penalty,
+                f"bag penalty: {bags_before + bags_added} bags reach {rules.bag_limit}",
+            )
+        )
+    return TeamResult(
+        bid=bid,
+        tricks=sum(tricks),
+        points=sum(line.points for line in lines),
+        bags=bags_added,
+        bags_before=bags_before,
+        bags_after=bags_after,
+        penalty=penalty,
+        lines=tuple(lines),
+    )
+
+
+def score_hand(
+    rules: Rules,
+    *,
+    bids: tuple[int, int, int, int],
+    blind: tuple[bool, bool, bool, bool],
+    tricks: tuple[int, int, int, int],
+    bags_before: tuple[int, int],
+) -> HandResult:
+    """Score a finished hand from the four seats' bids, blind flags and tricks."""
+    if sum(tricks) != 13:
+        raise ValueError(f"a hand has 13 tricks, not {sum(tricks)}")
+    return HandResult(
+        teams=(
+            score_team(
+                rules,
+                bids=(bids[0], bids[2]),
+                blind=(blind[0], blind[2]),
+                tricks=(tricks[0], tricks[2]),
+                bags_before=bags_before[0],
+            ),
+            score_team(
+                rules,
+                bids=(bids[1], bids[3]),
+                blind=(blind[1], blind[3]),
+                tricks=(tricks[1], tricks[3]),
+                bags_before=bags_before[1],
+            ),
+        )
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Whether a match is over after a hand, and who won (None with a draw)."""
+
+    over: bool
+    winner: int | None
+    reason: str
+
+
+def match_outcome(rules: Rules, scores: tuple[int, int]) -> Outcome:
+    """Decide the match from the running scores after a hand.
+
+    >>> match_outcome(Rules(), (510, 480)).winner
+    0
+    >>> match_outcome(Rules(), (-210, 100)).reason
+    'North/South fell to the mercy score'
+    """
+    names = ("North/South", "East/West")
+    reached = [s >= rules.target_score for s in scores]
+    busted = [rules.mercy_score is not None and s <= rules.mercy_score for s in scores]
+    if any(reached) or any(busted):
+        if reached[0] != reached[1]:
+            winner = 0 if reached[0] else 1
+            return Outcome(True, winner, f"{names[winner]} reached {rules.target_score}")
+        if busted[0] != busted[1]:
+            winner = 1 if busted[0] else 0
+            return Outcome(True, winner, f"{names[1 - winner]} fell to the mercy score")
+        if scores[0] != scores[1]:
+            winner = 0 if scores[0] > scores[1] else 1
+            why = "higher score" if reached[0] else "less negative score"
+            return Outcome(True, winner, f"{names[winner]} wins with the {why}")
+        if rules.tie_policy == "draw":
+            return Outcome(True, None, "exact tie: the game is shared")
+        return Outcome(False, None, "exact tie: another hand is played")
+    return Outcome(False, None, "")

@@ -1,0 +1,727 @@
+"""One hand of Spades: deal, bidding, the blind-nil exchange, play, and the score.
+
+All legality lives here. ``legal_actions()`` lists the moves, ``verify(action)`` raises
+:class:`IllegalAction` with a reason, ``can(action)`` asks the same question, and
+``apply(action)`` makes the move (or raises and leaves the state as it was).
+``apply_fast`` is the unchecked path the bots' playouts vouch for.
+
+>>> from spades.rules import Rules
+>>> from spades.cards import bid_action
+>>> h = HandState.deal(Rules(), dealer=3, seed=7)
+>>> h.current_player, h.phase.name
+(0, 'BIDDING')
+>>> for seat in range(4):
+...     h.apply(bid_action(3))
+>>> h.phase.name, h.current_player
+('PLAYING', 0)
+>>> h.apply(h.legal_actions()[0]); len(h.trick)
+1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+from spades.cards import (
+    BID_BASE,
+    BIG_JOKER,
+    BLIND_NIL,
+    CARDS_IN_CHUNK,
+    CLAIM,
+    EXCHANGE_BASE,
+    FULL_DECK,
+    LITTLE_JOKER,
+    LOOK,
+    NUM_CARDS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    Action,
+    Card,
+    Mask,
+    Seat,
+    action_str,
+    card_label,
+    cards_mask,
+)
+from spades.rules import Rules
+from spades.scoring import HandResult, score_hand
+
+if TYPE_CHECKING:
+    from spades.observation import Observation
+
+SPADES: Final = 3
+
+
+class Phase(IntEnum):
+    """Where a hand stands."""
+
+    BIDDING = 0
+    EXCHANGE = 1
+    PLAYING = 2
+    OVER = 3
+
+
+_PLAYING: Final = Phase.PLAYING
+
+
+class IllegalAction(ValueError):
+    """An action that is not allowed now; the message says why in plain words."""
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led, the cards in play order, and who won it."""
+
+    leader: Seat
+    cards: tuple[Card, ...]
+    winner: Seat
+
+    def plays(self) -> list[tuple[Seat, Card]]:
+        """(seat, card) in play order."""
+        return [((self.leader + i) % 4, card) for i, card in enumerate(self.cards)]
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """Per-rules card facts: effective suit and trick-taking power of every card."""
+
+    jokers: bool
+    suit: tuple[int, ...]
+    power: tuple[int, ...]
+    suit_masks: tuple[Mask, Mask, Mask, Mask]
+
+    def label(self, card: Card) -> str:
+        return card_label(card, jokers=self.jokers)
+
+    def chunks(self, mask: Mask) -> list[Card]:
+        return [
+            *CARDS_IN_CHUNK[0][mask & 0x1FFF],
+            *CARDS_IN_CHUNK[1][mask >> 13 & 0x1FFF],
+            *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
+            *CARDS_IN_CHUNK[3][mask >> 39 & 0x1FFF],
+        ]
+
+
+@lru_cache(maxsize=2)
+def deck_for(jokers: bool) -> Deck:
+    """The card facts for the standard deck or the jokers deck."""
+    suit = [c // 13 for c in range(NUM_CARDS)]
+    power = [c % 13 for c in range(NUM_CARDS)]
+    masks = list(SUIT_MASKS)
+    if jokers:
+        for card, rank in ((LITTLE_JOKER, 13), (BIG_JOKER, 14)):
+            masks[suit[card]] &= ~(1 << card)
+            masks[SPADES] |= 1 << card
+            suit[card] = SPADES
+            power[card] = rank
+    return Deck(jokers, tuple(suit), tuple(power), (masks[0], masks[1], masks[2], masks[3]))
+
+
+def _blind_eligible(rules: Rules, scores: tuple[int, int], seat: Seat) -> bool:
+    team = seat % 2
+    return rules.blind_nil and scores[1 - team] - scores[team] >= rules.blind_nil_deficit
+
+
+class HandState:
+    """The full, true state of one hand. Bots never see it, only observations."""
+
+    __slots__ = (
+        "rules",
+        "deck",
+        "dealer",
+        "scores",
+        "bags",
+        "initial_hands",
+        "hands",
+        "phase",
+        "current",
+        "bids",
+        "blind",
+        "looked",
+        "eligible",
+        "exchange_queue",
+        "passes",
+        "trick",
+        "leader",
+        "win_seat",
+        "win_card",
+        "tricks_won",
+        "tricks",
+        "broken",
+        "played",
+        "history",
+        "claimed_by",
+        "_legal",
+    )
+
+    rules: Rules
+    deck: Deck
+    dealer: Seat
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+    initial_hands: tuple[Mask, Mask, Mask, Mask]
+    hands: list[Mask]
+    phase: Phase
+    current: Seat | None
+    bids: list[int | None]
+    blind: list[bool]
+    looked: list[bool]
+    eligible: tuple[bool, bool, bool, bool]
+    exchange_queue: list[Seat]
+    passes: list[list[Card]]
+    trick: list[Card]
+    leader: Seat
+    win_seat: Seat
+    win_card: Card
+    tricks_won: list[int]
+    tricks: list[Trick]
+    broken: bool
+    played: Mask
+    history: list[Action]
+    claimed_by: Seat | None
+    _legal: Mask
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        *,
+        dealer: Seat,
+        seed: int | None,
+        scores: tuple[int, int] = (0, 0),
+        bags: tuple[int, int] = (0, 0),
+    ) -> HandState:
+        """Shuffle with ``seed`` and deal 13 cards to each seat."""
+        rng = random.Random(seed)
+        keys = [rng.random() for _ in range(NUM_CARDS)]
+        deck = sorted(range(NUM_CARDS), key=keys.__getitem__)
+        # Cards go round one at a time, starting at the dealer's left.
+        masks = [0, 0, 0, 0]
+        for i, card in enumerate(deck):
+            masks[(dealer + 1 + i) & 3] |= 1 << card
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        return cls._start(rules, masks, dealer, scores, bags)
+
+    @classmethod
+    def from_hands(
+        cls,
+        rules: Rules,
+        hands: Sequence[Iterable[Card]],
+        *,
+        dealer: Seat,
+        scores: tuple[int, int] = (0, 0),
+        bags: tuple[int, int] = (0, 0),
+    ) -> HandState:
+        """A hand from four given hands of 13 cards, indexed by seat."""
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        if len(hands) != 4:
+            raise ValueError(f"four hands are needed, not {len(hands)}")
+        masks: list[Mask] = []
+        for seat, cards in enumerate(hands):
+            card_list = list(cards)
+            mask = cards_mask(card_list)
+            if len(card_list) != 13 or mask.bit_count() != 13:
+                raise ValueError(f"seat {seat} must hold 13 different cards")
+            masks.append(mask)
+        if masks[0] | masks[1] | masks[2] | masks[3] != FULL_DECK:
+            raise ValueError("the four hands must hold the whole deck, each card once")
+        return cls._start(rules, masks, dealer, scores, bags)
+
+    @classmethod
+    def _start(
+        cls,
+        rules: Rules,
+        masks: list[Mask],
+        dealer: Seat,
+        scores: tuple[int, int],
+        bags: tuple[int, int],
+    ) -> HandState:
+        if not isinstance(rules, Rules):
+            raise TypeError("rules must be a Rules")
+        for pair in (scores, bags):
+            if len(pair) != 2 or not all(isinstance(v, int) for v in pair):
+                raise ValueError("scores and bags are pairs of ints")
+        if min(bags) < 0:
+            raise ValueError("bags are never negative")
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.deck = deck_for(rules.jokers)
+        self.dealer = dealer
+        self.scores = (scores[0], scores[1])
+        self.bags = (bags[0], bags[1])
+        self.initial_hands = (masks[0], masks[1], masks[2], masks[3])
+        self.hands = masks
+        self.phase = Phase.BIDDING
+        self.current = (dealer + 1) % 4
+        self.bids = [None] * 4
+        self.blind = [False] * 4
+        self.eligible = (
+            _blind_eligible(rules, self.scores, 0),
+            _blind_eligible(rules, self.scores, 1),
+            _blind_eligible(rules, self.scores, 2),
+            _blind_eligible(rules, self.scores, 3),
+        )
+        self.looked = [not e for e in self.eligible]
+        self.exchange_queue = []
+        self.passes = [[], [], [], []]
+        self.trick = []
+        self.leader = (dealer + 1) % 4
+        self.win_seat = self.leader
+        self.win_card = -1
+        self.tricks_won = [0, 0, 0, 0]
+        self.tricks = []
+        self.broken = False
+        self.played = 0
+        self.history = []
+        self.claimed_by = None
+        self._legal = -1
+        return self
+
+    def clone(self) -> HandState:
+        """An independent copy (cheap: a few short lists)."""
+        other = HandState.__new__(HandState)
+        other.rules = self.rules
+        other.deck = self.deck
+        other.dealer = self.dealer
+        other.scores = self.scores
+        other.bags = self.bags
+        other.initial_hands = self.initial_hands
+        other.hands = self.hands[:]
+        other.phase = self.phase
+        other.current = self.current
+        other.bids = self.bids[:]
+        other.blind = self.blind[:]
+        other.looked = self.looked[:]
+        other.eligible = self.eligible
+        other.exchange_queue = self.exchange_queue[:]
+        other.passes = [p[:] for p in self.passes]
+        other.trick = self.trick[:]
+        other.leader = self.leader
+        other.win_seat = self.win_seat
+        other.win_card = self.win_card
+        other.tricks_won = self.tricks_won[:]
+        other.tricks = self.tricks[:]
+        other.broken = self.broken
+        other.played = self.played
+        other.history = self.history[:]
+        other.claimed_by = self.claimed_by
+        other._legal = self._legal
+        return other
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> Seat | None:
+        """The seat to act, or None once the hand is over."""
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def spades_broken(self) -> bool:
+        return self.broken
+
+    @property
+    def led_suit(self) -> int | None:
+        """The suit of the current trick's first card, if any."""
+        return self.deck.suit[self.trick[0]] if self.trick else None
+
+    def hand(self, seat: Seat) -> list[Card]:
+        """The cards a seat holds now, sorted."""
+        return self.deck.chunks(self.hands[seat])
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the current player, sorted. Empty once the hand is over.
+
+        Claiming the rest is offered separately by :meth:`can_claim`.
+        """
+        phase = self.phase
+        if phase is _PLAYING:
+            mask = self._legal
+            if mask < 0:
+                self._legal = mask = self._compute_legal_play_mask()
+            return [
+                *CARDS_IN_CHUNK[0][mask & 0x1FFF],
+                *CARDS_IN_CHUNK[1][mask >> 13 & 0x1FFF],
+                *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
+                *CARDS_IN_CHUNK[3][mask >> 39],
+            ]
+        if phase is Phase.BIDDING:
+            seat = self.current
+            assert seat is not None
+            allowed = self._allowed_bids(seat)
+            if not self.looked[seat]:
+                return [BLIND_NIL, LOOK] if allowed and allowed[0] == 0 else [LOOK]
+            return [BID_BASE + b for b in allowed]
+        if phase is Phase.EXCHANGE:
+            seat = self.current
+            assert seat is not None
+            mask = self.hands[seat] & ~cards_mask(self.passes[seat])
+            return [EXCHANGE_BASE + c for c in self.deck.chunks(mask)]
+        return []
+
+    def _legal_play_mask(self) -> Mask:
+        if self._legal >= 0:
+            return self._legal
+        self._legal = mask = self._compute_legal_play_mask()
+        return mask
+
+    def _compute_legal_play_mask(self) -> Mask:
+        seat = self.current
+        assert seat is not None
+        hand = self.hands[seat]
+        deck = self.deck
+        spades = deck.suit_masks[SPADES]
+        first = not self.tricks and self.rules.no_spades_first_trick
+        if self.trick:
+            follow = hand & deck.suit_masks[deck.suit[self.trick[0]]]
+            if follow:
+                return follow
+            if first and hand & ~spades:
+                return hand & ~spades
+            return hand
+        restricted = (not self.broken and not self.rules.spades_lead_any_time) or first
+        if restricted and hand & ~spades:
+            return hand & ~spades
+        return hand
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` with a reason unless ``action`` is legal now."""
+        if (
+            self.phase is _PLAYING
+            and type(action) is int
+            and 0 <= action < NUM_CARDS
+            and (self._legal if self._legal >= 0 else self._legal_play_mask()) >> action & 1
+        ):
+            return
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalAction(f"an action is an int, not {action!r}")
+        if self.phase is Phase.OVER:
+            raise IllegalAction("The hand is over")
+        seat = self.current
+        assert seat is not None
+        if action == CLAIM:
+            problem = self._claim_problem()
+        elif 0 <= action < NUM_CARDS:
+            problem = self._play_problem(seat, action)
+        elif BID_BASE <= action <= BLIND_NIL or action == LOOK:
+            problem = self._bidding_problem(seat, action)
+        elif EXCHANGE_BASE <= action < CLAIM:
+            problem = self._exchange_problem(seat, action - EXCHANGE_BASE)
+        else:
+            problem = f"{action} is not an action"
+        if problem is not None:
+            raise IllegalAction(problem)
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (the same question :meth:`verify` asks)."""
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def _play_problem(self, seat: Seat, card: Card) -> str | None:
+        if self.phase is not Phase.PLAYING:
+            return f"Cards are played after the {self.phase.name.lower()}"
+        if not self.hands[seat] >> card & 1:
+            return f"You do not hold the {self.deck.label(card)}"
+        if self._legal_play_mask() >> card & 1:
+            return None
+        suit = self.deck.suit[card]
+        if self.trick:
+            led = self.deck.suit[self.trick[0]]
+            if self.hands[seat] & self.deck.suit_masks[led]:
+                return f"You must follow {SUIT_NAMES[led]}"
+            return "No spades may be played on the first trick"
+        if suit == SPADES and not self.tricks and self.rules.no_spades_first_trick:
+            return "No spades may be played on the first trick"
+        return "Spades are not broken yet"
+
+    def _bidding_problem(self, seat: Seat, action: Action) -> str | None:
+        if self.phase is not Phase.BIDDING:
+            return "The bidding is over"
+        if action == LOOK:
+            return None if not self.looked[seat] else "You have already looked at your cards"
+        if action == BLIND_NIL:
+            if not self.rules.blind_nil:
+                return "Blind nil is not played at this table"
+            if not self.eligible[seat]:
+                return (
+                    f"Blind nil needs your team to trail by {self.rules.blind_nil_deficit} or more"
+                )
+            if self.looked[seat]:
+                return "Blind nil must be bid before looking at your cards"
+            return self._bid_problem(seat, 0)
+        if not self.looked[seat]:
+            return "Bid blind nil or look at your cards first"
+        return self._bid_problem(seat, action - BID_BASE)
+
+    def _allowed_bids(self, seat: Seat) -> list[int]:
+        """The bids (0 = nil) open to ``seat`` under the house rules, sorted."""
+        rules = self.rules
+        partner_bid = self.bids[(seat + 2) % 4]
+        room = 13 if partner_bid is None else 13 - partner_bid
+        if rules.whiz:
+            count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
+            return [0] if count == 0 or count > room else [0, count]
+        low = 1 if partner_bid is None else max(1, rules.min_team_bid - partner_bid)
+        nil = rules.nil_allowed and (partner_bid is None or partner_bid >= rules.min_team_bid)
+        if rules.suicide:
+            if partner_bid is None:
+                low = max(1, rules.min_team_bid)
+            elif partner_bid == 0:
+                nil = False
+            else:
+                room = 0
+        return [0] * nil + list(range(low, room + 1))
+
+    def _bid_problem(self, seat: Seat, bid: int) -> str | None:
+        if bid in self._allowed_bids(seat):
+            return None
+        rules = self.rules
+        partner_bid = self.bids[(seat + 2) % 4]
+        if bid == 0 and not rules.nil_allowed:
+            return "Nil is not allowed at this table"
+        if rules.whiz:
+            count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
+            if bid not in (0, count):
+                return f"Whiz: bid nil or your number of spades ({count})"
+        if rules.suicide and partner_bid is not None:
+            if partner_bid == 0 and bid == 0:
+                return "Suicide: your partner bid nil, so you must bid a number"
+            if partner_bid > 0 and bid > 0:
+                return "Suicide: one partner must bid nil, so you must bid nil"
+        if partner_bid is not None and partner_bid + bid > 13:
+            return "Your team's bids may not add up to more than 13"
+        return f"Your team must bid at least {rules.min_team_bid}"
+
+    def _exchange_problem(self, seat: Seat, card: Card) -> str | None:
+        if self.phase is not Phase.EXCHANGE:
+            return "There is no card exchange now"
+        label = self.deck.label(card)
+        if not self.hands[seat] >> card & 1:
+            return f"You do not hold the {label}"
+        if card in self.passes[seat]:
+            return f"You are already passing the {label}"
+        return None
+
+    # ------------------------------------------------------------------ actions
+    def apply(self, action: Action) -> None:
+        """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
+        if (
+            self.phase is _PLAYING
+            and type(action) is int
+            and 0 <= action < NUM_CARDS
+            and (self._legal if self._legal >= 0 else self._legal_play_mask()) >> action & 1
+        ):
+            self._play(action)
+            return
+        self.verify(action)
+        self.apply_fast(action)
+
+    def apply_fast(self, action: Action) -> None:
+        """Apply an action the caller knows is legal (the bots' fast path)."""
+        if action < NUM_CARDS:
+            self._play(action)
+        elif action == CLAIM:
+            self._claim()
+        elif action < EXCHANGE_BASE:
+            self._bid(action)
+        else:
+            self._pass(action - EXCHANGE_BASE)
+
+    def _bid(self, action: Action) -> None:
+        seat = self.current
+        assert seat is not None
+        self.history.append(action)
+        if action == LOOK:
+            self.looked[seat] = True
+            return
+        self.looked[seat] = True
+        if action == BLIND_NIL:
+            self.bids[seat] = 0
+            self.blind[seat] = True
+        else:
+            self.bids[seat] = action - BID_BASE
+        if seat != self.dealer:
+            self.current = (seat + 1) % 4
+            return
+        if self.rules.blind_nil_exchange:
+            teams: set[int] = set()
+            for s in range(4):
+                bidder = (self.dealer + 1 + s) % 4
+                if self.blind[bidder] and bidder % 2 not in teams:
+                    teams.add(bidder % 2)
+                    mate = (bidder + 2) % 4
+                    self.exchange_queue += [bidder, bidder, mate, mate]
+        if self.exchange_queue:
+            self.phase = Phase.EXCHANGE
+            self.current = self.exchange_queue[0]
+        else:
+            self.phase = Phase.PLAYING
+            self.current = self.leader
+
+    def _pass(self, card: Card) -> None:
+        seat = self.exchange_queue.pop(0)
+        self.history.append(EXCHANGE_BASE + card)
+        self.passes[seat].append(card)
+        mate = (seat + 2) % 4
+        if len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2:
+            given, taken = cards_mask(self.passes[seat]), cards_mask(self.passes[mate])
+            self.hands[seat] = self.hands[seat] & ~given | taken
+            self.hands[mate] = self.hands[mate] & ~taken | given
+        if self.exchange_queue:
+            self.current = self.exchange_queue[0]
+        else:
+            self.phase = Phase.PLAYING
+            self.current = self.leader
+            self._legal = -1
+
+    def _play(self, card: Card) -> None:
+        seat = self.current
+        assert seat is not None
+        self._legal = -1
+        self.history.append(card)
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.played |= bit
+        suits = self.deck.suit
+        suit = suits[card]
+        trick = self.trick
+        if not trick:
+            self.win_seat = seat
+            self.win_card = card
+        else:
+            win_suit = suits[self.win_card]
+            if suit == win_suit:
+                power = self.deck.power
+                if power[card] > power[self.win_card]:
+                    self.win_seat = seat
+                    self.win_card = card
+            elif suit == SPADES:
+                self.win_seat = seat
+                self.win_card = card
+        if suit == SPADES:
+            self.broken = True
+        trick.append(card)
+        if len(trick) < 4:
+            self.current = (seat + 1) & 3
+            return
+        winner = self.win_seat
+        self.tricks.append(Trick(self.leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.leader = winner
+        if len(self.tricks) == 13:
+            self.phase = Phase.OVER
+            self.current = None
+        else:
+            self.current = winner
+
+    # -------------------------------------------------------------------- claim
+    def can_claim(self) -> bool:
+        """Whether the seat to play must win every remaining trick, whatever the others
+        hold and however they play, and so may claim them."""
+        return self.phase is Phase.PLAYING and self._claim_problem() is None
+
+    def _claim_problem(self) -> str | None:
+        if self.phase is not Phase.PLAYING:
+            return "You can only claim during the play"
+        seat = self.current
+        assert seat is not None
+        hand = self.hands[seat]
+        unseen = FULL_DECK & ~self.played & ~hand
+        if not self.trick:
+            return None if self._leads_win_all(hand, unseen) else _CLAIM_REFUSED
+        for card in self.deck.chunks(self._legal_play_mask()):
+            if self._wins_current_trick(card, unseen) and self._leads_win_all(
+                hand & ~(1 << card), unseen
+            ):
+                return None
+        return _CLAIM_REFUSED
+
+    def _top(self, mask: Mask, suit: int) -> int:
+        """The highest power among the cards of ``suit`` in ``mask`` (-1 if none)."""
+        power = self.deck.power
+        best = -1
+        for card in self.deck.chunks(mask & self.deck.suit_masks[suit]):
+            best = max(best, power[card])
+        return best
+
+    def _bottom(self, mask: Mask, suit: int) -> int:
+        power = self.deck.power
+        cards = self.deck.chunks(mask & self.deck.suit_masks[suit])
+        return min((power[c] for c in cards), default=99)
+
+    def _leads_win_all(self, hand: Mask, unseen: Mask) -> bool:
+        # Lead every spade from the top while the others may still hold spades, then
+        # the side suits: each lead must beat whatever may be played to it.
+        masks = self.deck.suit_masks
+        for suit in range(4):
+            if hand & masks[suit] and self._bottom(hand, suit) < self._top(unseen, suit):
+                return False
+        sides = hand & ~masks[SPADES]
+        their_spades = (unseen & masks[SPADES]).bit_count()
+        return not (sides and their_spades > (hand & masks[SPADES]).bit_count())
+
+    def _wins_current_trick(self, card: Card, unseen: Mask) -> bool:
+        deck = self.deck
+        suit = deck.suit[card]
+        win_suit = deck.suit[self.win_card]
+        beats = (suit == win_suit and deck.power[card] > deck.power[self.win_card]) or (
+            suit == SPADES and win_suit != SPADES
+        )
+        if not beats:
+            return False
+        if len(self.trick) == 3:
+            return True
+        if suit != SPADES and unseen & deck.suit_masks[SPADES]:
+            return False
+        return deck.power[card] > self._top(unseen, suit)
+
+    def _claim(self) -> None:
+        seat = self.current
+        assert seat is not None
+        self.history.append(CLAIM)
+        remaining = 13 - len(self.tricks)
+        self.tricks_won[seat] += remaining
+        self.claimed_by = seat
+        self.trick = []
+        self.phase = Phase.OVER
+        self.current = None
+
+    # ------------------------------------------------------------------ results
+    def result(self) -> HandResult:
+        """The scored hand. Raises ``ValueError`` before the hand is over."""
+        if self.phase is not Phase.OVER:
+            raise ValueError("the hand is not over yet")
+        bids = tuple(b if b is not None else 0 for b in self.bids)
+        return score_hand(
+            self.rules,
+            bids=(bids[0], bids[1], bids[2], bids[3]),
+            blind=(self.blind[0], self.blind[1], self.blind[2], self.blind[3]),
+            tricks=(self.tricks_won[0], self.tricks_won[1], self.tricks_won[2], self.tricks_won[3]),
+            bags_before=self.bags,
+        )
+
+    def describe(self, action: Action) -> str:
+        """An action in words, with this hand's deck (jokers named as such)."""
+        return action_str(action, jokers=self.deck.jokers)
+
+    def observation(self, seat: Seat) -> Observation:
+        """What ``seat`` may know now, and nothing more."""
+        from spades.observation import observe
+
+        return observe(self, seat)
+
+
+_CLAIM_REFUSED = "You cannot claim: the others might still win a trick"

@@ -1,0 +1,1 @@
+"""Streamlit helpers: the only part of the package besides the pages that imports streamlit."""

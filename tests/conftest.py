@@ -1,0 +1,84 @@
+"""Shared fixtures: a Streamlit server for browser tests and Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's Chromium; a browser test never downloads a browser."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        if os.environ.get("CI"):
+            pytest.fail("Debian's chromium is missing; .ci/run installs it with apt-get")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start the app the way a user does (``streamlit run``) on a free local port."""
+    port = _free_port()
+    data = tmp_path_factory.mktemp("app-data")
+    env = {
+        **os.environ,
+        "SPADES_DB_URL": f"sqlite:///{data / 'spades.db'}",
+        "SPADES_DATA_DIR": str(data),
+        "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+    }
+    log = open(data / "server.log", "w")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+         "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            log.close()
+            raise RuntimeError("the app did not start:\n" + (data / "server.log").read_text())
+        time.sleep(0.2)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+    log.close()
