@@ -1,0 +1,298 @@
+"""The game store on temporary SQLite files: round trips, upgrades, concurrency, imports."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from spades.cli import play_match
+from spades.match import Match
+from spades.record import GameRecord, dumps
+from spades.rules import Rules
+from spades.store import SCHEMA_VERSION, GameFilter, Store, StoreError, games, hands
+
+PLAYERS = ("North", "East", "You", "West")
+BOTS = {0: "random", 1: "random", 3: "random"}
+ALL_BOTS = {seat: "random" for seat in range(4)}
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def store(db_url: str) -> Store:
+    return Store(db_url)
+
+
+def _played(seed: int, rules: Rules | None = None) -> Match:
+    return play_match(rules or Rules(), seed, ["random"] * 4)
+
+
+def _count(store: Store, table: sa.Table) -> int:
+    with store.engine.connect() as conn:
+        return int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one())
+
+
+def test_a_game_played_action_by_action_round_trips(store: Store) -> None:
+    match = _played(3)
+    gid = store.new_game(rules=Rules(), seed=3, players=PLAYERS, kind="human", bot_levels=BOTS)
+    for action in match.history:
+        store.append_action(gid, action)
+    store.finish(gid, match)
+    loaded = store.load(gid)
+    assert loaded.match.history == match.history
+    assert loaded.match.scores == match.scores
+    assert loaded.record.players == PLAYERS
+    info = store.game_info(gid)
+    assert (info["status"], info["winner"], info["hands_count"]) == (
+        "finished",
+        match.winner,
+        len(match.finished),
+    )
+    assert (info["level_s"], info["level_n"]) == ("human", "random")
+    assert _count(store, hands) == len(match.finished)
+
+
+def test_hand_rows_hold_bids_tricks_bags_and_the_breakdown(store: Store) -> None:
+    match = _played(5)
+    gid = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    frame = store.frame(sa.select(hands).where(hands.c.game_id == gid).order_by(hands.c.hand_no))
+    assert list(frame["score_ns"]) == [s[0] for s in match.score_history()]
+    last = match.finished[-1]
+    assert list(frame.iloc[-1][["bid_n", "bid_e", "bid_s", "bid_w"]]) == last.bids
+    assert list(frame.iloc[-1][["tricks_n", "tricks_e", "tricks_s", "tricks_w"]]) == list(
+        last.tricks_won
+    )
+    breakdown = json.loads(frame.iloc[0]["breakdown"])
+    first = match.results[0].teams[0]
+    assert sum(line["points"] for line in breakdown["ns"]) == first.points
+    assert frame.iloc[-1]["bags_after_ew"] == match.bags[1]
+
+
+def test_undo_truncates_the_actions_and_marks_the_game(store: Store) -> None:
+    gid = store.new_game(rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS)
+    match = _played(1)
+    for action in match.history[:10]:
+        store.append_action(gid, action)
+    store.truncate(gid, 6)
+    assert store.load(gid).match.history == match.history[:6]
+    assert store.game_info(gid)["undo_used"] is True
+
+
+def test_undo_is_refused_when_switched_off(store: Store) -> None:
+    gid = store.new_game(
+        rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, undo_allowed=False
+    )
+    store.append_action(gid, _played(1).history[0])
+    with pytest.raises(StoreError, match="undo is switched off"):
+        store.truncate(gid, 0)
+
+
+def test_a_finished_game_takes_no_more_actions(store: Store) -> None:
+    gid = store.save_match(_played(2), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    with pytest.raises(StoreError, match="is over"):
+        store.append_action(gid, 0)
+
+
+def test_finish_refuses_a_match_that_is_not_the_stored_one(store: Store) -> None:
+    gid = store.new_game(rules=Rules(), seed=4, players=PLAYERS, kind="human", bot_levels=BOTS)
+    with pytest.raises(StoreError, match="not the one stored"):
+        store.finish(gid, _played(4))
+    assert store.game_info(gid)["status"] == "playing"
+
+
+def test_an_unknown_id_is_refused_with_its_name(store: Store) -> None:
+    with pytest.raises(StoreError, match="no game with id 'nope'"):
+        store.load("nope")
+
+
+def test_export_then_import_round_trips_into_another_store(store: Store, tmp_path: Path) -> None:
+    match = _played(7, Rules(target_score=300))
+    gid = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    other = Store(f"sqlite:///{tmp_path / 'other.db'}")
+    new_id = other.import_json(store.export_json(gid))
+    assert new_id == gid
+    info = other.game_info(gid)
+    assert (info["kind"], info["rule_set"], info["score_ns"]) == (
+        "simulated",
+        "target_score=300",
+        match.scores[0],
+    )
+    assert other.load(gid).match.history == match.history
+
+
+def test_a_refused_import_leaves_the_database_unchanged(store: Store) -> None:
+    store.save_match(_played(1), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    good = dumps(GameRecord.of(_played(8)))
+    bad = json.loads(dumps(GameRecord.of(_played(9))))
+    bad["actions"][3] = 999
+    before = (_count(store, games), _count(store, hands))
+    with pytest.raises(StoreError, match=r"record 2: actions\[3\]"):
+        store.import_many([good, json.dumps(bad)])
+    assert (_count(store, games), _count(store, hands)) == before
+
+
+def test_importing_a_stored_game_again_refuses_the_whole_batch(store: Store) -> None:
+    gid = store.save_match(_played(1), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    fresh = dumps(GameRecord.of(_played(2)))
+    before = _count(store, games)
+    with pytest.raises(StoreError, match="already stored"):
+        store.import_many([fresh, store.export_json(gid)])
+    assert _count(store, games) == before
+
+
+def test_a_corrupt_stored_game_is_refused_with_a_message(store: Store, db_url: str) -> None:
+    gid = store.save_match(_played(6), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
+        raw.execute("UPDATE actions SET action = 200 WHERE game_id = ? AND ply = 1", (gid,))
+    with pytest.raises(StoreError, match=f"game {gid} is corrupt: action 1"):
+        store.load(gid)
+
+
+V1_SCHEMA = """
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (1);
+CREATE TABLE games (
+    id VARCHAR(32) PRIMARY KEY, kind VARCHAR(16) NOT NULL, status VARCHAR(16) NOT NULL,
+    started_at DATETIME NOT NULL, updated_at DATETIME NOT NULL, finished_at DATETIME,
+    seed BIGINT NOT NULL, rules TEXT NOT NULL,
+    player_n VARCHAR(200) NOT NULL, player_e VARCHAR(200) NOT NULL,
+    player_s VARCHAR(200) NOT NULL, player_w VARCHAR(200) NOT NULL,
+    level_n VARCHAR(40) NOT NULL, level_e VARCHAR(40) NOT NULL,
+    level_s VARCHAR(40) NOT NULL, level_w VARCHAR(40) NOT NULL,
+    actions_count INTEGER NOT NULL, score_ns INTEGER NOT NULL, score_ew INTEGER NOT NULL,
+    bags_ns INTEGER NOT NULL, bags_ew INTEGER NOT NULL, winner INTEGER,
+    outcome VARCHAR(200) NOT NULL
+);
+CREATE TABLE actions (
+    game_id VARCHAR(32) NOT NULL REFERENCES games (id), ply INTEGER NOT NULL,
+    action INTEGER NOT NULL, PRIMARY KEY (game_id, ply)
+);
+"""
+
+
+def _write_v1(path: Path, match: Match) -> None:
+    with sqlite3.connect(path) as raw:
+        raw.executescript(V1_SCHEMA)
+        raw.execute(
+            "INSERT INTO games VALUES (?, 'simulated', 'finished', '2025-01-02 03:04:05',"
+            " '2025-01-02 03:04:05', '2025-01-02 03:04:05', ?, ?, 'N', 'E', 'S', 'W',"
+            " 'random', 'random', 'random', 'random', ?, ?, ?, ?, ?, ?, '')",
+            (
+                "a" * 32,
+                match.seed,
+                json.dumps(match.rules.to_dict()),
+                len(match.history),
+                *match.scores,
+                *match.bags,
+                match.winner,
+            ),
+        )
+        raw.executemany(
+            "INSERT INTO actions VALUES (?, ?, ?)",
+            [("a" * 32, ply, action) for ply, action in enumerate(match.history)],
+        )
+
+
+def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    match = _played(11, Rules(target_score=300))
+    _write_v1(path, match)
+    store = Store(f"sqlite:///{path}")
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    info = store.game_info("a" * 32)
+    assert (info["undo_used"], info["rule_set"], info["bot_levels"]) == (
+        False,
+        "target_score=300",
+        "random",
+    )
+    assert info["hands_count"] == len(match.finished)
+    assert _count(store, hands) == len(match.finished)
+    assert store.load("a" * 32).match.scores == match.scores
+
+
+def test_a_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    Store(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(StoreError, match="schema version 99, newer than"):
+        Store(f"sqlite:///{path}")
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT version FROM schema_version").fetchall() == [(99,)]
+
+
+def test_a_foreign_database_with_a_games_table_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "foreign.db"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE games (name TEXT)")
+    with pytest.raises(StoreError, match="no schema_version table"):
+        Store(f"sqlite:///{path}")
+
+
+def test_sqlite_runs_in_wal_mode(store: Store, db_url: str) -> None:
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_the_default_database_lives_in_the_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SPADES_DB_URL", raising=False)
+    monkeypatch.setenv("SPADES_DATA_DIR", str(tmp_path / "nested" / "dir"))
+    store = Store()
+    assert store.url == f"sqlite:///{tmp_path / 'nested' / 'dir' / 'spades.db'}"
+    assert (tmp_path / "nested" / "dir" / "spades.db").exists()
+
+
+def _write_games(url: str, count: int) -> None:
+    store = Store(url)
+    for seed in range(count):
+        store.save_match(_played(seed), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+
+
+def test_a_reader_and_a_writer_process_do_not_block_each_other(store: Store, db_url: str) -> None:
+    writer = multiprocessing.get_context("spawn").Process(target=_write_games, args=(db_url, 40))
+    seen: list[int] = []
+    writer.start()
+    while writer.is_alive() or not seen or seen[-1] < 40:
+        seen.append(len(store.list_games(GameFilter())))
+        if not writer.is_alive() and seen[-1] < 40:
+            break
+    writer.join()
+    assert writer.exitcode == 0
+    assert seen == sorted(seen)
+    assert seen[-1] == 40
+
+
+def test_writer_threads_append_to_separate_games_without_loss(store: Store) -> None:
+    match = _played(12)
+    ids = [
+        store.new_game(rules=Rules(), seed=12, players=PLAYERS, kind="human", bot_levels=BOTS)
+        for _ in range(3)
+    ]
+    errors: list[BaseException] = []
+
+    def play(gid: str) -> None:
+        try:
+            for action in match.history:
+                store.append_action(gid, action)
+        except BaseException as err:  # reported below: a thread cannot raise into the test
+            errors.append(err)
+
+    threads = [threading.Thread(target=play, args=(gid,)) for gid in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert all(store.load(gid).match.history == match.history for gid in ids)
