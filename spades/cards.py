@@ -134,12 +134,16 @@ def parse_card(text: str, *, jokers: bool = False) -> Card:
         if suit < 0:
             suit = SUIT_SYMBOLS.find(suit_text)
         if len(rank_text) == 1 and rank_text in RANK_LETTERS and suit >= 0:
-            return 13 * suit + RANK_LETTERS.index(rank_text)
+            card = 13 * suit + RANK_LETTERS.index(rank_text)
+            if jokers and card in (BIG_JOKER, LITTLE_JOKER):
+                # The jokers took these ids; reading "2C" as the Big Joker would be a trap.
+                raise ValueError(f"not a card in the jokers deck: {text!r} (use BJ or LJ)")
+            return card
     raise ValueError(f"not a card: {text!r} (use a rank 2-10, J, Q, K, A and a suit C, D, H, S)")
 
 
 def _check(card: Card) -> None:
-    if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_CARDS:
         raise ValueError(f"not a card id: {card!r} (cards are 0..51)")
 
 

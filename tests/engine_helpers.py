@@ -1,0 +1,82 @@
+"""Shared helpers for the engine tests: card lists from text, state snapshots, seeded
+late-hand positions and random valid house rules."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from spades.cards import Card, parse_card
+from spades.rules import Rules
+from spades.state import HandState, Phase
+
+
+def cards(text: str, *, jokers: bool = False) -> list[Card]:
+    """Card ids from space-separated codes: ``cards("AS KS 2H")``."""
+    return [parse_card(code, jokers=jokers) for code in text.split()]
+
+
+def deal_by_suits(*hands: str, jokers: bool = False) -> list[list[Card]]:
+    """Four hands of card codes (seat order N, E, S, W)."""
+    return [cards(hand, jokers=jokers) for hand in hands]
+
+
+def snapshot(state: HandState) -> dict[str, Any]:
+    """A deep copy of every slot of a hand, except the memo of the legal plays (a cache
+    that a question such as ``verify`` may fill without changing the hand)."""
+    return {
+        name: copy.deepcopy(getattr(state, name))
+        for name in HandState.__slots__
+        if name != "_legal"
+    }
+
+
+def finish_bidding_randomly(state: HandState, rng: random.Random) -> None:
+    """Bid (and exchange) at random through the checked API until the play starts."""
+    while state.phase in (Phase.BIDDING, Phase.EXCHANGE):
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def play_to_tricks_left(state: HandState, rng: random.Random, tricks_left: int) -> None:
+    """Play random legal cards until ``tricks_left`` whole tricks remain to be played."""
+    finish_bidding_randomly(state, rng)
+    while 13 - len(state.tricks) > tricks_left or state.trick:
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def late_position(seed: int, tricks_left: int, rules: Rules | None = None) -> HandState:
+    """A seeded deal bid and played at random until ``tricks_left`` tricks remain."""
+    rng = random.Random(seed)
+    state = HandState.deal(rules or Rules(), dealer=seed % 4, seed=seed)
+    play_to_tricks_left(state, rng, tricks_left)
+    return state
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """A random valid set of house rules (every option takes part)."""
+    nil_allowed = rng.random() < 0.85
+    blind_nil = nil_allowed and rng.random() < 0.6
+    whiz = nil_allowed and rng.random() < 0.15
+    suicide = nil_allowed and not whiz and rng.random() < 0.15
+    bag_limit = rng.choice([None, 5, 10, 10])
+    return Rules(
+        target_score=rng.choice([300, 500, 1000]),
+        mercy_score=rng.choice([None, -200, -500]),
+        tie_policy=rng.choice(["play_on", "draw"]),
+        nil_allowed=nil_allowed,
+        blind_nil=blind_nil,
+        blind_nil_deficit=rng.choice([0, 50, 100]),
+        blind_nil_exchange=blind_nil and rng.random() < 0.5,
+        nil_tricks_count_toward_bid=rng.random() < 0.3,
+        min_team_bid=0 if whiz else rng.choice([0, 0, 2, 4]),
+        whiz=whiz,
+        suicide=suicide,
+        ten_for_two_hundred=rng.random() < 0.3,
+        boston_bonus=rng.choice([0, 0, 100, 200]),
+        bag_limit=bag_limit,
+        bag_penalty=50 if bag_limit == 5 else 100,
+        jokers=rng.random() < 0.3,
+        no_spades_first_trick=rng.random() < 0.3,
+        spades_lead_any_time=rng.random() < 0.2,
+    )

@@ -1,0 +1,157 @@
+"""Card ids, parsing and formatting, bitmasks and action ids (DESIGN §4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from spades.cards import (
+    BID_BASE,
+    BIG_JOKER,
+    BLIND_NIL,
+    CLAIM,
+    EXCHANGE_BASE,
+    LITTLE_JOKER,
+    LOOK,
+    NIL,
+    NUM_ACTIONS,
+    Rank,
+    Suit,
+    action_str,
+    bid_action,
+    card_label,
+    card_name,
+    card_str,
+    cards_mask,
+    hand_cards,
+    parse_card,
+    partner,
+    rank_of,
+    suit_of,
+    team_of,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("AS", 51),
+        ("as", 51),
+        (" As ", 51),
+        ("A♠", 51),
+        ("2C", 0),
+        ("2♣", 0),
+        ("10h", 34),
+        ("10♥", 34),
+        ("TH", 34),
+        ("T♥", 34),
+        ("qd", 23),
+        ("K♦", 24),
+        ("JC", 9),
+        ("9S", 46),
+    ],
+)
+def test_parse_card_reads_codes_tens_and_suit_symbols(text: str, card: int) -> None:
+    assert parse_card(text) == card
+
+
+@pytest.mark.parametrize(
+    "text", ["", "  ", "A", "10", "1S", "11H", "AX", "ASS", "ZS", "A♤", "0S", "BJ", "LJ"]
+)
+def test_parse_card_refuses_text_that_is_not_a_card(text: str) -> None:
+    with pytest.raises(ValueError, match="not a card"):
+        parse_card(text)
+
+
+def test_card_id_is_suit_times_13_plus_rank() -> None:
+    for suit in Suit:
+        for rank in Rank:
+            card = 13 * suit + rank
+            assert suit_of(card) == suit
+            assert rank_of(card) == rank
+    assert parse_card("2C") == 13 * Suit.CLUBS + Rank.TWO
+    assert parse_card("AS") == 13 * Suit.SPADES + Rank.ACE
+
+
+def test_card_str_and_label_name_every_card_and_parse_back() -> None:
+    for card in range(52):
+        assert parse_card(card_str(card)) == card
+        assert parse_card(card_label(card)) == card
+    assert (card_str(51), card_label(51), card_name(51)) == ("AS", "A♠", "ace of spades")
+    assert (card_str(34), card_label(34)) == ("TH", "10♥")
+
+
+def test_jokers_are_named_bj_and_lj_in_the_jokers_deck() -> None:
+    assert parse_card("BJ", jokers=True) == BIG_JOKER
+    assert parse_card("lj", jokers=True) == LITTLE_JOKER
+    assert card_str(BIG_JOKER, jokers=True) == "BJ"
+    assert card_str(LITTLE_JOKER, jokers=True) == "LJ"
+    assert card_label(BIG_JOKER, jokers=True) == "Big Joker"
+    assert card_name(LITTLE_JOKER, jokers=True) == "little joker"
+    for card in range(52):
+        assert parse_card(card_str(card, jokers=True), jokers=True) == card
+
+
+@pytest.mark.parametrize("text", ["2C", "2♣", "2D", "2♦"])
+def test_jokers_deck_has_no_two_of_clubs_or_diamonds(text: str) -> None:
+    with pytest.raises(ValueError, match="jokers deck"):
+        parse_card(text, jokers=True)
+
+
+@pytest.mark.parametrize("bad", [-1, 52, 100, True, 1.0, "AS", None])
+def test_formatting_refuses_a_bad_card_id(bad: object) -> None:
+    for format_card in (card_str, card_label, card_name):
+        with pytest.raises(ValueError, match="not a card id"):
+            format_card(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a card id"):
+        cards_mask([bad])  # type: ignore[list-item]
+
+
+def test_cards_mask_and_hand_cards_round_trip() -> None:
+    hand = [0, 12, 13, 25, 26, 38, 39, 51]
+    mask = cards_mask(reversed(hand))
+    assert mask.bit_count() == len(hand)
+    assert hand_cards(mask) == hand
+    assert hand_cards(cards_mask(range(52))) == list(range(52))
+
+
+def test_action_ids_follow_the_contract() -> None:
+    assert (BID_BASE, NIL, BLIND_NIL, LOOK, EXCHANGE_BASE, CLAIM) == (52, 52, 66, 67, 68, 120)
+    assert NUM_ACTIONS == 121
+    assert [bid_action(n) for n in (0, 1, 13)] == [52, 53, 65]
+    for bad in (-1, 14):
+        with pytest.raises(ValueError, match="0 \\(nil\\) to 13"):
+            bid_action(bad)
+
+
+@pytest.mark.parametrize(
+    ("action", "text"),
+    [
+        (51, "play A♠"),
+        (34, "play 10♥"),
+        (52, "bid nil"),
+        (53, "bid 1"),
+        (65, "bid 13"),
+        (66, "bid blind nil"),
+        (67, "look at the cards"),
+        (68 + 51, "pass A♠"),
+        (120, "claim the rest"),
+    ],
+)
+def test_action_str_describes_every_kind_of_action(action: int, text: str) -> None:
+    assert action_str(action) == text
+
+
+def test_action_str_names_jokers_in_the_jokers_deck() -> None:
+    assert action_str(BIG_JOKER, jokers=True) == "play Big Joker"
+    assert action_str(EXCHANGE_BASE + LITTLE_JOKER, jokers=True) == "pass Little Joker"
+
+
+@pytest.mark.parametrize("bad", [-1, 121, 1000])
+def test_action_str_refuses_a_number_that_is_no_action(bad: int) -> None:
+    with pytest.raises(ValueError, match="not an action"):
+        action_str(bad)
+
+
+def test_partners_sit_across_and_teams_are_north_south_and_east_west() -> None:
+    assert [partner(s) for s in range(4)] == [2, 3, 0, 1]
+    assert [team_of(s) for s in range(4)] == [0, 1, 0, 1]

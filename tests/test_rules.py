@@ -1,0 +1,152 @@
+"""Rules: the defaults of DESIGN §2, validation that names the field, and the dict form."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from spades.rules import Rules, RulesError, describe_options
+
+
+def test_defaults_are_the_standard_game() -> None:
+    rules = Rules()
+    assert rules.to_dict() == {
+        "target_score": 500,
+        "mercy_score": -200,
+        "tie_policy": "play_on",
+        "nil_allowed": True,
+        "blind_nil": True,
+        "blind_nil_deficit": 100,
+        "blind_nil_exchange": False,
+        "nil_tricks_count_toward_bid": False,
+        "min_team_bid": 0,
+        "whiz": False,
+        "suicide": False,
+        "ten_for_two_hundred": False,
+        "boston_bonus": 0,
+        "bag_limit": 10,
+        "bag_penalty": 100,
+        "jokers": False,
+        "no_spades_first_trick": False,
+        "spades_lead_any_time": False,
+    }
+
+
+def test_rules_are_frozen_and_keyword_only() -> None:
+    rules = Rules()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.target_score = 300  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Rules(300)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"target_score": 0}, "target_score"),
+        ({"target_score": -100}, "target_score"),
+        ({"mercy_score": 0}, "mercy_score"),
+        ({"mercy_score": 50}, "mercy_score"),
+        ({"tie_policy": "coin_flip"}, "tie_policy"),
+        ({"suicide": True, "nil_allowed": False, "blind_nil": False}, "suicide"),
+        ({"whiz": True, "nil_allowed": False, "blind_nil": False}, "whiz"),
+        ({"whiz": True, "min_team_bid": 4}, "whiz"),
+        ({"suicide": True, "whiz": True}, "suicide"),
+        ({"blind_nil": True, "nil_allowed": False}, "blind_nil"),
+        ({"blind_nil_exchange": True, "blind_nil": False}, "blind_nil_exchange"),
+        ({"blind_nil_deficit": -1}, "blind_nil_deficit"),
+        ({"min_team_bid": -1}, "min_team_bid"),
+        ({"min_team_bid": 14}, "min_team_bid"),
+        ({"boston_bonus": -50}, "boston_bonus"),
+        ({"bag_limit": 0}, "bag_limit"),
+        ({"bag_penalty": -100}, "bag_penalty"),
+    ],
+)
+def test_contradictory_or_out_of_range_rules_are_refused_naming_the_field(
+    changes: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(RulesError, match=f"^{field}: "):
+        Rules(**changes)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("target_score", "500"),
+        ("target_score", True),
+        ("target_score", 500.0),
+        ("target_score", None),
+        ("mercy_score", "-200"),
+        ("mercy_score", False),
+        ("tie_policy", 1),
+        ("nil_allowed", 1),
+        ("blind_nil", "yes"),
+        ("jokers", None),
+        ("bag_limit", 10.5),
+        ("boston_bonus", True),
+        ("min_team_bid", "4"),
+    ],
+)
+def test_wrong_types_are_refused_naming_the_field(field: str, value: object) -> None:
+    with pytest.raises(RulesError, match=f"^{field}: "):
+        Rules(**{field: value})
+
+
+def test_house_options_that_fit_together_are_accepted() -> None:
+    rules = Rules(
+        target_score=300,
+        mercy_score=None,
+        tie_policy="draw",
+        blind_nil_deficit=0,
+        blind_nil_exchange=True,
+        nil_tricks_count_toward_bid=True,
+        min_team_bid=4,
+        suicide=True,
+        ten_for_two_hundred=True,
+        boston_bonus=200,
+        bag_limit=5,
+        bag_penalty=50,
+        jokers=True,
+        no_spades_first_trick=True,
+        spades_lead_any_time=True,
+    )
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert Rules(whiz=True, bag_limit=None).bag_limit is None
+
+
+def test_from_dict_and_to_dict_round_trip_and_fill_defaults() -> None:
+    rules = Rules(target_score=1000, mercy_score=-500, jokers=True)
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert Rules.from_dict({}) == Rules()
+    assert Rules.from_dict({"whiz": True}) == Rules(whiz=True)
+
+
+def test_from_dict_refuses_an_unknown_option() -> None:
+    with pytest.raises(RulesError, match=r"^jokers_wild: not a rule option"):
+        Rules.from_dict({"jokers_wild": True})
+
+
+def test_from_dict_refuses_something_that_is_not_an_object() -> None:
+    with pytest.raises(RulesError, match=r"^rules: expected an object"):
+        Rules.from_dict([("jokers", True)])  # type: ignore[arg-type]
+
+
+def test_from_dict_validates_like_the_constructor() -> None:
+    with pytest.raises(RulesError, match=r"^target_score: "):
+        Rules.from_dict({"target_score": "500"})
+
+
+def test_replace_validates_again() -> None:
+    assert Rules().replace(target_score=300).target_score == 300
+    with pytest.raises(RulesError, match=r"^bag_limit: "):
+        Rules().replace(bag_limit=0)
+
+
+def test_every_option_has_a_label_and_help_text_for_the_sidebar() -> None:
+    options = describe_options()
+    assert [name for name, *_ in options] == [f.name for f in dataclasses.fields(Rules)]
+    for name, label, help_text, default in options:
+        assert label and help_text.endswith("."), name
+        assert getattr(Rules(), name) == default
