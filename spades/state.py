@@ -470,6 +470,9 @@ class HandState:
         rules = self.rules
         partner_bid = self.bids[(seat + 2) % 4]
         room = 13 if partner_bid is None else 13 - partner_bid
+        if partner_bid is None and not rules.nil_allowed:
+            # Without nil the partner bids at least 1, and the team may not pass 13.
+            room = 12
         if rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
             return [0] if count == 0 or count > room else [0, count]
@@ -502,6 +505,8 @@ class HandState:
                 return "Suicide: one partner must bid nil, so you must bid nil"
         if partner_bid is not None and partner_bid + bid > 13:
             return "Your team's bids may not add up to more than 13"
+        if partner_bid is None and bid == 13:
+            return "Without nil your partner must bid at least 1, so bid 12 or less"
         return f"Your team must bid at least {rules.min_team_bid}"
 
     def _exchange_problem(self, seat: Seat, card: Card) -> str | None:
