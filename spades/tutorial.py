@@ -20,7 +20,7 @@ import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, Literal, NamedTuple, TypeVar
 
 from spades.cards import (
     BLIND_NIL,
@@ -36,7 +36,7 @@ from spades.cards import (
 )
 from spades.observation import Observation
 from spades.rules import Rules
-from spades.scoring import apply_bag_penalty, match_outcome, score_hand, score_team
+from spades.scoring import apply_bag_penalty, match_outcome, score_hand
 from spades.state import SPADES, HandState, IllegalAction, Phase, Trick
 
 RULES: Final = Rules()
@@ -173,14 +173,24 @@ class Feedback:
     text: str
 
 
+class ScoreCase(NamedTuple):
+    """A scored hand's inputs: the four seats' bids (0 = nil), blind flags and tricks."""
+
+    bids: tuple[int, int, int, int]
+    blind: tuple[bool, bool, bool, bool]
+    tricks: tuple[int, int, int, int]
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Exercise:
     """A question with its options, the engine's answer, and why.
 
     ``kind`` is ``"cards"`` (pick every right card), ``"card"`` (pick one card) or
     ``"choice"`` (pick one option). ``answer`` holds every option value that is right;
-    for a one-pick kind any of them is accepted. ``position`` is the engine state the
-    question is about, when there is one, so that anyone can check the answer.
+    for a one-pick kind any of them is accepted. So that anyone can check the answer,
+    the exercise keeps what it is about: ``position``, the engine state of the question;
+    ``case``, a scored hand; ``scores``, the running scores; ``bags``, the bags on the
+    count and the bags taken this hand.
     """
 
     lesson: int
@@ -195,6 +205,9 @@ class Exercise:
     trick: tuple[tuple[Seat, Card], ...] = ()
     facts: tuple[str, ...] = ()
     position: HandState | None = field(default=None, repr=False)
+    case: ScoreCase | None = None
+    scores: tuple[int, int] | None = None
+    bags: tuple[int, int] | None = None
 
     def label(self, value: int) -> str:
         """The label of an option value."""
@@ -786,6 +799,7 @@ def _blind_nil_allowed(seed: int) -> Exercise:
         reasons={0: no_reason, 1: "" if allowed else f"{trail}, which is not enough"},
         facts=(f"Scores: North/South {ours}, East/West {theirs}.",),
         position=state,
+        scores=(ours, theirs),
     )
 
 
@@ -795,17 +809,19 @@ def _nil_pays(seed: int) -> Exercise:
     taken = rng.choice((0, 0, 1, 2))
     partner_bid = rng.randint(2, 6)
     partner_taken = rng.randint(max(0, partner_bid - 2), partner_bid + 2)
-    team = score_team(
-        RULES,
-        bids=(0, partner_bid),
-        blind=(blind, False),
-        tricks=(taken, partner_taken),
-        bags_before=0,
+    east = rng.randint(0, 13 - taken - partner_taken)
+    case = ScoreCase(
+        bids=(0, 3, partner_bid, 3),
+        blind=(blind, False, False, False),
+        tricks=(taken, east, partner_taken, 13 - taken - partner_taken - east),
     )
+    team = score_hand(
+        RULES, bids=case.bids, blind=case.blind, tricks=case.tricks, bags_before=(0, 0)
+    ).teams[0]
     nil_line = next(line for line in team.lines if line.kind.startswith(("nil", "blind_nil")))
     name = "blind nil" if blind else "nil"
     plural = "s" if taken != 1 else ""
-    others = [line.text + f" ({line.points:+d})" for line in team.lines if line is not nil_line]
+    others = [f"{line.text} ({line.points:+d})" for line in team.lines if line is not nil_line]
     return Exercise(
         lesson=6,
         seed=seed,
@@ -828,6 +844,7 @@ def _nil_pays(seed: int) -> Exercise:
             f"North: {name}, {taken} taken.",
             f"South: bid {partner_bid}, {partner_taken} taken.",
         ),
+        case=case,
     )
 
 
@@ -854,12 +871,9 @@ def _lesson7(seed: int) -> Exercise:
         # One seed in three has a nil at North/South.
         if seed % 3 == 2:
             bids[0] = 0
+    case = ScoreCase(bids=(bids[0], bids[1], bids[2], bids[3]), blind=(False,) * 4, tricks=tricks)
     result = score_hand(
-        RULES,
-        bids=(bids[0], bids[1], bids[2], bids[3]),
-        blind=(False,) * 4,
-        tricks=tricks,
-        bags_before=(0, 0),
+        RULES, bids=case.bids, blind=case.blind, tricks=case.tricks, bags_before=(0, 0)
     )
     ours = result.teams[0]
     wrong = {
@@ -889,6 +903,7 @@ def _lesson7(seed: int) -> Exercise:
         explanation=_sentence(f"{breakdown}: {ours.points:+d} in all"),
         reasons={v: "" for v in choices},
         facts=(bid_text(0) + ".", bid_text(2) + ".", bid_text(1) + ".", bid_text(3) + "."),
+        case=case,
     )
 
 
@@ -933,6 +948,7 @@ def _bags_exercise(seed: int) -> Exercise:
         answer=frozenset((outcomes.index((penalty, after)),)),
         explanation=_sentence(why),
         reasons={},
+        bags=(before, new),
     )
 
 
@@ -981,6 +997,7 @@ def _end_exercise(seed: int) -> Exercise:
         explanation=_sentence(why),
         reasons={},
         facts=(f"Target {RULES.target_score}, mercy {RULES.mercy_score}.",),
+        scores=scores,
     )
 
 
