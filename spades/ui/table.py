@@ -1,83 +1,503 @@
-"""The card table: the human's hand as buttons, bid buttons, and the bots' turns."""
+"""The Play page: the table, the bidding, the controls, the summaries and the scoresheet.
+
+The page is drawn from the human's observation only. The table itself is a fragment that
+reruns on a timer while the bots have something to do (one bid or card a beat, at the
+sidebar's pace) and stops ticking on the human's turn; the rest of the page reruns when a
+hand or the match ends. Clicks go to :class:`spades.ui.session.GameController` in
+``on_click`` callbacks, which the engine checks.
+"""
 
 from __future__ import annotations
 
+import functools
+import secrets
+from typing import Final
+
 import streamlit as st
 
-from spades.bots import Bot, make_bot
-from spades.cards import BID_BASE, BLIND_NIL, LOOK, Action, card_label, card_str
+from spades.cards import BID_BASE, BLIND_NIL, CLAIM, LOOK, SEAT_NAMES, Card
 from spades.match import Match
 from spades.rules import Rules
-from spades.state import IllegalAction
+from spades.scoring import HandResult
+from spades.state import HandState, Phase
+from spades.store import Store, StoreError
+from spades.ui import sidebar, style
+from spades.ui.cards import (
+    SeatView,
+    card_key,
+    hand_row,
+    hidden_hand,
+    team_panel,
+    trick_cards_html,
+    trick_view,
+)
+from spades.ui.session import (
+    HUMAN,
+    GameController,
+    Notice,
+    bid_actions,
+    bid_label,
+)
 
-HUMAN = 2
-SEATS = ("North", "East", "South", "West")
+CONTROLLER_KEY: Final = "play_controller"
+TEAM_NAMES: Final = ("Us", "Them")
 
 
-def new_game(seed: int, bot_level: str = "random") -> None:
-    """Start a new match in the session."""
-    st.session_state.match = Match(Rules(), seed=seed)
-    st.session_state.bots = {seat: make_bot(bot_level, seed=seed + seat) for seat in (0, 1, 3)}
-    st.session_state.message = ""
+# ---------------------------------------------------------------- the controller
+def _store() -> Store:
+    return Store.default()
 
 
-def _bots_play(match: Match, bots: dict[int, Bot]) -> None:
-    while not match.is_over and match.current_player != HUMAN:
-        seat = match.current_player
-        assert seat is not None
-        match.apply(bots[seat].act(match.hand.observation(seat)))
-
-
-def _human_acts(action: Action) -> None:
-    match: Match = st.session_state.match
+def _start(notice: Notice | None = None) -> GameController:
+    chosen = sidebar.settings()
     try:
-        match.apply(action)
-    except IllegalAction as err:
-        st.session_state.message = str(err)
+        rules = chosen.rules()
+    except ValueError:
+        rules = Rules()
+        notice = Notice("warning", "The house rules chosen conflict; this game uses the standard.")
+    controller = GameController.new(
+        rules,
+        seed=secrets.randbelow(2**31),
+        player_name=chosen.player_name,
+        bot_levels=chosen.levels(),
+        undo_allowed=chosen.undo_allowed,
+        store=_store(),
+    )
+    controller.set_pace(chosen.pace)
+    controller.notice = notice
+    return controller
+
+
+def _open(game_id: str) -> GameController:
+    """The game named in the URL, or a new one with a message saying why not."""
+    try:
+        controller = GameController.resume(_store(), game_id)
+    except StoreError as err:
+        return _start(
+            Notice("warning", f"That game could not be opened ({err}). A new game has started.")
+        )
+    controller.set_pace(sidebar.settings().pace)
+    return controller
+
+
+def current() -> GameController:
+    """The session's game: resumed from the URL's ``game`` id, or a new one."""
+    controller = st.session_state.get(CONTROLLER_KEY)
+    wanted = st.query_params.get("game")
+    if not isinstance(controller, GameController):
+        controller = _open(wanted) if wanted else _start()
+    elif wanted and wanted != controller.game_id:
+        controller = _open(wanted)
+    elif not controller.in_step_with_store() and controller.game_id is not None:
+        pace = controller.pace
+        controller = _open(controller.game_id)
+        controller.set_pace(pace)
+        controller.notice = Notice(
+            "info", "This game was continued elsewhere; here is where it stands now."
+        )
+    st.session_state[CONTROLLER_KEY] = controller
+    if controller.game_id is not None and st.query_params.get("game") != controller.game_id:
+        st.query_params["game"] = controller.game_id
+    return controller
+
+
+def _controller() -> GameController:
+    controller = st.session_state[CONTROLLER_KEY]
+    assert isinstance(controller, GameController)
+    return controller
+
+
+# ----------------------------------------------------------------- callbacks
+def _on_card(ply: int, card: Card) -> None:
+    controller = _controller()
+    controller.act(controller.card_action(card), ply)
+
+
+def _on_action(action: int, ply: int) -> None:
+    _controller().act(action, ply)
+
+
+def _on_undo(ply: int) -> None:
+    _controller().undo(ply)
+
+
+def _on_hint(ply: int) -> None:
+    _controller().ask_hint(ply)
+
+
+def _on_last_trick() -> None:
+    controller = _controller()
+    controller.show_last_trick = not controller.show_last_trick
+
+
+def _on_next_hand() -> None:
+    _controller().next_hand()
+
+
+def _on_new_game() -> None:
+    try:
+        sidebar.settings().rules()
+    except ValueError as err:
+        _controller().notice = Notice("error", f"Fix the house rules first: {err}")
         return
-    st.session_state.message = ""
-    _bots_play(match, st.session_state.bots)
+    controller = _start()
+    st.session_state[CONTROLLER_KEY] = controller
+    if controller.game_id is not None:
+        st.query_params["game"] = controller.game_id
+
+
+# -------------------------------------------------------------------- pieces
+def _seat_views(controller: GameController, hand: HandState) -> list[SeatView]:
+    obs = hand.observation(HUMAN)
+    held = controller.held_trick
+    on_table: dict[int, Card] = dict(held.plays()) if held is not None else dict(obs.trick)
+    acting = None if held is not None or controller.show_summary else obs.current_player
+    return [
+        SeatView(
+            name=controller.players[seat],
+            bid=bid_label(obs.bids[seat], obs.blind[seat]),
+            tricks=obs.tricks_won[seat],
+            card=on_table.get(seat),
+            to_act=seat == acting,
+            dealer=seat == obs.dealer,
+            winner=held is not None and held.winner == seat,
+        )
+        for seat in range(4)
+    ]
+
+
+def _center(hand: HandState) -> str:
+    broken = "Spades broken" if hand.spades_broken else "Spades not broken yet"
+    jokers = "<div class='sp-marker'>Jokers rank above the A♠</div>" if hand.rules.jokers else ""
+    return (
+        "<div class='sp-trump' title='Spades are always trump'>♠</div>"
+        "<div class='sp-marker'>trump</div>"
+        f"<div class='sp-marker'>{broken}</div>{jokers}"
+    )
+
+
+def _team_bid(hand: HandState, team: int) -> str:
+    bids = [hand.bids[team], hand.bids[team + 2]]
+    if all(b is None for b in bids):
+        return "—"
+    total = str(sum(b for b in bids if b))
+    nils = [
+        bid_label(b, hand.blind[s]) for s, b in zip((team, team + 2), bids, strict=True) if b == 0
+    ]
+    return total + "".join(f" + {n}" for n in nils)
+
+
+def _status(controller: GameController, hand: HandState) -> str:
+    if controller.held_trick is not None:
+        return f"{controller.players[controller.held_trick.winner]} wins the trick."
+    if controller.show_summary:
+        return "The hand is over."
+    seat = hand.current_player
+    if seat is None:
+        return "The hand is over."
+    if seat != HUMAN:
+        doing = {Phase.BIDDING: "bidding", Phase.EXCHANGE: "passing cards"}.get(
+            hand.phase, "playing"
+        )
+        return f"{controller.players[seat]} is {doing}…"
+    if hand.phase is Phase.BIDDING:
+        if not hand.looked[HUMAN]:
+            return "Your turn: bid blind nil before you see your cards, or look at them."
+        return "Your turn: how many tricks will you take?"
+    if hand.phase is Phase.EXCHANGE:
+        return "Your turn: pick a card to pass to your partner."
+    return "Your turn: play a card."
+
+
+def _notice(controller: GameController) -> None:
+    notice = controller.notice
+    if notice is None:
+        return
+    show = {"info": st.info, "warning": st.warning, "error": st.error}[notice.kind]
+    show(notice.text)
+
+
+def _bids(controller: GameController) -> None:
+    ply = controller.ply
+    with st.container(key="bids", horizontal=True, gap="small"):
+        for key, action in bid_actions():
+            why = controller.why_not(action)
+            st.button(
+                "Nil" if action == BID_BASE else str(action - BID_BASE),
+                key=key,
+                disabled=why is not None,
+                help=why or f"Bid {'nil' if action == BID_BASE else action - BID_BASE}",
+                on_click=_on_action,
+                args=(action, ply),
+            )
+
+
+def _blind_choice(controller: GameController) -> None:
+    ply = controller.ply
+    with st.container(key="blind", horizontal=True, gap="small"):
+        why = controller.why_not(BLIND_NIL)
+        st.button(
+            "Blind nil (±200)",
+            key="bid_blind_nil",
+            disabled=why is not None,
+            help=why or "Bid nil without looking at your cards",
+            on_click=_on_action,
+            args=(BLIND_NIL, ply),
+        )
+        st.button(
+            "Show my cards",
+            key="look",
+            disabled=controller.why_not(LOOK) is not None,
+            on_click=_on_action,
+            args=(LOOK, ply),
+        )
+
+
+def _controls(controller: GameController) -> None:
+    ply = controller.ply
+    with st.container(key="controls", horizontal=True, gap="small"):
+        st.button(
+            "Hint",
+            key="hint",
+            icon=":material/lightbulb:",
+            disabled=not controller.human_to_act,
+            help="Suggest a bid or card, with the reason",
+            on_click=_on_hint,
+            args=(ply,),
+        )
+        if controller.can_claim():
+            st.button(
+                "Claim the rest",
+                key="claim",
+                type="primary",
+                help="You must win every remaining trick, so you may claim them",
+                on_click=_on_action,
+                args=(CLAIM, ply),
+            )
+        if controller.undo_allowed:
+            st.button(
+                "Undo",
+                key="undo",
+                icon=":material/undo:",
+                disabled=not controller.can_undo(),
+                help="Take back your last bid or card with the bots' replies",
+                on_click=_on_undo,
+                args=(ply,),
+            )
+        st.button(
+            "Hide last trick" if controller.show_last_trick else "Last trick",
+            key="last_trick",
+            disabled=controller.last_trick() is None,
+            on_click=_on_last_trick,
+        )
+
+
+def _hint(controller: GameController) -> None:
+    advice = controller.current_hint()
+    if advice is None:
+        return
+    st.info(f"Hint: {controller.describe(advice.action)}. {advice.reason}", icon="💡")
+    action = advice.action
+    if 0 <= action < 52:
+        style.highlight(card_key(action, jokers=controller.rules.jokers))
+    elif action == BID_BASE:
+        style.highlight("bid_nil")
+    elif BID_BASE < action <= BID_BASE + 13:
+        style.highlight(f"bid_{action - BID_BASE}")
+    elif action == BLIND_NIL:
+        style.highlight("bid_blind_nil")
+
+
+def _last_trick(controller: GameController) -> None:
+    trick = controller.last_trick()
+    if not controller.show_last_trick or trick is None:
+        return
+    jokers = controller.rules.jokers
+    plays = [(controller.players[seat], card) for seat, card in trick.plays()]
+    with st.container(key="last_trick_view", border=True):
+        st.caption(f"Last trick, won by {controller.players[trick.winner]}")
+        st.html(trick_cards_html(plays, jokers=jokers))
+
+
+def _layout(controller: GameController) -> tuple[bool, bool, bool]:
+    """What decides the page around the table: ticking, a summary up, the match over."""
+    return (
+        controller.busy and controller.pace != "instant",
+        controller.show_summary,
+        controller.match.is_over and not controller.hold,
+    )
+
+
+def _table_body(layout: tuple[bool, bool, bool]) -> None:
+    controller = _controller()
+    controller.tick()
+    if _layout(controller) != layout:
+        # The timer must start or stop, or a summary or the end screen must open.
+        st.rerun(scope="app")
+    hand = controller.shown_hand
+    obs = hand.observation(HUMAN)
+    jokers = controller.rules.jokers
+    match = controller.match
+    left, right = st.columns([3, 1], gap="medium")
+    with left:
+        trick_view(_seat_views(controller, hand), center=_center(hand), jokers=jokers)
+        with st.container(key="status"):
+            st.markdown(f"**{_status(controller, hand)}**")
+        _notice(controller)
+        _hint(controller)
+        if obs.hand is None:
+            hidden_hand(obs.hand_sizes[HUMAN])
+            _blind_choice(controller)
+        else:
+            if hand.phase is Phase.BIDDING and obs.bids[HUMAN] is None:
+                _bids(controller)
+            hand_row(
+                obs.hand,
+                why_not=lambda card: controller.why_not(controller.card_action(card)),
+                on_click=functools.partial(_on_card, controller.ply),
+                jokers=jokers,
+            )
+        _controls(controller)
+        _last_trick(controller)
+    with right:
+        for team in (0, 1):
+            team_panel(
+                TEAM_NAMES[team],
+                bid=_team_bid(hand, team),
+                won=obs.tricks_won[team] + obs.tricks_won[team + 2],
+                score=match.scores[team] if controller.show_summary else hand.scores[team],
+                bags=match.bags[team] if controller.show_summary else hand.bags[team],
+                target=controller.rules.target_score,
+                key=f"team_{'us' if team == 0 else 'them'}",
+            )
+
+
+def _table(controller: GameController) -> None:
+    layout = _layout(controller)
+    fragment = st.fragment(run_every=controller.interval if layout[0] else None)(_table_body)
+    fragment(layout)
+
+
+# ---------------------------------------------------------- sheets and summaries
+def scoresheet_rows(match: Match) -> list[dict[str, int | str]]:
+    """One row a finished hand: each team's bid, tricks, points, score and bags."""
+    rows: list[dict[str, int | str]] = []
+    totals = match.score_history()
+    for number, (hand, result) in enumerate(zip(match.finished, match.results, strict=True)):
+        row: dict[str, int | str] = {"Hand": number + 1, "Dealer": SEAT_NAMES[hand.dealer]}
+        for team, name in enumerate(TEAM_NAMES):
+            t = result.teams[team]
+            row[f"{name} bid"] = _team_bid(hand, team)
+            row[f"{name} won"] = t.tricks
+            row[f"{name} points"] = t.points
+            row[f"{name} score"] = totals[number][team]
+            row[f"{name} bags"] = t.bags_after
+        rows.append(row)
+    return rows
+
+
+def _scoresheet(match: Match) -> None:
+    rows = scoresheet_rows(match)
+    with st.container(key="scoresheet"):
+        st.subheader("Scoresheet")
+        if rows:
+            st.dataframe(rows, hide_index=True, width="stretch")
+        else:
+            st.caption("The scores of each hand appear here.")
+
+
+def _hand_summary(controller: GameController, index: int) -> None:
+    hand = controller.match.finished[index]
+    result: HandResult = controller.match.results[index]
+    score = controller.match.score_history()[index]
+    seats = [
+        {
+            "Seat": controller.players[seat],
+            "Bid": bid_label(hand.bids[seat], hand.blind[seat]),
+            "Won": hand.tricks_won[seat],
+        }
+        for seat in range(4)
+    ]
+    st.dataframe(seats, hide_index=True, width="stretch")
+    if hand.claimed_by is not None:
+        st.caption(f"{controller.players[hand.claimed_by]} claimed the last tricks.")
+    columns = st.columns(2)
+    for team, column in enumerate(columns):
+        t = result.teams[team]
+        with column, st.container(key=f"summary_{'us' if team == 0 else 'them'}", border=True):
+            st.markdown(f"**{TEAM_NAMES[team]}: bid {_team_bid(hand, team)} | won {t.tricks}**")
+            for line in t.lines:
+                st.markdown(f"- {line.text}: **{line.points:+d}**")
+            if not t.lines:
+                st.markdown("- no points")
+            st.markdown(
+                f"Points this hand **{t.points:+d}** · score **{score[team]}** · "
+                f"bags {t.bags_before} → {t.bags_after}"
+                + (f" · penalty −{t.penalty}" if t.penalty else "")
+            )
+
+
+def _summary_body() -> None:
+    controller = _controller()
+    if not controller.show_summary or controller.summary_for is None:
+        st.rerun(scope="app")
+        return
+    _hand_summary(controller, controller.summary_for)
+    st.button("Next hand", key="next_hand", type="primary", width="stretch", on_click=_on_next_hand)
+
+
+def _summary(controller: GameController) -> None:
+    number = (controller.summary_for or 0) + 1
+    dialog = st.dialog(f"Hand {number}", width="large", on_dismiss=_on_next_hand)
+    dialog(_summary_body)()
+
+
+def _match_over(controller: GameController) -> None:
+    match = controller.match
+    with st.container(key="match_over"):
+        if match.winner is None:
+            st.header("A shared game")
+        elif match.winner == 0:
+            st.header("You and your partner win! 🏆")
+        else:
+            st.header("East and West win this time")
+        st.markdown(
+            f"{match.outcome.reason}. Final score: us **{match.scores[0]}**, "
+            f"them **{match.scores[1]}**."
+        )
+        if controller.undo_used:
+            st.caption("Undo was used in this game.")
+        st.button("New game", key="new_game", type="primary", on_click=_on_new_game)
+        with st.expander(f"The last hand (hand {len(match.finished)})"):
+            _hand_summary(controller, len(match.finished) - 1)
+    _scoresheet(match)
+
+
+def _header(controller: GameController) -> None:
+    match = controller.match
+    with st.container(key="header", horizontal=True, vertical_alignment="center"):
+        st.markdown(f"### ♠ Spades · hand {match.hand_number}")
+        marks = [f"first to {controller.rules.target_score}"]
+        if controller.undo_used:
+            marks.append("undo used")
+        st.caption(" · ".join(marks))
+        st.button("New game", key="new_game", icon=":material/restart_alt:", on_click=_on_new_game)
 
 
 def render() -> None:
-    """Draw the table for the match in the session and wire the buttons."""
-    if "match" not in st.session_state:
-        new_game(seed=0)
-    match: Match = st.session_state.match
-    _bots_play(match, st.session_state.bots)
-    hand = match.hand
-    obs = hand.observation(HUMAN)
-    st.button("New game", key="new_game", on_click=new_game,
-              args=(len(match.history) + match.seed + 1,))
-    a, b = st.columns(2)
-    a.metric("Us (N/S)", match.scores[0], help=f"bags {match.bags[0]}")
-    b.metric("Them (E/W)", match.scores[1], help=f"bags {match.bags[1]}")
-    if match.is_over:
-        winner = "You win!" if match.winner == 0 else "They win."
-        st.success(f"Game over. {winner} {match.outcome.reason}")
+    """Draw the Play page for the session's game."""
+    style.inject()
+    controller = current()
+    chosen = sidebar.render(controller)
+    controller.set_pace(chosen.pace)
+    if controller.pace == "instant":
+        controller.run_bots()
+    if controller.match.is_over and not controller.hold:
+        _notice(controller)
+        _match_over(controller)
         return
-    bids = " · ".join(
-        f"{SEATS[s]}: {'—' if b is None else ('nil' if b == 0 else b)} ({obs.tricks_won[s]})"
-        for s, b in enumerate(obs.bids)
-    )
-    st.caption(f"Hand {match.hand_number} · bids (tricks) {bids} · "
-               f"spades {'broken' if obs.spades_broken else 'not broken'}")
-    st.write("Trick: " + (" ".join(f"{SEATS[s]} {card_label(c)}" for s, c in obs.trick) or "—"))
-    if st.session_state.get("message"):
-        st.warning(st.session_state.message)
-    legal = set(obs.legal_actions)
-    if BLIND_NIL in legal or LOOK in legal:
-        st.button("Blind nil", key="bid_blind_nil", on_click=_human_acts, args=(BLIND_NIL,))
-        st.button("Look at my cards", key="look", on_click=_human_acts, args=(LOOK,))
-        return
-    if any(BID_BASE <= x <= BID_BASE + 13 for x in legal):
-        cols = st.columns(14)
-        for n, col in enumerate(cols):
-            col.button("Nil" if n == 0 else str(n), key="bid_nil" if n == 0 else f"bid_{n}",
-                       disabled=BID_BASE + n not in legal, on_click=_human_acts,
-                       args=(BID_BASE + n,))
-    cards = obs.hand or ()
-    cols = st.columns(max(len(cards), 1))
-    for col, card in zip(cols, cards, strict=False):
-        col.button(card_label(card), key=f"card_{card_str(card)}", disabled=card not in legal,
-                   on_click=_human_acts, args=(card,))
+    _header(controller)
+    _table(controller)
+    _scoresheet(controller.match)
+    if controller.show_summary:
+        _summary(controller)

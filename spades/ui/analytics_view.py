@@ -1,0 +1,329 @@
+"""The Explore pages: Overview, Game explorer and Bid accuracy.
+
+Each page reads frames from :mod:`spades.analytics` through a cache keyed by the store's
+revision, so a rerun with nothing new stored costs one small query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from typing import Any, Final
+
+import pandas as pd
+import streamlit as st
+
+from spades import analytics
+from spades.store import KINDS, GameFilter, Store, StoreError
+from spades.ui import charts
+from spades.ui.db import app_store
+
+EMPTY: Final = (
+    "No games yet: play one on the Play page, or simulate 50 in the Bot lab, "
+    "and they will be charted here."
+)
+EMPTY_FILTERED: Final = "No games match these filters. Widen the dates or clear a filter."
+
+_QUERIES: Final[dict[str, Callable[[Store, GameFilter], Any]]] = {
+    "kpis": analytics.overview_kpis,
+    "win_rate": analytics.win_rate_over_time,
+    "games": analytics.game_summaries,
+    "bid_counts": analytics.bid_counts,
+    "nils": analytics.nil_success,
+    "matchups": analytics.matchup_results,
+}
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _cached(name: str, url: str, revision: tuple[int, int, str], game_filter: GameFilter) -> Any:
+    """``revision`` only keys the cache: a new game gives a new revision."""
+    return _QUERIES[name](Store.default(url), game_filter)
+
+
+def query(name: str, store: Store, game_filter: GameFilter) -> Any:
+    """An analytics frame (or dict), cached until the store changes."""
+    return _cached(name, store.url, store.revision(), game_filter)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _choices(url: str, revision: tuple[int, int, str]) -> dict[str, list[str]]:
+    return Store.default(url).choices()
+
+
+def filter_panel(store: Store, key: str, *, finished_only: bool = True) -> GameFilter:
+    """The filters shared by the Explore pages; an empty choice means no restriction."""
+    choices = _choices(store.url, store.revision())
+    today = datetime.now(UTC).date()
+    with st.expander("Filters", expanded=False):
+        kind_col, date_col, rules_col, level_col = st.columns(4)
+        kinds = kind_col.multiselect(
+            "Games",
+            KINDS,
+            key=f"{key}_kinds",
+            placeholder="human and simulated",
+            help="Your games against the bots, the Bot lab's simulated ones, or both.",
+        )
+        dates = date_col.date_input(
+            "Dates", value=[], max_value=today, key=f"{key}_dates", help="Leave empty for all."
+        )
+        rule_sets = rules_col.multiselect(
+            "Rule sets", choices["rule_sets"], key=f"{key}_rules", placeholder="all rule sets"
+        )
+        levels = level_col.multiselect(
+            "Bot levels",
+            choices["bot_levels"],
+            key=f"{key}_levels",
+            placeholder="all bots",
+            help="Games whose bots are all among these levels.",
+        )
+    start, end = _date_range(dates)
+    return GameFilter(
+        kinds=tuple(kinds) or None,
+        start=start,
+        end=end,
+        rule_sets=tuple(rule_sets) or None,
+        bot_levels=tuple(levels) or None,
+        finished_only=finished_only,
+    )
+
+
+def _date_range(value: Any) -> tuple[date | None, date | None]:
+    picked = [d for d in (value if isinstance(value, tuple | list) else (value,)) if d]
+    if not picked:
+        return None, None
+    return picked[0], picked[-1]
+
+
+def empty_state(store: Store, game_filter: GameFilter) -> None:
+    """Say why there is nothing to chart and how to get something."""
+    if store.revision()[0] == 0:
+        st.info(EMPTY, icon="🃏")
+    else:
+        st.info(EMPTY_FILTERED, icon="🔎")
+
+
+def table(frame: pd.DataFrame, *, key: str, file_name: str) -> None:
+    """A table with a CSV download under it."""
+    st.dataframe(frame, hide_index=True, width="stretch", key=f"{key}_table")
+    st.download_button(
+        "Download CSV",
+        frame.to_csv(index=False).encode(),
+        file_name=file_name,
+        mime="text/csv",
+        key=f"{key}_csv",
+        icon=":material/download:",
+    )
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def _num(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+# ------------------------------------------------------------------------ overview
+def overview_page() -> None:
+    """Games played, win rate over time, points, sets, nils and bags."""
+    store = app_store()
+    st.title("Overview")
+    game_filter = filter_panel(store, "overview")
+    kpis = query("kpis", store, game_filter)
+    if not kpis["games"]:
+        empty_state(store, game_filter)
+        return
+    row = st.columns(6)
+    row[0].metric("Games played", kpis["games"], help="Finished games matching the filters.")
+    row[1].metric(
+        "N/S win rate",
+        _pct(kpis["win_rate"]),
+        help="North/South is your team in your games (you sit South).",
+    )
+    row[2].metric(
+        "Points a hand (N/S)",
+        _num(kpis["points_per_hand_ns"]),
+        help=f"E/W: {_num(kpis['points_per_hand_ew'])}",
+    )
+    row[3].metric("Set rate", _pct(kpis["set_rate"]), help="Team contracts that went set.")
+    row[4].metric(
+        "Nil success",
+        _pct(kpis["nil_success"]),
+        help=f"{kpis['nil_attempts']} nil and blind nil bids",
+    )
+    row[5].metric(
+        "Bags a hand (N/S)",
+        _num(kpis["bags_per_hand_ns"], 2),
+        help=f"E/W: {_num(kpis['bags_per_hand_ew'], 2)}",
+    )
+    st.caption(f"{kpis['hands']} hands · {kpis['nil_attempts']} nil attempts")
+    st.subheader("Win rate over time")
+    daily = query("win_rate", store, game_filter)
+    if daily.empty:
+        st.info("None of these games has a winner yet.")
+        return
+    charts.show(charts.win_rate_chart(daily), key="overview_win_rate_chart")
+    table(daily, key="overview_daily", file_name="win_rate_by_day.csv")
+
+
+# ------------------------------------------------------------------------ explorer
+def explorer_page() -> None:
+    """One game: score progression, bags, the scoresheet, and trick-by-trick replay."""
+    store = app_store()
+    st.title("Game explorer")
+    game_filter = filter_panel(store, "explorer", finished_only=False)
+    summaries = query("games", store, game_filter)
+    if summaries.empty:
+        empty_state(store, game_filter)
+        _import_panel(store)
+        return
+    ids = list(summaries["id"])
+    labels = dict(zip(summaries["id"], summaries["label"], strict=True))
+    wanted = st.query_params.get("game")
+    game_id = st.selectbox(
+        "Game",
+        ids,
+        index=ids.index(wanted) if wanted in ids else 0,
+        format_func=labels.__getitem__,
+        key="explorer_game",
+        help="The newest 500 games matching the filters.",
+    )
+    try:
+        loaded = store.load(game_id)
+    except StoreError as err:
+        st.error(str(err))
+        return
+    match = loaded.match
+    info = summaries.set_index("id").loc[game_id]
+    _game_header(info, match.outcome.reason)
+    hand_frame = analytics.game_hands(match)
+    if hand_frame.empty:
+        st.info("No hand of this game has been finished yet.")
+    else:
+        st.subheader("Score")
+        charts.show(
+            charts.score_chart(
+                analytics.score_progression(hand_frame), analytics.rule_lines(match.rules)
+            ),
+            key="explorer_score_chart",
+        )
+        st.subheader("Bags")
+        charts.show(
+            charts.bags_chart(analytics.bags_progression(hand_frame), match.rules.bag_limit),
+            key="explorer_bags_chart",
+        )
+        st.caption("▼ marks a hand where the bags reached the limit and cost the penalty.")
+        st.subheader("Hand by hand")
+        table(
+            analytics.hand_table(hand_frame),
+            key="explorer_hands",
+            file_name=f"game_{game_id[:8]}_hands.csv",
+        )
+        _trick_replay(match, game_id)
+    st.download_button(
+        "Export this game (JSON)",
+        store.export_json(game_id),
+        file_name=f"spades_game_{game_id}.json",
+        mime="application/json",
+        key="explorer_export",
+        icon=":material/file_download:",
+    )
+    _import_panel(store)
+
+
+def _game_header(info: pd.Series, reason: str) -> None:
+    cols = st.columns(4)
+    cols[0].metric("N/S", int(info["score_ns"]), help=f"bags {int(info['bags_ns'])}")
+    cols[1].metric("E/W", int(info["score_ew"]), help=f"bags {int(info['bags_ew'])}")
+    cols[2].metric("Result", str(info["result"]), help=reason or None)
+    cols[3].metric("Hands", int(info["hands_count"]))
+    undo = " · undo used" if info["undo_used"] else ""
+    st.caption(
+        f"{info['kind']} game · rules: {info['rule_set']} · "
+        f"N {info['level_n']}, E {info['level_e']}, S {info['level_s']}, W {info['level_w']}"
+        f"{undo}"
+    )
+
+
+def _trick_replay(match: Any, game_id: str) -> None:
+    st.subheader("Trick by trick")
+    count = len(match.finished)
+    hand_no = st.selectbox("Hand", range(1, count + 1), key="explorer_hand")
+    tricks = analytics.trick_table(match, hand_no - 1)
+    shown = (
+        st.slider(
+            "Tricks shown",
+            1,
+            len(tricks),
+            len(tricks),
+            key="explorer_tricks",
+            help="Step through the hand one trick at a time.",
+        )
+        if len(tricks) > 1
+        else len(tricks)
+    )
+    table(
+        tricks.head(shown),
+        key="explorer_tricks_table",
+        file_name=f"game_{game_id[:8]}_hand_{hand_no}_tricks.csv",
+    )
+
+
+def _import_panel(store: Store) -> None:
+    with st.expander("Import games"):
+        files = st.file_uploader(
+            "JSON game records",
+            type="json",
+            accept_multiple_files=True,
+            key="explorer_import_files",
+            help="Every record is replayed and checked; one bad record imports none.",
+        )
+        if files and st.button("Import", key="explorer_import"):
+            try:
+                ids = store.import_many([f.getvalue() for f in files])
+            except StoreError as err:
+                st.error(str(err))
+            else:
+                st.success(f"Imported {len(ids)} game{'s' if len(ids) != 1 else ''}.")
+
+
+# -------------------------------------------------------------------- bid accuracy
+def bids_page() -> None:
+    """Bid against tricks taken per seat or for you against the bots, and nil success."""
+    store = app_store()
+    st.title("Bid accuracy")
+    game_filter = filter_panel(store, "bids")
+    group = st.radio(
+        "Compare",
+        ["player", "seat"],
+        format_func={"player": "you against the bots", "seat": "each seat"}.__getitem__,
+        horizontal=True,
+        key="bids_group",
+    )
+    counts = query("bid_counts", store, game_filter)
+    nils = query("nils", store, game_filter)
+    if counts.empty and nils.empty:
+        empty_state(store, game_filter)
+        return
+    if not counts.empty:
+        st.subheader("Bid against tricks taken")
+        grouped = analytics.by_group(counts, group)
+        charts.show(charts.bid_scatter(grouped, group), key="bids_scatter_chart")
+        st.caption("On the dashed line the bid was exact; above it, over (bags); below, set.")
+        left, right = st.columns(2)
+        with left:
+            st.subheader("Tricks taken − bid")
+            dist = analytics.diff_distribution(counts, group)
+            charts.show(charts.diff_chart(dist, group), key="bids_diff_chart")
+        with right:
+            st.subheader("Exact, over and under")
+            rates = analytics.accuracy_rates(counts, group)
+            charts.show(charts.rates_chart(rates, group), key="bids_rates_chart")
+        table(rates, key="bids_rates", file_name=f"bid_accuracy_by_{group}.csv")
+    st.subheader("Nil success by bidder")
+    if nils.empty:
+        st.info("No nil bids in these games.")
+        return
+    by_bidder = analytics.nil_by(nils, group)
+    charts.show(charts.nil_chart(by_bidder), key="bids_nil_chart")
+    table(by_bidder, key="bids_nils", file_name=f"nil_success_by_{group}.csv")

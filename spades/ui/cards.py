@@ -1,0 +1,213 @@
+"""Reusable card-table components: card buttons, a hand, the trick, and a team's panel.
+
+The Play page and the tutorial draw cards only through these functions, so a card looks
+the same everywhere. A card button's key starts with ``card_`` (``card_AS`` by default):
+the stylesheet in :mod:`spades.ui.style` gives every such button the look of a card.
+Nothing here knows a rule; the caller says which cards are enabled and why the others
+are not, from the engine.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from spades.cards import (
+    BIG_JOKER,
+    LITTLE_JOKER,
+    RANK_LETTERS,
+    SUIT_SYMBOLS,
+    Card,
+    card_label,
+    card_name,
+    card_str,
+)
+from spades.state import deck_for
+
+#: Suits left to right in a hand: colours alternate so neighbouring suits stand apart.
+DISPLAY_SUIT_ORDER = (3, 2, 0, 1)
+RED_SUITS = frozenset({1, 2})
+
+
+def card_key(card: Card, *, jokers: bool = False) -> str:
+    """The widget key of a card's button, per the UI contract: ``card_AS``, ``card_TD``."""
+    return "card_" + card_str(card, jokers=jokers)
+
+
+def sort_cards(cards: Iterable[Card], *, jokers: bool = False) -> list[Card]:
+    """Cards in hand order: by suit (♠ ♥ ♣ ♦, jokers with the spades), high to low."""
+    deck = deck_for(jokers)
+    order = {suit: i for i, suit in enumerate(DISPLAY_SUIT_ORDER)}
+    return sorted(cards, key=lambda c: (order[deck.suit[c]], -deck.power[c]))
+
+
+def _face(card: Card, jokers: bool) -> tuple[str, str, bool]:
+    """(rank text, suit symbol, red?) of a card as printed on its face."""
+    if jokers and card in (BIG_JOKER, LITTLE_JOKER):
+        return ("Big" if card == BIG_JOKER else "Little"), "★", card == BIG_JOKER
+    rank = RANK_LETTERS[card % 13]
+    return ("10" if rank == "T" else rank), SUIT_SYMBOLS[card // 13], card // 13 in RED_SUITS
+
+
+def button_label(card: Card, *, jokers: bool = False) -> str:
+    """A card button's label: rank and suit, in red for hearts and diamonds."""
+    rank, suit, red = _face(card, jokers)
+    text = f"{rank}{suit}"
+    return f":red[{text}]" if red else text
+
+
+def card_html(card: Card, *, jokers: bool = False, classes: str = "") -> str:
+    """A face-up card as HTML (styled by ``.sp-card``), for the trick and summaries."""
+    rank, suit, red = _face(card, jokers)
+    colour = " sp-red" if red else ""
+    title = html.escape(card_name(card, jokers=jokers))
+    return (
+        f'<span class="sp-card{colour} {classes}" title="{title}" role="img" '
+        f'aria-label="{title}"><b>{html.escape(rank)}</b><i>{suit}</i></span>'
+    )
+
+
+def card_back_html() -> str:
+    """A face-down card as HTML."""
+    return '<span class="sp-card sp-back" role="img" aria-label="face-down card"></span>'
+
+
+def card_button(
+    card: Card,
+    *,
+    on_click: Callable[..., Any] | None = None,
+    args: Sequence[Any] = (),
+    disabled: bool = False,
+    why_disabled: str | None = None,
+    jokers: bool = False,
+    key: str | None = None,
+) -> bool:
+    """A card as a button; a disabled card says why on hover.
+
+    ``key`` defaults to ``card_<CODE>``; a custom key must keep the ``card_`` prefix to get
+    the card look. Returns whether it was clicked in this run.
+    """
+    name = card_label(card, jokers=jokers)
+    help_text = f"{name}: {why_disabled}" if disabled and why_disabled else f"Play {name}"
+    return st.button(
+        button_label(card, jokers=jokers),
+        key=key or card_key(card, jokers=jokers),
+        help=help_text,
+        on_click=on_click,
+        args=tuple(args),
+        disabled=disabled,
+    )
+
+
+def hand_row(
+    cards: Iterable[Card],
+    *,
+    why_not: Callable[[Card], str | None],
+    on_click: Callable[[Card], None] | None = None,
+    jokers: bool = False,
+    key: str = "hand",
+    key_prefix: str = "card_",
+) -> None:
+    """A hand of card buttons in hand order; ``why_not(card)`` is None for a playable card.
+
+    Clicking a card calls ``on_click(card)``. The row is a keyed container (``key``) that
+    wraps on narrow screens.
+    """
+    with st.container(key=key, horizontal=True, gap="small", horizontal_alignment="center"):
+        for card in sort_cards(cards, jokers=jokers):
+            reason = why_not(card)
+            card_button(
+                card,
+                on_click=on_click,
+                args=(card,),
+                disabled=reason is not None,
+                why_disabled=reason,
+                jokers=jokers,
+                key=key_prefix + card_str(card, jokers=jokers),
+            )
+
+
+def hidden_hand(count: int, *, key: str = "hand_hidden") -> None:
+    """``count`` face-down cards (a hand not looked at yet)."""
+    with st.container(key=key):
+        st.html(f'<div class="sp-row">{card_back_html() * count}</div>')
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What the trick view shows at one seat."""
+
+    name: str
+    bid: str
+    tricks: int
+    card: Card | None = None
+    to_act: bool = False
+    dealer: bool = False
+    winner: bool = False
+
+
+_POSITIONS = ("sp-north", "sp-east", "sp-south", "sp-west")
+
+
+def trick_html(seats: Sequence[SeatView], *, center: str, jokers: bool = False) -> str:
+    """The table seen from above as HTML: four seats (N, E, S, W) around the trick."""
+    cells = []
+    for seat, view in enumerate(seats):
+        classes = ["sp-seat", _POSITIONS[seat]]
+        if view.to_act:
+            classes.append("sp-to-act")
+        if view.winner:
+            classes.append("sp-winner")
+        card = card_html(view.card, jokers=jokers) if view.card is not None else ""
+        dealer = ' <span class="sp-dealer" title="dealer">D</span>' if view.dealer else ""
+        badge = '<span class="sp-badge">to act</span>' if view.to_act else ""
+        badge = '<span class="sp-badge">wins</span>' if view.winner else badge
+        cells.append(
+            f'<div class="{" ".join(classes)}">'
+            f'<div class="sp-name">{html.escape(view.name)}{dealer} {badge}</div>'
+            f'<div class="sp-stats">bid {html.escape(view.bid)} · won {view.tricks}</div>'
+            f'<div class="sp-slot">{card}</div></div>'
+        )
+    return f'<div class="sp-table">{"".join(cells)}<div class="sp-center">{center}</div></div>'
+
+
+def trick_view(
+    seats: Sequence[SeatView], *, center: str, jokers: bool = False, key: str = "trick"
+) -> None:
+    """Draw the trick area: each seat's name, bid, tricks and card, and who is to act.
+
+    ``center`` is HTML for the middle of the table (the trump and broken markers).
+    """
+    with st.container(key=key):
+        st.html(trick_html(seats, center=center, jokers=jokers))
+
+
+def trick_cards_html(plays: Iterable[tuple[str, Card]], *, jokers: bool = False) -> str:
+    """A finished trick in a row: each seat's name over its card."""
+    parts = [
+        f'<span class="sp-play"><small>{html.escape(name)}</small>'
+        f"{card_html(card, jokers=jokers, classes='sp-small')}</span>"
+        for name, card in plays
+    ]
+    return f'<div class="sp-row">{"".join(parts)}</div>'
+
+
+def team_panel(
+    title: str,
+    *,
+    bid: str,
+    won: int,
+    score: int,
+    bags: int,
+    target: int,
+    key: str,
+    note: str = "",
+) -> None:
+    """A team's line: ``Us: bid 6 | won 4``, then score, bags on the count and the target."""
+    with st.container(key=key, border=True):
+        st.markdown(f"**{title}: bid {bid} | won {won}**")
+        st.caption(f"Score {score} of {target} · bags {bags}" + (f" · {note}" if note else ""))

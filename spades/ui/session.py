@@ -1,0 +1,488 @@
+"""The game controller of the Play page: one match, its bots, its pacing and its saving.
+
+The controller holds no widget. The page asks it what to draw and hands it the player's
+clicks; every click is checked by the engine (``Match.apply`` raises ``IllegalAction`` with a
+reason) and a refused or stale click becomes a message, never an exception. Bots act one at
+a time through :meth:`GameController.tick`, which the page calls from a timed fragment, so the
+table shows each bid and card before the next one; with the ``instant`` pace they all act at
+once. Every applied action is written to the store as it happens, so a reload resumes it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from spades.bots import Bot, bot_names, make_bot
+from spades.cards import (
+    BID_BASE,
+    CLAIM,
+    EXCHANGE_BASE,
+    LOOK,
+    NUM_CARDS,
+    SEAT_NAMES,
+    Action,
+    Card,
+    Seat,
+)
+from spades.match import Match
+from spades.observation import Observation
+from spades.rules import Rules
+from spades.state import HandState, IllegalAction, Phase, Trick
+from spades.store import Store, StoreError
+
+HUMAN: Final = 2
+BOT_SEATS: Final = (0, 1, 3)
+Pace = Literal["slow", "normal", "fast", "instant"]
+#: Seconds between two bot moves (and how long a finished trick stays on the table).
+PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
+MessageKind = Literal["info", "warning", "error"]
+
+
+def default_bot_level() -> str:
+    """The strongest everyday level that is installed (``standard`` when it exists)."""
+    names = bot_names()
+    for name in ("standard", "basic", "random"):
+        if name in names:
+            return name
+    return names[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested action for the human, for the position after ``ply`` actions."""
+
+    ply: int
+    action: Action
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message for the player: what was refused and why, or what happened."""
+
+    kind: MessageKind
+    text: str
+
+
+def suggest(observation: Observation) -> tuple[Action, str]:
+    """The hint for an observation: the hint module when installed, else a bot's choice."""
+    if importlib.util.find_spec("spades.bots.hint") is not None:
+        advice = importlib.import_module("spades.bots.hint").hint(observation)
+        return int(advice.action), str(advice.reason)
+    name = default_bot_level()
+    action = make_bot(name, seed=0).act(observation)
+    return action, f"This is what the {name} bot would do here."
+
+
+class GameController:
+    """One match of the human (South) against three bots, with pacing, undo and saving."""
+
+    def __init__(
+        self,
+        match: Match,
+        *,
+        players: tuple[str, str, str, str],
+        bot_levels: dict[Seat, str],
+        undo_allowed: bool,
+        undo_used: bool = False,
+        store: Store | None = None,
+        game_id: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.match = match
+        self.players = players
+        self.bot_levels = dict(bot_levels)
+        self.undo_allowed = undo_allowed
+        self.undo_used = undo_used
+        self.store = store
+        self.game_id = game_id
+        self.clock = clock
+        self.pace: str = "normal"
+        self.bots: dict[Seat, Bot] = self._make_bots()
+        self.actors: list[Seat] = _actors(match)
+        self.hold = False
+        self.ready_at = 0.0
+        # A hand that has just ended is shown (its summary) until the player moves on;
+        # after a reload, a fresh hand with no action yet means the summary was not seen.
+        self.summary_for: int | None = (
+            len(match.finished) - 1
+            if match.finished and not match.hand.history and not match.is_over
+            else None
+        )
+        self.notice: Notice | None = None
+        self.hint: Hint | None = None
+        self.show_last_trick = False
+        self.saved_finish = match.is_over
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        *,
+        seed: int,
+        player_name: str,
+        bot_levels: dict[Seat, str],
+        undo_allowed: bool,
+        store: Store | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> GameController:
+        """A fresh match, registered in the store when there is one."""
+        players = _players(player_name)
+        game_id = None
+        if store is not None:
+            game_id = store.new_game(
+                rules=rules,
+                seed=seed,
+                players=players,
+                kind="human",
+                bot_levels=bot_levels,
+                undo_allowed=undo_allowed,
+            )
+        return cls(
+            Match(rules, seed=seed),
+            players=players,
+            bot_levels=bot_levels,
+            undo_allowed=undo_allowed,
+            store=store,
+            game_id=game_id,
+            clock=clock,
+        )
+
+    @classmethod
+    def resume(
+        cls, store: Store, game_id: str, *, clock: Callable[[], float] = time.monotonic
+    ) -> GameController:
+        """The stored game ``game_id``, replayed; :class:`StoreError` says why it cannot be."""
+        loaded = store.load(game_id)
+        info = store.game_info(game_id)
+        if info["kind"] != "human" or info["level_s"] != "human":
+            raise StoreError(f"game {game_id} was played by bots only; it cannot be resumed")
+        if info["status"] == "abandoned":
+            raise StoreError(f"game {game_id} was abandoned; it cannot be resumed")
+        known = bot_names()
+        levels = {
+            seat: level if level in known else default_bot_level()
+            for seat, level in ((0, info["level_n"]), (1, info["level_e"]), (3, info["level_w"]))
+        }
+        return cls(
+            loaded.match,
+            players=loaded.record.players,
+            bot_levels=levels,
+            undo_allowed=bool(info["undo_allowed"]),
+            undo_used=bool(info["undo_used"]),
+            store=store,
+            game_id=game_id,
+            clock=clock,
+        )
+
+    def _make_bots(self) -> dict[Seat, Bot]:
+        return {
+            seat: make_bot(level, seed=self.match.seed * 4 + seat)
+            for seat, level in self.bot_levels.items()
+        }
+
+    # ------------------------------------------------------------------- queries
+    @property
+    def rules(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def ply(self) -> int:
+        """How many actions the match has had: a click carries it to detect stale clicks."""
+        return len(self.match.history)
+
+    @property
+    def interval(self) -> float:
+        return PACES.get(self.pace, PACES["normal"])
+
+    @property
+    def shown_hand(self) -> HandState:
+        """The hand on the table: the one just finished while its summary is up."""
+        if self.match.is_over:
+            return self.match.finished[-1]
+        if self.summary_for is not None:
+            return self.match.finished[self.summary_for]
+        return self.match.hand
+
+    def observation(self) -> Observation:
+        """What the human may see of the hand on the table."""
+        return self.shown_hand.observation(HUMAN)
+
+    @property
+    def bots_to_act(self) -> bool:
+        match = self.match
+        return (
+            not match.is_over
+            and self.summary_for is None
+            and match.current_player is not None
+            and match.current_player != HUMAN
+        )
+
+    @property
+    def human_to_act(self) -> bool:
+        return (
+            not self.match.is_over
+            and self.summary_for is None
+            and self.match.current_player == HUMAN
+        )
+
+    @property
+    def busy(self) -> bool:
+        """Whether the table will change by itself (a bot to act, or a trick on show)."""
+        return self.hold or self.bots_to_act
+
+    @property
+    def show_summary(self) -> bool:
+        """Whether the end-of-hand summary is up (after the last trick has been shown)."""
+        return self.summary_for is not None and not self.hold
+
+    @property
+    def held_trick(self) -> Trick | None:
+        """The finished trick still on show before it goes to its winner."""
+        if not self.hold:
+            return None
+        tricks = self.shown_hand.tricks
+        return tricks[-1] if tricks else None
+
+    def last_trick(self) -> Trick | None:
+        """The last finished trick of the hand on the table, if any."""
+        tricks = self.shown_hand.tricks
+        return tricks[-1] if tricks else None
+
+    def card_action(self, card: Card) -> Action:
+        """The action a click on ``card`` stands for now: pass it or play it."""
+        if self.shown_hand.phase is Phase.EXCHANGE:
+            return EXCHANGE_BASE + card
+        return card
+
+    def why_not(self, action: Action) -> str | None:
+        """Why the human may not take ``action`` now (the engine's words), or None."""
+        if self.match.is_over:
+            return "The match is over"
+        if self.summary_for is not None:
+            return "The hand is over: see the summary"
+        seat = self.match.current_player
+        if seat != HUMAN:
+            assert seat is not None
+            doing = "bid" if self.match.hand.phase is Phase.BIDDING else "play"
+            return f"Wait for your turn: {self.players[seat]} is to {doing}"
+        try:
+            self.match.hand.verify(action)
+        except IllegalAction as err:
+            return str(err)
+        return None
+
+    def can_undo(self) -> bool:
+        """Whether undo is on and the human has a bid or card to take back in this hand."""
+        return self.undo_allowed and self._undo_point() is not None
+
+    def _undo_point(self) -> int | None:
+        if self.match.is_over or self.summary_for is not None:
+            return None
+        start = len(self.match.history) - len(self.match.hand.history)
+        for index in range(len(self.actors) - 1, start - 1, -1):
+            # Looking at the cards cannot be taken back: it would reopen blind nil.
+            if self.match.history[index] == LOOK:
+                return None
+            if self.actors[index] == HUMAN:
+                return index
+        return None
+
+    def can_claim(self) -> bool:
+        return self.human_to_act and self.match.hand.can(CLAIM)
+
+    # ------------------------------------------------------------------- actions
+    def act(self, action: Action, ply: int) -> bool:
+        """The human's click on ``action``, drawn when the match had ``ply`` actions.
+
+        Returns whether it was applied; otherwise :attr:`notice` says why.
+        """
+        if ply != self.ply:
+            self.notice = Notice(
+                "warning", "That click came after the table had moved on, so it was ignored."
+            )
+            return False
+        problem = self.why_not(action)
+        if problem is not None:
+            self.notice = Notice("warning", problem)
+            return False
+        self.notice = None
+        self._apply(action)
+        self.ready_at = self.clock() + self.interval
+        if self.pace == "instant":
+            self.run_bots()
+        return True
+
+    def _apply(self, action: Action) -> None:
+        match = self.match
+        seat = match.current_player
+        assert seat is not None
+        hands_before = len(match.finished)
+        match.apply(action)
+        self.actors.append(seat)
+        self.hint = None
+        self._save(action)
+        ended = len(match.finished) > hands_before
+        trick_done = action < NUM_CARDS and (ended or not match.hand.trick)
+        self.hold = trick_done and self.pace != "instant" and action != CLAIM
+        if ended and not match.is_over:
+            self.summary_for = len(match.finished) - 1
+        if match.is_over:
+            self._save_finish()
+
+    def _save(self, action: Action) -> None:
+        if self.store is None or self.game_id is None:
+            return
+        try:
+            self.store.append_action(self.game_id, action, undo_used=self.undo_used)
+        except StoreError as err:
+            self.notice = Notice("error", f"This move could not be saved: {err}")
+
+    def _save_finish(self) -> None:
+        if self.store is not None and self.game_id is not None and not self.saved_finish:
+            try:
+                self.store.finish(self.game_id, self.match)
+            except StoreError as err:
+                self.notice = Notice("error", f"The finished game could not be saved: {err}")
+        self.saved_finish = True
+
+    def in_step_with_store(self) -> bool:
+        """Whether the store holds exactly this match's actions (not moved on elsewhere)."""
+        if self.store is None or self.game_id is None:
+            return True
+        try:
+            info = self.store.game_info(self.game_id)
+        except StoreError:
+            return False
+        return bool(info["actions_count"] == self.ply)
+
+    def step(self) -> bool:
+        """Advance the table by one beat: gather a finished trick, or let one bot act."""
+        if self.hold:
+            self.hold = False
+            return True
+        if not self.bots_to_act:
+            return False
+        seat = self.match.current_player
+        assert seat is not None
+        action = self.bots[seat].act(self.match.hand.observation(seat))
+        self._apply(action)
+        return True
+
+    def tick(self) -> bool:
+        """One beat of the animation when its time has come; returns whether it moved."""
+        if self.pace == "instant":
+            return self.run_bots()
+        now = self.clock()
+        # Half a beat of slack: a timer that fires a little early still moves the table.
+        if now + self.interval / 2 < self.ready_at:
+            return False
+        moved = self.step()
+        if moved:
+            self.ready_at = now + self.interval
+        return moved
+
+    def run_bots(self) -> bool:
+        """Let every bot act until it is the human's turn or the hand is over."""
+        moved = self.hold
+        self.hold = False
+        while self.bots_to_act:
+            self.step()
+            self.hold = False
+            moved = True
+        return moved
+
+    def set_pace(self, pace: str) -> None:
+        """Change the animation pace (``slow``, ``normal``, ``fast`` or ``instant``)."""
+        self.pace = pace if pace in PACES else "normal"
+
+    def next_hand(self) -> None:
+        """Close the end-of-hand summary and deal on."""
+        self.summary_for = None
+        self.hold = False
+        self.notice = None
+        self.show_last_trick = False
+        self.ready_at = self.clock() + self.interval
+        if self.pace == "instant":
+            self.run_bots()
+
+    def undo(self, ply: int) -> bool:
+        """Take back the human's last bid or card in this hand, with the bots' replies."""
+        if ply != self.ply:
+            self.notice = Notice(
+                "warning", "That undo came after the table had moved on, so it was ignored."
+            )
+            return False
+        if not self.undo_allowed:
+            self.notice = Notice("warning", "Undo is switched off for this game.")
+            return False
+        point = self._undo_point()
+        if point is None:
+            self.notice = Notice("warning", "There is no bid or card of yours to take back.")
+            return False
+        actions = self.match.history[:point]
+        self.match = Match.replay(self.rules, seed=self.match.seed, actions=actions)
+        self.actors = self.actors[:point]
+        self.undo_used = True
+        self.hold = False
+        self.hint = None
+        self.notice = Notice("info", "Your last move was taken back.")
+        if self.store is not None and self.game_id is not None:
+            try:
+                self.store.truncate(self.game_id, point)
+            except StoreError as err:
+                self.notice = Notice("error", f"The undo could not be saved: {err}")
+        return True
+
+    def ask_hint(self, ply: int) -> None:
+        """Work out the suggested action for the human's current position."""
+        if ply != self.ply or not self.human_to_act:
+            self.notice = Notice("warning", "A hint is given on your turn.")
+            return
+        action, reason = suggest(self.match.hand.observation(HUMAN))
+        self.hint = Hint(self.ply, action, reason)
+        self.notice = None
+
+    def current_hint(self) -> Hint | None:
+        """The hint for the position on the table, if one was asked for."""
+        return self.hint if self.hint is not None and self.hint.ply == self.ply else None
+
+    def describe(self, action: Action) -> str:
+        return self.match.hand.describe(action)
+
+
+def _players(name: str) -> tuple[str, str, str, str]:
+    cleaned = " ".join(name.split())[:20] or "You"
+    return (SEAT_NAMES[0], SEAT_NAMES[1], cleaned, SEAT_NAMES[3])
+
+
+def _actors(match: Match) -> list[Seat]:
+    """The seat behind each action of a match, found by replaying it."""
+    replay = Match(match.rules, seed=match.seed)
+    seats: list[Seat] = []
+    for action in match.history:
+        seat = replay.current_player
+        assert seat is not None
+        seats.append(seat)
+        replay.apply(action)
+    return seats
+
+
+def bid_label(bid: int | None, blind: bool) -> str:
+    """A seat's bid in words: ``—`` before it bids, ``nil``, ``blind nil`` or the number."""
+    if bid is None:
+        return "—"
+    if bid == 0:
+        return "blind nil" if blind else "nil"
+    return str(bid)
+
+
+def bid_actions() -> Sequence[tuple[str, Action]]:
+    """(key, action) of every bid button in order: nil, 1..13."""
+    return [("bid_nil", BID_BASE)] + [(f"bid_{n}", BID_BASE + n) for n in range(1, 14)]

@@ -1,0 +1,134 @@
+"""The Play page's sidebar: house rules, bot levels, your name, the pace and undo.
+
+Every ``Rules`` option gets a widget (keyed ``rule_<name>``) built from its type, label and
+help text in :func:`spades.rules.describe_options`. The choices are kept in
+``st.session_state["play_settings"]`` so they survive a visit to another page; rules, bots,
+name and undo apply to the next game, the pace at once. The current game's rules are listed
+read-only below.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+import streamlit as st
+
+from spades.bots import bot_names
+from spades.cards import SEAT_NAMES, Seat
+from spades.rules import Rules, RulesError, describe_options
+from spades.ui.session import BOT_SEATS, PACES, GameController, default_bot_level
+
+SETTINGS_KEY: Final = "play_settings"
+SEAT_LETTERS: Final = {0: "N", 1: "E", 3: "W"}
+
+
+@dataclass(slots=True)
+class PlaySettings:
+    """What the sidebar holds: the next game's options and the pace."""
+
+    player_name: str = "You"
+    pace: str = "normal"
+    undo_allowed: bool = True
+    bot_levels: dict[Seat, str] = field(default_factory=dict)
+    rule_values: dict[str, Any] = field(default_factory=lambda: Rules().to_dict())
+
+    def rules(self) -> Rules:
+        """The next game's rules; raises :class:`RulesError` for a contradictory set."""
+        return Rules(**self.rule_values)
+
+    def levels(self) -> dict[Seat, str]:
+        """A bot level for each bot seat (the default where none is chosen)."""
+        known = bot_names()
+        chosen = {seat: self.bot_levels.get(seat, default_bot_level()) for seat in BOT_SEATS}
+        return {s: level if level in known else default_bot_level() for s, level in chosen.items()}
+
+
+def settings() -> PlaySettings:
+    """The session's play settings (made with the defaults on first use)."""
+    found = st.session_state.get(SETTINGS_KEY)
+    if not isinstance(found, PlaySettings):
+        found = PlaySettings()
+        st.session_state[SETTINGS_KEY] = found
+    return found
+
+
+def _hints() -> dict[str, Any]:
+    return typing.get_type_hints(Rules)
+
+
+def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -> Any:
+    key = f"rule_{name}"
+    if hint is bool:
+        return st.toggle(label, value=bool(value), help=help_text, key=key)
+    if typing.get_origin(hint) is Literal:
+        options = list(typing.get_args(hint))
+        return st.selectbox(label, options, index=options.index(value), help=help_text, key=key)
+    optional = isinstance(hint, types.UnionType) and type(None) in typing.get_args(hint)
+    default = Rules().to_dict()[name]
+    step = 50 if default is not None and abs(default) >= 100 else 1
+    if optional:
+        help_text += " Leave it empty to turn it off."
+    return st.number_input(label, value=value, step=step, format="%d", help=help_text, key=key)
+
+
+def render(controller: GameController) -> PlaySettings:
+    """Draw the sidebar and return the settings it holds now."""
+    chosen = settings()
+    hints = _hints()
+    with st.sidebar:
+        st.subheader("Your table")
+        chosen.pace = st.radio(
+            "Bot speed",
+            list(PACES),
+            index=list(PACES).index(chosen.pace) if chosen.pace in PACES else 1,
+            horizontal=True,
+            key="speed",
+            help="How fast the bots bid and play, one card at a time; instant skips the wait.",
+        )
+        st.caption("The options below apply when you start a new game.")
+        name = st.text_input("Your name", value=chosen.player_name, max_chars=20, key="player_name")
+        chosen.player_name = name.strip() or "You"
+        names = bot_names()
+        for seat in BOT_SEATS:
+            current = chosen.levels()[seat]
+            chosen.bot_levels[seat] = st.selectbox(
+                f"{SEAT_NAMES[seat]} bot",
+                names,
+                index=names.index(current),
+                key=f"bot_{SEAT_LETTERS[seat]}",
+                help="How strongly this seat plays. North is your partner.",
+            )
+        chosen.undo_allowed = st.toggle(
+            "Allow undo",
+            value=chosen.undo_allowed,
+            key="allow_undo",
+            help="Take back your last bid or card. Games where it was used are marked.",
+        )
+        with st.expander("House rules for the next game"):
+            for name_, label, help_text, _default in describe_options():
+                value = _rule_widget(
+                    name_, label, help_text, hints[name_], chosen.rule_values[name_]
+                )
+                chosen.rule_values[name_] = int(value) if isinstance(value, float) else value
+            try:
+                chosen.rules()
+            except RulesError as err:
+                st.error(f"These rules cannot be played together: {err}")
+        with st.expander("This game's rules"):
+            st.markdown(rules_text(controller.rules))
+    return chosen
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules as a Markdown list, options changed from the standard game in bold."""
+    standard = Rules().to_dict()
+    lines = []
+    for name, label, _help, _default in describe_options():
+        value = getattr(rules, name)
+        shown = "off" if value is None else value
+        text = f"{label}: {shown}"
+        lines.append(f"- **{text}**" if value != standard[name] else f"- {text}")
+    return "\n".join(lines)
