@@ -5,8 +5,16 @@ import streamlit as st
 st.set_page_config(page_title="Spades", page_icon="♠", layout="wide")
 
 page = st.navigation(
-    [
-        st.Page("pages/play.py", title="Play", icon="♠", default=True),
-    ]
+    {
+        "Play": [
+            st.Page("pages/play.py", title="Play", icon="♠", default=True),
+        ],
+        "Explore": [
+            st.Page("pages/overview.py", title="Overview", icon=":material/insights:"),
+            st.Page("pages/explorer.py", title="Game explorer", icon=":material/search:"),
+            st.Page("pages/bids.py", title="Bid accuracy", icon=":material/target:"),
+            st.Page("pages/bot_lab.py", title="Bot lab", icon=":material/smart_toy:"),
+        ],
+    }
 )
 page.run()

@@ -1,0 +1,133 @@
+"""The Bot lab page: pick bots and rules, simulate matches, compare the line-ups.
+
+The matches run in a worker process (:class:`spades.lab.LabJob`) that stores them in
+chunks; a fragment polls its progress twice a second, so the page stays usable meanwhile.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+import streamlit as st
+
+from spades.bots import bot_names
+from spades.lab import MAX_MATCHES, LabJob, LabSpec
+from spades.rules import Rules, RulesError, describe_options
+from spades.store import GameFilter
+from spades.ui import charts
+from spades.ui.analytics_view import query, table
+from spades.ui.db import app_store
+
+JOB_KEY: Final = "lab_job"
+SHOWN_KEY: Final = "lab_job_shown"
+POLL_SECONDS: Final = 0.5
+TARGETS: Final = (300, 500, 1000)
+MERCIES: Final = (-200, -500, None)
+SIMULATED: Final = GameFilter(kinds=("simulated",))
+
+
+def _switches() -> dict[str, tuple[str, str]]:
+    """The on/off house options: name -> (label, help)."""
+    return {
+        name: (label, help_text)
+        for name, label, help_text, default in describe_options()
+        if isinstance(default, bool)
+    }
+
+
+def _rules(target: int, mercy: int | None, flipped: list[str]) -> Rules:
+    standard = Rules()
+    changes: dict[str, object] = {"target_score": target, "mercy_score": mercy}
+    changes |= {name: not getattr(standard, name) for name in flipped}
+    return standard.replace(**changes)
+
+
+def _form(running: bool) -> LabSpec | None:
+    names = bot_names()
+    switches = _switches()
+    with st.form("lab_form"):
+        ns_col, ew_col, count_col = st.columns(3)
+        ns = ns_col.selectbox("North/South bots", names, key="lab_ns")
+        ew = ew_col.selectbox("East/West bots", names, key="lab_ew")
+        matches = count_col.number_input(
+            "Matches", min_value=1, max_value=MAX_MATCHES, value=50, step=10, key="lab_matches"
+        )
+        target_col, mercy_col, seed_col = st.columns(3)
+        target = target_col.selectbox("Target score", TARGETS, index=1, key="lab_target")
+        mercy = mercy_col.selectbox(
+            "Mercy score",
+            MERCIES,
+            format_func=lambda m: "off" if m is None else str(m),
+            key="lab_mercy",
+        )
+        seed = seed_col.number_input(
+            "First seed",
+            min_value=0,
+            max_value=2**31,
+            value=st.session_state.setdefault("lab_next_seed", random.randrange(2**20)),
+            key="lab_seed",
+            help="Match i is dealt from seed + i: the same seed replays the same matches.",
+        )
+        flipped = st.multiselect(
+            "House options switched from the standard game",
+            list(switches),
+            format_func=lambda name: switches[name][0],
+            key="lab_options",
+            help="; ".join(f"{label}: {text}" for label, text in switches.values()),
+        )
+        submitted = st.form_submit_button(
+            "Run", key="lab_run", type="primary", disabled=running, icon=":material/play_arrow:"
+        )
+    if not submitted:
+        return None
+    try:
+        rules = _rules(target, mercy, flipped)
+    except RulesError as err:
+        st.error(f"These options do not go together: {err}")
+        return None
+    st.session_state.lab_next_seed = int(seed) + int(matches)
+    return LabSpec((ns, ew, ns, ew), rules, matches=int(matches), seed=int(seed))
+
+
+def _progress() -> None:
+    job: LabJob | None = st.session_state.get(JOB_KEY)
+    if job is None:
+        return
+    total = job.spec.matches
+    if job.running:
+        st.progress(job.done / total, text=f"Simulating: {job.done} of {total} matches stored")
+        st.button("Stop", key="lab_stop", on_click=job.stop, icon=":material/stop:")
+        return
+    if job.failed:
+        st.error(f"The simulation stopped with an error after {job.done} matches were stored.")
+    else:
+        st.success(f"Stored {job.done} of {total} simulated matches.")
+    if st.session_state.get(SHOWN_KEY) is not job:
+        # The run just ended: one full rerun brings its games into the charts below.
+        st.session_state[SHOWN_KEY] = job
+        st.rerun()
+
+
+def bot_lab_page() -> None:
+    """Simulate matches between bots and compare the line-ups."""
+    store = app_store()
+    st.title("Bot lab")
+    st.write(
+        "Pit bots against each other. Every match is stored as a simulated game, so it "
+        "also shows up in the Overview, the Game explorer and Bid accuracy."
+    )
+    job: LabJob | None = st.session_state.get(JOB_KEY)
+    running = job is not None and job.running
+    spec = _form(running)
+    if spec is not None:
+        job = st.session_state[JOB_KEY] = LabJob(store.url, spec)
+        running = True
+    st.fragment(run_every=POLL_SECONDS if running else None)(_progress)()
+    st.subheader("Line-ups compared")
+    results = query("matchups", store, SIMULATED)
+    if results.empty:
+        st.info("No simulated games yet: run 50 matches above to compare the bots.", icon="🤖")
+        return
+    charts.show(charts.matchup_chart(results), key="lab_matchups_chart")
+    table(results, key="lab_matchups", file_name="bot_lab_matchups.csv")
