@@ -1,4 +1,4 @@
-"""Command line: ``python -m spades simulate|bench`` (and ``arena`` once bots exist)."""
+"""Command line: ``python -m spades simulate|arena|bench``."""
 
 from __future__ import annotations
 
@@ -121,6 +121,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sim.add_argument("--rules", default="{}", help="house rules as a JSON object")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    are = commands.add_parser("arena", help="duplicate matches between two bots")
+    are.add_argument("--a", default="expert", help="side A's bot")
+    are.add_argument("--b", default="standard", help="side B's bot")
+    are.add_argument("--a-options", default="{}", help="side A's bot options as JSON")
+    are.add_argument("--b-options", default="{}", help="side B's bot options as JSON")
+    are.add_argument("--matches", type=int, default=200, help="duplicate pairs to play")
+    are.add_argument("--seed", type=int, default=0)
+    are.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    are.add_argument("--rules", default="{}", help="house rules as a JSON object")
+    are.add_argument("--json", action="store_true", help="print the summary as JSON")
     ben = commands.add_parser("bench", help="print the engine's speed as JSON")
     ben.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args(argv)
@@ -135,6 +145,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             for key, value in summary.items():
                 print(f"{key:>16}: {value}")
+        return 0
+    if args.command == "arena":
+        from spades.arena import format_summary, run_arena
+
+        summary = run_arena(
+            args.a,
+            args.b,
+            matches=args.matches,
+            seed=args.seed,
+            rules=Rules.from_dict(json.loads(args.rules)),
+            workers=args.workers,
+            a_options=json.loads(args.a_options),
+            b_options=json.loads(args.b_options),
+        )
+        print(json.dumps(summary) if args.json else format_summary(summary))
         return 0
     if args.command == "bench":
         print(json.dumps(bench(args.seconds)))

@@ -24,6 +24,34 @@ def _nth_bit(mask: int, n: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def legal_play_mask(
+    hand: int,
+    trick_len: int,
+    led_mask: int,
+    broken: bool,
+    first: bool,
+    lead_free: bool,
+    no_first: bool,
+    spades: int,
+) -> int:
+    """The playable cards of ``hand`` (a bitmask) on raw state: the engine's play rules.
+
+    ``led_mask`` is the led suit's card mask (ignored when leading), ``first`` whether
+    this is the hand's first trick, ``lead_free`` and ``no_first`` the house options
+    ``spades_lead_any_time`` and ``no_spades_first_trick``.
+    """
+    if trick_len:
+        legal = hand & led_mask
+        if legal:
+            return legal
+        if first and no_first and hand & ~spades:
+            return hand & ~spades
+        return hand
+    if ((not broken and not lead_free) or (first and no_first)) and hand & ~spades:
+        return hand & ~spades
+    return hand
+
+
 def finish_bidding(state: HandState, rng: random.Random) -> HandState:
     """A copy of ``state`` with any remaining bidding and exchange done at random."""
     state = state.clone()

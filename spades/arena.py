@@ -1,0 +1,336 @@
+"""The arena: two bots play duplicate matches and the summary says which is stronger.
+
+Duplicate format: every match seed (which fixes every deal and the first dealer) is
+played twice, once with side A at North/South and once with side A at East/West, so both
+sides hold the same cards and the luck of the deal cancels out.
+
+>>> summary = run_arena("random", "random", matches=1, seed=3, progress=False)
+>>> summary["games"], summary["wins"]["a"] + summary["wins"]["b"] + summary["wins"]["draws"]
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import statistics
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from typing import Any, Final
+
+from spades.bots import make_bot
+from spades.match import Match
+from spades.rules import Rules
+
+# A match that has not ended after this many hands is stopped and scored as it stands.
+MAX_HANDS: Final = 100
+_Z95: Final = 1.959964
+
+
+@dataclass(slots=True)
+class SideStats:
+    """One side's tallies over its games."""
+
+    hands: int = 0
+    points: int = 0
+    contracts: int = 0
+    exact: int = 0
+    over: int = 0
+    under: int = 0
+    nil_bids: int = 0
+    nil_made: int = 0
+    blind_nil_bids: int = 0
+    blind_nil_made: int = 0
+    bags: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def add(self, other: SideStats) -> None:
+        self.hands += other.hands
+        self.points += other.points
+        self.contracts += other.contracts
+        self.exact += other.exact
+        self.over += other.over
+        self.under += other.under
+        self.nil_bids += other.nil_bids
+        self.nil_made += other.nil_made
+        self.blind_nil_bids += other.blind_nil_bids
+        self.blind_nil_made += other.blind_nil_made
+        self.bags += other.bags
+        self.times.extend(other.times)
+
+    def summary(self) -> dict[str, Any]:
+        times = sorted(self.times)
+        contracts = max(self.contracts, 1)
+        return {
+            "hands": self.hands,
+            "bid_exact": self.exact / contracts,
+            "bid_over": self.over / contracts,
+            "bid_under": self.under / contracts,
+            "set_rate": self.under / contracts,
+            "nil_bids": self.nil_bids,
+            "nil_success": self.nil_made / self.nil_bids if self.nil_bids else None,
+            "blind_nil_bids": self.blind_nil_bids,
+            "blind_nil_success": (
+                self.blind_nil_made / self.blind_nil_bids if self.blind_nil_bids else None
+            ),
+            "bags_per_hand": self.bags / max(self.hands, 1),
+            "points_per_hand": self.points / max(self.hands, 1),
+            "decisions": len(times),
+            "decision_ms_p50": _quantile(times, 0.5) * 1000,
+            "decision_ms_p95": _quantile(times, 0.95) * 1000,
+        }
+
+
+@dataclass(slots=True)
+class GameResult:
+    """One game of a duplicate pair, from the sides' point of view."""
+
+    seed: int  # the match seed, which fixes every deal
+    a_seats: int  # 0: side A sat North/South, 1: East/West
+    winner: str | None  # "a", "b" or None for a draw
+    capped: bool
+    hands: int
+    sides: dict[str, SideStats]
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    index = min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))
+    return values[index]
+
+
+def play_game(
+    rules: Rules,
+    seed: int,
+    a_team: int,
+    a: tuple[str, dict[str, Any]],
+    b: tuple[str, dict[str, Any]],
+) -> GameResult:
+    """Play one match with side A on team ``a_team`` (0 N/S, 1 E/W), timing each choice."""
+    side_of = ["a" if seat % 2 == a_team else "b" for seat in range(4)]
+    specs = {"a": a, "b": b}
+    players = [
+        make_bot(specs[side_of[seat]][0], seed=seed * 4 + seat, **specs[side_of[seat]][1])
+        for seat in range(4)
+    ]
+    stats = {"a": SideStats(), "b": SideStats()}
+    match = Match(rules, seed=seed)
+    clock = time.perf_counter
+    while not match.is_over and len(match.finished) < MAX_HANDS:
+        seat = match.current_player
+        assert seat is not None
+        observation = match.hand.observation(seat)
+        start = clock()
+        action = players[seat].act(observation)
+        stats[side_of[seat]].times.append(clock() - start)
+        match.apply(action)
+    for hand, result in zip(match.finished, match.results, strict=True):
+        for team in (0, 1):
+            side = stats["a" if team == a_team else "b"]
+            _tally(rules, side, hand.bids, hand.blind, hand.tricks_won, team)
+            side.hands += 1
+            side.points += result.teams[team].points
+            side.bags += result.teams[team].bags
+    capped = not match.is_over
+    if match.is_over:
+        team_winner = match.winner
+    elif match.scores[0] != match.scores[1]:
+        team_winner = 0 if match.scores[0] > match.scores[1] else 1
+    else:
+        team_winner = None
+    winner = None if team_winner is None else ("a" if team_winner == a_team else "b")
+    return GameResult(seed, a_team, winner, capped, len(match.finished), stats)
+
+
+def _tally(
+    rules: Rules,
+    side: SideStats,
+    bids: list[int | None],
+    blind: list[bool],
+    tricks: list[int],
+    team: int,
+) -> None:
+    """Bid accuracy and nils for one team's hand; the contract counts the tricks that
+    score toward it."""
+    contract = counted = 0
+    for seat in (team, team + 2):
+        bid = bids[seat] or 0
+        if bid == 0:
+            if blind[seat]:
+                side.blind_nil_bids += 1
+                side.blind_nil_made += tricks[seat] == 0
+            else:
+                side.nil_bids += 1
+                side.nil_made += tricks[seat] == 0
+            if rules.nil_tricks_count_toward_bid:
+                counted += tricks[seat]
+        else:
+            contract += bid
+            counted += tricks[seat]
+    if contract:
+        side.contracts += 1
+        side.exact += counted == contract
+        side.over += counted > contract
+        side.under += counted < contract
+
+
+def play_pair(
+    task: tuple[Rules, int, tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]],
+) -> list[GameResult]:
+    """Both games of a duplicate pair: the same seed with the sides swapping seats."""
+    rules, seed, a, b = task
+    return [play_game(rules, seed, a_team, a, b) for a_team in (0, 1)]
+
+
+def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (draws count as half a success).
+
+    >>> low, high = wilson_interval(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = _Z95 * _Z95
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = _Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """The mean and its 95% normal interval.
+
+    >>> mean, low, high = mean_interval([1.0, 3.0])
+    >>> mean, round(low, 2), round(high, 2)
+    (2.0, 0.04, 3.96)
+    """
+    mean = statistics.fmean(values) if values else 0.0
+    if len(values) < 2:
+        return (mean, mean, mean)
+    half = _Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return (mean, mean - half, mean + half)
+
+
+def summarise(
+    pairs: list[list[GameResult]],
+    *,
+    a: str,
+    b: str,
+    seed: int,
+    rules: Rules,
+    workers: int,
+) -> dict[str, Any]:
+    """The arena's report from the played pairs (in seed order)."""
+    wins = {"a": 0, "b": 0, "draws": 0}
+    sides = {"a": SideStats(), "b": SideStats()}
+    capped = hands = 0
+    pair_diffs: list[float] = []
+    for pair in pairs:
+        diff = 0
+        pair_hands = 0
+        for game in pair:
+            wins[game.winner or "draws"] += 1
+            capped += game.capped
+            hands += game.hands
+            pair_hands += game.hands
+            for name in ("a", "b"):
+                sides[name].add(game.sides[name])
+            diff += game.sides["a"].points - game.sides["b"].points
+        pair_diffs.append(diff / max(pair_hands, 1))
+    games = 2 * len(pairs)
+    score_a = wins["a"] + wins["draws"] / 2
+    low, high = wilson_interval(score_a, games)
+    diff_mean, diff_low, diff_high = mean_interval(pair_diffs)
+    return {
+        "a": a,
+        "b": b,
+        "matches": len(pairs),
+        "games": games,
+        "seed": seed,
+        "rules": rules.to_dict(),
+        "workers": workers,
+        "machine": (
+            f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
+        ),
+        "wins": wins,
+        "win_rate_a": score_a / games if games else 0.0,
+        "win_rate_a_ci95": [low, high],
+        "points_per_hand_diff": diff_mean,
+        "points_per_hand_diff_ci95": [diff_low, diff_high],
+        "hands": hands,
+        "capped": capped,
+        "sides": {name: stats.summary() for name, stats in sides.items()},
+    }
+
+
+def run_arena(
+    a: str,
+    b: str,
+    *,
+    matches: int,
+    seed: int,
+    rules: Rules | None = None,
+    workers: int = 1,
+    a_options: dict[str, Any] | None = None,
+    b_options: dict[str, Any] | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Play ``matches`` duplicate pairs (seeds ``seed``, ``seed + 1``, …) of bot ``a``
+    against bot ``b`` and summarise them."""
+    from spades.progress import Progress
+
+    rules = rules or Rules()
+    tasks = [(rules, seed + i, (a, a_options or {}), (b, b_options or {})) for i in range(matches)]
+    results: list[list[GameResult]] = []
+
+    def played() -> Iterator[list[GameResult]]:
+        if workers <= 1:
+            yield from map(play_pair, tasks)
+            return
+        with Pool(workers) as pool:
+            yield from pool.imap(play_pair, tasks)
+
+    if progress:
+        with Progress(matches, f"{a} vs {b}") as bar:
+            for pair in played():
+                results.append(pair)
+                bar.advance()
+    else:
+        results.extend(played())
+    return summarise(results, a=a, b=b, seed=seed, rules=rules, workers=workers)
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """The report as text for people."""
+    low, high = summary["win_rate_a_ci95"]
+    d_low, d_high = summary["points_per_hand_diff_ci95"]
+    wins = summary["wins"]
+    lines = [
+        f"{summary['a']} (A) vs {summary['b']} (B): {summary['matches']} duplicate pairs, "
+        f"{summary['games']} matches, seed {summary['seed']}",
+        f"match wins: A {wins['a']}, B {wins['b']}, draws {wins['draws']}; "
+        f"A wins {summary['win_rate_a']:.1%} (95% CI {low:.1%} to {high:.1%})",
+        f"points per hand, A minus B: {summary['points_per_hand_diff']:+.1f} "
+        f"(95% CI {d_low:+.1f} to {d_high:+.1f}) over {summary['hands']} hands"
+        + (
+            f", {summary['capped']} matches stopped at {MAX_HANDS} hands"
+            if summary["capped"]
+            else ""
+        ),
+    ]
+    for name in ("a", "b"):
+        side = summary["sides"][name]
+        nil = "-" if side["nil_success"] is None else f"{side['nil_success']:.0%}"
+        lines.append(
+            f"{name.upper()} {summary[name]}: bids exact {side['bid_exact']:.0%} "
+            f"over {side['bid_over']:.0%} under {side['bid_under']:.0%}; "
+            f"set rate {side['set_rate']:.0%}; nil {side['nil_bids']} bids, {nil} made; "
+            f"blind nil {side['blind_nil_bids']}; bags/hand {side['bags_per_hand']:.2f}; "
+            f"decision p50 {side['decision_ms_p50']:.1f} ms, p95 {side['decision_ms_p95']:.1f} ms"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,623 @@
+"""``expert``: Perfect-Information Monte Carlo search over the hidden cards.
+
+For a card to play, the bot draws deals that agree with everything its seat knows
+(:class:`~spades.bots.sampler.DealSampler`: own hand, played cards, shown voids, hand
+sizes, the exchange, and the bids as soft evidence), plays each candidate card in every
+deal, finishes the hand with a fast heuristic rollout, and scores the result with the
+engine's scoring from its team's side: both teams' points, nils, sets, bags at their
+expected cost, and the match ending. The card with the best average wins.
+
+Bids come from the same rollouts: the bot plays the hand out in sampled deals once as a
+normal bidder and once as a nil bidder and bids what scores best on average.
+
+The work per decision is a fixed number of simulated card plays, so the same seed and the
+same observation always give the same choice. ``time_budget`` converts seconds into that
+number with a rate measured on the reference machine; ``max_seconds`` is an optional
+wall-clock cap (which gives up determinism when it fires).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from spades.bots.base import register, require_turn
+from spades.bots.sampler import DealSampler, InconsistentObservation
+from spades.cards import BID_BASE, BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Mask, Seat
+from spades.observation import Observation
+from spades.playout import legal_play_mask
+from spades.rules import Rules
+from spades.scoring import match_outcome, score_team
+from spades.state import SPADES, Deck, Phase, deck_for
+
+# Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
+# CPython 3.11), measured with benchmarks/bot_speed.py; it turns seconds into work.
+PLAYS_PER_SECOND: Final = 300_000
+DEFAULT_TIME_BUDGET: Final = 0.1
+# A decided match outweighs any single hand's points.
+_MATCH_BONUS: Final = 400.0
+_JOKERS: Final = 1 | 1 << 13
+
+
+def _lowbit(mask: Mask) -> Card:
+    return (mask & -mask).bit_length() - 1
+
+
+def _nth_bit(mask: Mask, n: int) -> Card:
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+class _Table:
+    """Per-decision constants for rollouts: the deck, the rules and the roles."""
+
+    __slots__ = (
+        "deck",
+        "suits",
+        "power",
+        "masks",
+        "spades",
+        "jokers",
+        "lead_free",
+        "no_first",
+        "nil_live",
+        "epsilon",
+        "heuristic",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        nil_live: Sequence[bool],
+        *,
+        heuristic: bool,
+        epsilon: float,
+    ) -> None:
+        self.deck: Deck = deck_for(rules.jokers)
+        self.suits = self.deck.suit
+        self.power = self.deck.power
+        self.masks = self.deck.suit_masks
+        self.spades = self.masks[SPADES]
+        self.jokers = rules.jokers
+        self.lead_free = rules.spades_lead_any_time
+        self.no_first = rules.no_spades_first_trick
+        self.nil_live = list(nil_live)
+        self.heuristic = heuristic
+        self.epsilon = epsilon
+
+    # Card orderings inside one suit; the jokers are the only cards out of bit order.
+    def low_in(self, mask: Mask) -> Card:
+        if self.jokers and mask & _JOKERS:
+            plain = mask & ~_JOKERS
+            if plain:
+                return _lowbit(plain)
+            return 13 if mask >> 13 & 1 else 0
+        return _lowbit(mask)
+
+    def high_in(self, mask: Mask) -> Card:
+        if self.jokers and mask & _JOKERS:
+            return 0 if mask & 1 else 13
+        return mask.bit_length() - 1
+
+    def lowest(self, mask: Mask) -> Card:
+        """The cheapest card: the lowest side card, or the lowest spade."""
+        best = -1
+        for suit in range(3):
+            cards = mask & self.masks[suit]
+            if cards:
+                card = _lowbit(cards)
+                if best < 0 or card % 13 < best % 13:
+                    best = card
+        if best >= 0:
+            return best
+        return self.low_in(mask & self.spades)
+
+    def highest(self, mask: Mask) -> Card:
+        """The most dangerous card to keep: the highest, spades first on equal rank."""
+        best = -1
+        best_power = -1
+        for suit in (SPADES, 2, 1, 0):
+            cards = mask & self.masks[suit]
+            if cards:
+                card = self.high_in(cards)
+                if self.power[card] > best_power:
+                    best, best_power = card, self.power[card]
+        return best
+
+    def above(self, mask: Mask, card: Card) -> Mask:
+        """The cards of ``mask`` (all of ``card``'s suit) that outrank ``card``."""
+        if not self.jokers or not (mask | 1 << card) & _JOKERS:
+            return mask & ~((2 << card) - 1)
+        power = self.power
+        result = 0
+        rest = mask
+        while rest:
+            low = rest & -rest
+            other = low.bit_length() - 1
+            if power[other] > power[card]:
+                result |= low
+            rest ^= low
+        return result
+
+    def choose(
+        self,
+        hands: list[Mask],
+        seat: Seat,
+        legal: Mask,
+        trick_len: int,
+        led: int,
+        win_seat: Seat,
+        win_card: Card,
+    ) -> Card:
+        """The rollout policy: win cheaply, duck a partner's winner, cover and bust nils."""
+        nil_live = self.nil_live
+        masks = self.masks
+        mate = seat ^ 2
+        if not trick_len:
+            if nil_live[seat]:
+                return self.lowest(legal)
+            if nil_live[mate]:
+                return self.highest(legal & ~self.spades or legal)
+            others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+            for suit in (0, 1, 2, SPADES):
+                cards = legal & masks[suit]
+                if cards:
+                    top = self.high_in(cards)
+                    rest = others & masks[suit]
+                    if not rest or self.power[top] > self.power[self.high_in(rest)]:
+                        return top
+            return self.lowest(legal)
+        win_suit = self.suits[win_card]
+        if legal & masks[led]:
+            beat = self.above(legal, win_card) if win_suit == led else 0
+        elif win_suit == SPADES:
+            beat = self.above(legal & self.spades, win_card)
+        else:
+            beat = legal & self.spades
+        duck = legal & ~beat
+        if nil_live[seat]:
+            return self.highest(duck) if duck else self.lowest(beat)
+        if win_seat == mate:
+            if nil_live[mate] and beat:
+                return self.lowest(beat)
+            return self.lowest(duck) if duck else self.lowest(beat)
+        if nil_live[win_seat]:
+            return self.highest(duck) if duck else self.lowest(beat)
+        if not beat:
+            return self.lowest(duck)
+        if trick_len < 3:
+            # Win with the cheapest card that the players still to come cannot beat
+            # (following the suit, or trumping when void); when no card is that safe,
+            # second hand plays low.
+            threat = 0
+            for step in range(1, 4 - trick_len):
+                later = hands[(seat + step) & 3]
+                follow = later & masks[led]
+                threat |= follow if follow else later & self.spades
+            if led != SPADES and beat & masks[led] and threat & self.spades:
+                safe = 0
+            else:
+                rival = threat & masks[self.suits[_lowbit(beat)]]
+                safe = self.above(beat, self.high_in(rival)) if rival else beat
+            if safe:
+                return self.low_in(safe)
+            if trick_len == 1 and duck:
+                return self.lowest(duck)
+        return self.lowest(beat)
+
+
+def _rollout(
+    table: _Table,
+    hands: list[Mask],
+    seat: Seat,
+    trick_len: int,
+    led: int,
+    win_seat: Seat,
+    win_card: Card,
+    broken: bool,
+    first: bool,
+    won: list[int],
+    forced: Card,
+    rnd: Callable[[], float],
+) -> list[int]:
+    """Play the rest of the hand from raw state (``hands`` and ``won`` are changed), the
+    first card being ``forced``; returns the tricks per seat."""
+    suits, power, masks, spades = table.suits, table.power, table.masks, table.spades
+    lead_free, no_first = table.lead_free, table.no_first
+    heuristic, epsilon = table.heuristic, table.epsilon
+    choose = table.choose
+    left = 13 - sum(won)
+    card = forced
+    while True:
+        hand = hands[seat]
+        if card < 0:
+            legal = legal_play_mask(
+                hand,
+                trick_len,
+                masks[led] if trick_len else 0,
+                broken,
+                first,
+                lead_free,
+                no_first,
+                spades,
+            )
+            if not legal & (legal - 1):
+                card = _lowbit(legal)
+            elif not heuristic or rnd() < epsilon:
+                card = _nth_bit(legal, int(rnd() * legal.bit_count()))
+            else:
+                card = choose(hands, seat, legal, trick_len, led, win_seat, win_card)
+        hands[seat] = hand ^ (1 << card)
+        suit = suits[card]
+        if suit == SPADES:
+            broken = True
+        if not trick_len:
+            led, win_seat, win_card = suit, seat, card
+        elif suit == suits[win_card]:
+            if power[card] > power[win_card]:
+                win_seat, win_card = seat, card
+        elif suit == SPADES:
+            win_seat, win_card = seat, card
+        card = -1
+        trick_len += 1
+        if trick_len < 4:
+            seat = (seat + 1) & 3
+            continue
+        won[win_seat] += 1
+        left -= 1
+        if not left:
+            return won
+        trick_len = 0
+        first = False
+        seat = win_seat
+
+
+def _team_econ(
+    rules: Rules,
+    bids: tuple[int, int],
+    blind: tuple[bool, bool],
+    tricks: tuple[int, int],
+    bags_before: int,
+) -> tuple[int, float]:
+    """A team's hand points, and their worth once each bag is charged its expected share
+    of the bag penalty (so a bag costs the same whether or not it crosses the limit)."""
+    result = score_team(rules, bids=bids, blind=blind, tricks=tricks, bags_before=bags_before)
+    per_bag = rules.bag_penalty / rules.bag_limit if rules.bag_limit else 0.0
+    return result.points, result.points + result.penalty - per_bag * result.bags
+
+
+def _hand_value(observation: Observation) -> Callable[[Sequence[int]], float]:
+    """The worth of a finished hand's tricks per seat to the observing team, cached."""
+    rules = observation.rules
+    bids = [b if b is not None else 0 for b in observation.bids]
+    blind = observation.blind
+    team = observation.team
+    scores, bags = observation.scores, observation.bags
+    cache: dict[int, float] = {}
+
+    def value(won: Sequence[int]) -> float:
+        key = won[0] | won[1] << 4 | won[2] << 8 | won[3] << 12
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+        points = []
+        worth = []
+        for t in (0, 1):
+            p, w = _team_econ(
+                rules,
+                (bids[t], bids[t + 2]),
+                (blind[t], blind[t + 2]),
+                (won[t], won[t + 2]),
+                bags[t],
+            )
+            points.append(p)
+            worth.append(w)
+        total = worth[team] - worth[1 - team]
+        outcome = match_outcome(rules, (scores[0] + points[0], scores[1] + points[1]))
+        if outcome.over and outcome.winner is not None:
+            total += _MATCH_BONUS if outcome.winner == team else -_MATCH_BONUS
+        cache[key] = total
+        return total
+
+    return value
+
+
+def _sampler(observation: Observation, *, bid_weight: bool) -> DealSampler:
+    """A deal sampler; should the shown voids ever contradict the hand sizes, the voids
+    give way rather than the bot."""
+    try:
+        return DealSampler(observation, bid_weight=bid_weight)
+    except InconsistentObservation:
+        return DealSampler(observation, bid_weight=bid_weight, use_voids=False)
+
+
+def _public_key(observation: Observation) -> str:
+    """The observation's content as text, to seed the search (stable across runs)."""
+    return repr(
+        (
+            observation.seat,
+            observation.hand,
+            observation.bids,
+            observation.blind,
+            [t.cards for t in observation.tricks],
+            observation.trick,
+            observation.scores,
+            observation.bags,
+            observation.passed,
+            observation.legal_actions,
+        )
+    )
+
+
+def _winner(deck: Deck, trick: Sequence[tuple[Seat, Card]]) -> tuple[Seat, Card]:
+    """The seat and card winning a trick in progress."""
+    win_seat, win_card = trick[0]
+    for seat, card in trick[1:]:
+        same = deck.suit[card] == deck.suit[win_card]
+        if (same and deck.power[card] > deck.power[win_card]) or (
+            not same and deck.suit[card] == SPADES
+        ):
+            win_seat, win_card = seat, card
+    return win_seat, win_card
+
+
+@register("expert")
+class ExpertBot:
+    """Determinized (PIMC) search with heuristic rollouts, for bids and for play.
+
+    Options: ``time_budget`` (seconds of work a decision, turned into a fixed amount of
+    simulation so that choices stay reproducible), ``iterations`` (rollouts a card
+    decision, overriding the budget), ``bid_samples`` (deals a bid), ``max_seconds`` (a
+    wall-clock cap), ``rollout`` (``"heuristic"`` or ``"random"``), ``epsilon`` (the share
+    of random moves in heuristic rollouts) and ``bid_inference`` (read the bids when
+    drawing deals).
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        time_budget: float = DEFAULT_TIME_BUDGET,
+        iterations: int | None = None,
+        bid_samples: int | None = None,
+        max_seconds: float | None = None,
+        rollout: str = "heuristic",
+        epsilon: float = 0.1,
+        bid_inference: bool = True,
+    ) -> None:
+        if rollout not in ("heuristic", "random"):
+            raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
+        if time_budget <= 0:
+            raise ValueError(f"time_budget must be positive, not {time_budget}")
+        self._seed = 0 if seed is None else seed
+        self.plays = int(time_budget * PLAYS_PER_SECOND)
+        self.iterations = iterations
+        self.bid_samples = bid_samples or max(8, self.plays // 104)
+        self.max_seconds = max_seconds
+        self.heuristic = rollout == "heuristic"
+        self.epsilon = epsilon
+        self.bid_inference = bid_inference
+
+    # ------------------------------------------------------------------ entry
+    def act(self, observation: Observation) -> Action:
+        require_turn(observation)
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        rng = random.Random(f"expert:{self._seed}:{_public_key(observation)}")
+        if observation.phase is Phase.EXCHANGE:
+            return self._exchange(observation)
+        if observation.phase is Phase.BIDDING:
+            if observation.hand is None:
+                return self._blind_choice(observation)
+            return self._bid(observation, rng)
+        scores = self.evaluate(observation, rng)
+        return max(scores, key=lambda card: (scores[card], -card))
+
+    # ------------------------------------------------------------------- play
+    def candidates(self, observation: Observation) -> list[Card]:
+        """The legal cards worth searching: one card for each run of equivalent cards
+        (no unseen card ranks between them), minus plays no good partner makes."""
+        deck = deck_for(observation.rules.jokers)
+        unseen = observation.unseen_mask
+        legal = sorted(observation.legal_actions, key=lambda c: (deck.suit[c], deck.power[c]))
+        moves: list[Card] = []
+        for card in legal:
+            if moves and deck.suit[moves[-1]] == deck.suit[card]:
+                low, high = deck.power[moves[-1]], deck.power[card]
+                gap = unseen & deck.suit_masks[deck.suit[card]]
+                if not any(low < deck.power[c] < high for c in deck.chunks(gap)):
+                    continue
+            moves.append(card)
+        return self._partner_guards(observation, moves)
+
+    def _partner_guards(self, observation: Observation, moves: list[Card]) -> list[Card]:
+        if not observation.trick:
+            return moves
+        deck = deck_for(observation.rules.jokers)
+        win_seat, win_card = _winner(deck, observation.trick)
+        mate = observation.partner
+        if win_seat != mate:
+            return moves
+        beats = [
+            c for c in moves if _winner(deck, [(mate, win_card), (observation.seat, c)])[0] != mate
+        ]
+        if observation.bids[mate] == 0 and observation.tricks_won[mate] == 0:
+            # Take the trick off a partner who bid nil whenever we can.
+            return beats or moves
+        if self._sure_winner(observation, deck, win_card):
+            # Never overtake or trump a partner's card that is sure to win.
+            return [c for c in moves if c not in beats] or moves
+        return moves
+
+    @staticmethod
+    def _sure_winner(observation: Observation, deck: Deck, card: Card) -> bool:
+        """Whether ``card`` must win the trick whatever the players after us hold."""
+        to_come = 3 - len(observation.trick)
+        if to_come == 0:
+            return True
+        suit = deck.suit[card]
+        unseen = observation.unseen_mask
+        if any(
+            deck.power[c] > deck.power[card] for c in deck.chunks(unseen & deck.suit_masks[suit])
+        ):
+            return False
+        if suit == SPADES or not unseen & deck.suit_masks[SPADES]:
+            return True
+        voids = observation.known_voids()
+        later = [(observation.seat + step) % 4 for step in range(1, to_come + 1)]
+        return all(voids[s] >> SPADES & 1 for s in later)
+
+    def evaluate(
+        self, observation: Observation, rng: random.Random | None = None
+    ) -> dict[Card, float]:
+        """The average worth (points difference for the observing team) of each candidate
+        card over the sampled deals."""
+        if rng is None:
+            rng = random.Random(f"expert:{self._seed}:{_public_key(observation)}")
+        moves = self.candidates(observation)
+        if len(moves) == 1:
+            return {moves[0]: 0.0}
+        sampler = _sampler(observation, bid_weight=self.bid_inference)
+        deck = deck_for(observation.rules.jokers)
+        nil_live = [
+            b == 0 and observation.tricks_won[s] == 0 for s, b in enumerate(observation.bids)
+        ]
+        table = _Table(
+            observation.rules,
+            nil_live,
+            heuristic=self.heuristic,
+            epsilon=self.epsilon,
+        )
+        trick = observation.trick
+        if trick:
+            win_seat, win_card = _winner(deck, trick)
+            led = deck.suit[trick[0][1]]
+        else:
+            win_seat, win_card, led = observation.seat, -1, 0
+        cards_left = sum(observation.hand_sizes)
+        if self.iterations is not None:
+            deals = max(1, self.iterations // len(moves))
+        else:
+            deals = max(4, self.plays // (len(moves) * cards_left))
+        totals = dict.fromkeys(moves, 0.0)
+        deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
+        value = _hand_value(observation)
+        weights = 0.0
+        for _ in range(deals):
+            deal, weight = sampler.sample(rng)
+            seed = rng.getrandbits(32)
+            for card in moves:
+                won = _rollout(
+                    table,
+                    list(deal),
+                    observation.seat,
+                    len(trick),
+                    led,
+                    win_seat,
+                    win_card,
+                    observation.spades_broken,
+                    not observation.tricks,
+                    list(observation.tricks_won),
+                    card,
+                    random.Random(seed).random,
+                )
+                totals[card] += weight * value(won)
+            weights += weight
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return {card: total / weights for card, total in totals.items()}
+
+    # ---------------------------------------------------------------- bidding
+    def bid_values(
+        self, observation: Observation, rng: random.Random | None = None
+    ) -> dict[Action, float]:
+        """The average worth to the team of each legal bid, from rollouts of sampled deals
+        played once as a normal bidder and once as a nil bidder."""
+        if rng is None:
+            rng = random.Random(f"expert:{self._seed}:{_public_key(observation)}")
+        rules = observation.rules
+        me, mate = observation.seat, observation.partner
+        sampler = _sampler(observation, bid_weight=self.bid_inference)
+        known_nil = [b == 0 for b in observation.bids]
+        plain = known_nil[:]
+        plain[me] = False
+        as_nil = known_nil[:]
+        as_nil[me] = True
+        tables = [
+            _Table(rules, roles, heuristic=self.heuristic, epsilon=self.epsilon)
+            for roles in (plain, as_nil)
+        ]
+        leader = (observation.dealer + 1) % 4
+        outcomes: list[list[tuple[int, int]]] = [[], []]
+        weights: list[float] = []
+        for _ in range(self.bid_samples):
+            deal, weight = sampler.sample(rng)
+            weights.append(weight)
+            seed = rng.getrandbits(32)
+            for table, out in zip(tables, outcomes, strict=True):
+                won = _rollout(
+                    table,
+                    list(deal),
+                    leader,
+                    0,
+                    0,
+                    leader,
+                    -1,
+                    False,
+                    True,
+                    [0, 0, 0, 0],
+                    -1,
+                    random.Random(seed).random,
+                )
+                out.append((won[me], won[mate]))
+        mate_bid = observation.bids[mate]
+        if mate_bid is None:
+            # The partner has not bid yet: expect a bid near the tricks they take.
+            expected = sum(w * t for w, (_, t) in zip(weights, outcomes[0], strict=True))
+            mate_bid = max(1, round(expected / sum(weights)))
+        blind = (False, observation.blind[mate])
+        values: dict[Action, float] = {}
+        for action in observation.legal_actions:
+            bid = action - BID_BASE
+            if not 0 <= bid <= 13:
+                continue
+            bids = (bid, mate_bid if bid + mate_bid <= 13 else 13 - bid)
+            total = 0.0
+            for taken in outcomes[1 if bid == 0 else 0]:
+                total += _team_econ(rules, bids, blind, taken, observation.bags[observation.team])[
+                    1
+                ]
+            values[action] = total / len(outcomes[0])
+        return values
+
+    def _bid(self, observation: Observation, rng: random.Random) -> Action:
+        values = self.bid_values(observation, rng)
+        return max(values, key=lambda action: (values[action], -action))
+
+    @staticmethod
+    def _blind_choice(observation: Observation) -> Action:
+        """Blind nil is a gamble worth taking only when far behind and running out of
+        time: the opponents are close to winning."""
+        if BLIND_NIL not in observation.legal_actions:
+            return LOOK
+        rules = observation.rules
+        team = observation.team
+        ours, theirs = observation.scores[team], observation.scores[1 - team]
+        desperate = theirs - ours >= max(200, rules.blind_nil_deficit)
+        closing = theirs >= rules.target_score * 0.7
+        return BLIND_NIL if desperate and closing else LOOK
+
+    @staticmethod
+    def _exchange(observation: Observation) -> Action:
+        """A blind nil bidder passes its highest cards; the partner passes its lowest."""
+        deck = deck_for(observation.rules.jokers)
+        cards = [a - EXCHANGE_BASE for a in observation.legal_actions]
+        order = sorted(cards, key=lambda c: (deck.power[c], deck.suit[c] == SPADES))
+        pick = order[-1] if observation.blind[observation.seat] else order[0]
+        return EXCHANGE_BASE + pick

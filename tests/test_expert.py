@@ -1,0 +1,211 @@
+"""The expert bot: legal and reproducible choices, the rollouts' play rules match the
+engine's, and scripted positions pin the skills a partner relies on."""
+
+from __future__ import annotations
+
+import random
+
+from spades.bots import make_bot
+from spades.bots.expert import ExpertBot
+from spades.cards import BID_BASE, LOOK, NIL, parse_card
+from spades.match import Match
+from spades.playout import legal_play_mask
+from spades.rules import Rules
+from spades.state import SPADES, HandState, Phase
+from tests.engine_helpers import deal_by_suits, random_rules
+
+# Small budgets keep the tests fast; the search is the same at any size.
+FAST = {"iterations": 24, "bid_samples": 12}
+
+
+def _fill(partial: list[str]) -> list[list[int]]:
+    """Four 13-card hands: the given cards, then the rest of the deck in id order."""
+    hands = [[parse_card(code) for code in text.split()] for text in partial]
+    used = {c for hand in hands for c in hand}
+    spare = [c for c in range(52) if c not in used]
+    for hand in hands:
+        while len(hand) < 13:
+            hand.append(spare.pop(0))
+    return hands
+
+
+def _script(
+    hands: list[list[int]],
+    *,
+    dealer: int,
+    bids: list[int],
+    plays: str,
+    bags: tuple[int, int] = (0, 0),
+) -> HandState:
+    state = HandState.from_hands(Rules(), hands, dealer=dealer, bags=bags)
+    for bid in bids:
+        state.apply(BID_BASE + bid)
+    for code in plays.split():
+        state.apply(parse_card(code))
+    return state
+
+
+def test_expert_only_returns_legal_actions_under_every_house_rule_set() -> None:
+    decisions = 0
+    for seed in range(8):
+        rules = random_rules(random.Random(100 + seed))
+        bots = [make_bot("expert", seed=seed * 4 + s, **FAST) for s in range(4)]
+        state = HandState.deal(rules, dealer=seed % 4, seed=seed, scores=(0, 250))
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            action = bots[seat].act(state.observation(seat))
+            assert action in state.legal_actions()
+            state.apply(action)
+            decisions += 1
+    assert decisions >= 8 * 56
+
+
+def test_the_rollouts_play_rules_match_the_engine() -> None:
+    rng = random.Random(4)
+    for seed in range(30):
+        rules = random_rules(random.Random(seed))
+        state = HandState.deal(rules, dealer=seed % 4, seed=seed)
+        while state.phase is not Phase.PLAYING:
+            state.apply(rng.choice(state.legal_actions()))
+        masks = state.deck.suit_masks
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            led = state.deck.suit[state.trick[0]] if state.trick else 0
+            mask = legal_play_mask(
+                state.hands[seat],
+                len(state.trick),
+                masks[led],
+                state.broken,
+                not state.tricks,
+                rules.spades_lead_any_time,
+                rules.no_spades_first_trick,
+                masks[SPADES],
+            )
+            legal = state.legal_actions()
+            assert mask == sum(1 << c for c in legal)
+            state.apply(rng.choice(legal))
+
+
+def test_same_seed_and_observation_give_the_same_choice() -> None:
+    match = Match(Rules(), seed=9)
+    first = make_bot("expert", seed=5, **FAST)
+    second = make_bot("expert", seed=5, **FAST)
+    for _ in range(30):
+        seat = match.current_player
+        assert seat is not None
+        obs = match.hand.observation(seat)
+        # The second bot sees an unrelated position first: no memory leaks in.
+        other = Match(Rules(), seed=seat + 1).hand
+        assert other.current_player is not None
+        second.act(other.observation(other.current_player))
+        choice = first.act(obs)
+        assert second.act(obs) == choice == first.act(obs)
+        match.apply(choice)
+
+
+def test_the_choice_does_not_depend_on_hidden_cards() -> None:
+    # Two deals that differ only in which of East and West holds two hearts: North's
+    # observation is the same, so North's choices must be too.
+    base = deal_by_suits(
+        "AS KS 4S 3S AH 9H 2H AD 9D 2D AC 9C 2C",
+        "QS JS TS QH JH 8H 7H KD QD 8D KC QC 8C",
+        "9S 8S 7S 2S TH 6H 5H JD TD 7D JC TC 7C",
+        "6S 5S KH 4H 3H 6D 5D 4D 3D 6C 5C 4C 3C",
+    )
+    swapped = [hand[:] for hand in base]
+    for card, src, dst in ((parse_card("QH"), 1, 3), (parse_card("KH"), 3, 1)):
+        swapped[src].remove(card)
+        swapped[dst].append(card)
+    choices = []
+    for hands in (base, swapped):
+        state = HandState.from_hands(Rules(), hands, dealer=3)
+        bot = make_bot("expert", seed=1, **FAST)
+        picks = []
+        picks.append(bot.act(state.observation(0)))
+        state.apply(picks[-1])
+        for bid in (3, 4, 3):
+            state.apply(BID_BASE + bid)
+        picks.append(bot.act(state.observation(0)))
+        choices.append(picks)
+    assert choices[0] == choices[1]
+
+
+def test_covers_a_partners_nil_by_overtaking_their_card() -> None:
+    hands = _fill(
+        [
+            "9H 6H 2C 3C 4C 2D 3D 4D 2S 3S",
+            "2H 3H 4H",
+            "KH 5H 7H",
+            "8H TH JH QH AH",
+        ]
+    )
+    state = _script(hands, dealer=3, bids=[0, 3, 4, 3], plays="9H 2H")
+    choice = make_bot("expert", seed=0).act(state.observation(2))
+    assert choice == parse_card("KH")
+
+
+def test_never_trumps_a_partners_winning_card() -> None:
+    hands = _fill(
+        [
+            "5H 4H 2C",
+            "AH 3H 6H",
+            "2H 7H 8H",
+            "2S 3S 9S AS 3C 4C 5C 6C 2D 3D 4D 5D 6D",
+        ]
+    )
+    state = _script(hands, dealer=3, bids=[3, 3, 3, 4], plays="5H AH 2H")
+    choice = make_bot("expert", seed=0).act(state.observation(3))
+    assert state.deck.suit[choice] != SPADES
+
+
+def test_ducks_a_bag_once_the_contract_is_made() -> None:
+    hands = _fill(
+        [
+            "AC KC QC JC 4D JD QD KD AD",
+            "2C 3C 4C 9D 6D 7D 8D",
+            "5C 6C 7C TD 2D",
+            "8C 9C TC 3D 5D",
+        ]
+    )
+    state = _script(
+        hands,
+        dealer=3,
+        bids=[2, 1, 1, 1],
+        plays="AC 2C 5C 8C KC 3C 6C 9C QC 4C 7C TC 4D 9D",
+        bags=(9, 0),
+    )
+    assert state.tricks_won[0] == 3 and state.current_player == 2
+    choice = make_bot("expert", seed=0).act(state.observation(2))
+    assert choice == parse_card("2D")
+
+
+def _bid_with(hand: str) -> int:
+    hands = _fill([hand, "", "", ""])
+    state = HandState.from_hands(Rules(), hands, dealer=3)
+    return make_bot("expert", seed=0).act(state.observation(0))
+
+
+def test_bids_nil_with_a_textbook_nil_hand() -> None:
+    assert _bid_with("2C 3C 4C 6C 2D 3D 5D 7D 2H 4H 6H 2S 3S") == NIL
+
+
+def test_does_not_bid_nil_with_aces_and_kings() -> None:
+    bid = _bid_with("AS KS QS AH KH AD KD AC KC 2C 3D 4H 5S")
+    assert bid != NIL and bid - BID_BASE >= 6
+
+
+def test_the_blind_nil_exchange_passes_high_cards_from_the_blind_bidder() -> None:
+    rules = Rules(blind_nil_exchange=True)
+    state = HandState.deal(rules, dealer=3, seed=12, scores=(0, 200))
+    state.apply(66)  # North bids blind nil
+    while state.phase is Phase.BIDDING:
+        if LOOK in state.legal_actions():
+            state.apply(LOOK)
+        state.apply(BID_BASE + 3)
+    assert state.phase is Phase.EXCHANGE and state.current_player == 0
+    bot = ExpertBot(seed=0, **FAST)
+    passed = bot.act(state.observation(0)) - 68
+    hand = state.hand(0)
+    assert state.deck.power[passed] == max(state.deck.power[c] for c in hand)
