@@ -1,0 +1,191 @@
+"""AppTest checks of the Explore pages: empty states, data, filters and the charts' specs."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import UnknownElement
+
+from spades.cli import play_match
+from spades.lab import LabSpec, run_lab
+from spades.rules import Rules
+from spades.store import Store
+
+pytestmark = pytest.mark.apptest
+
+PAGES = Path(__file__).resolve().parent.parent / "pages"
+ANALYTICS_PAGES = ("overview", "explorer", "bids")
+HUMAN_LEVELS = {0: "random", 1: "random", 3: "random"}
+SIMULATED = 12
+HUMAN = 4
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
+    url = f"sqlite:///{tmp_path / 'app.db'}"
+    monkeypatch.setenv("SPADES_DB_URL", url)
+    return Store.default(url)
+
+
+@pytest.fixture
+def filled(store: Store) -> Store:
+    run_lab(store, LabSpec(("random",) * 4, Rules(), matches=SIMULATED, seed=1))
+    human = [play_match(Rules(), seed, ["random"] * 4) for seed in range(50, 50 + HUMAN)]
+    store.save_matches(
+        [(m, ("North", "East", "You", "West"), HUMAN_LEVELS) for m in human], kind="human"
+    )
+    run_lab(store, LabSpec(("random",) * 4, Rules(target_score=300), matches=2, seed=90))
+    return store
+
+
+def _page(name: str) -> AppTest:
+    at = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _charts(at: AppTest) -> list[UnknownElement]:
+    return list(at.get("vega_lite_chart"))  # type: ignore[arg-type]
+
+
+def _spec(chart: UnknownElement) -> dict[str, Any]:
+    assert chart.proto.theme == "streamlit"
+    spec: dict[str, Any] = json.loads(chart.proto.spec)
+    return spec
+
+
+def _datasets(chart: UnknownElement) -> list[pd.DataFrame]:
+    return [pa.ipc.open_stream(d.data.data).read_pandas() for d in chart.proto.datasets]
+
+
+def _layers(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    return spec.get("layer", [spec])
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return str(next(m for m in at.metric if m.label == label).value)
+
+
+@pytest.mark.parametrize("name", ANALYTICS_PAGES)
+def test_an_empty_store_shows_how_to_get_games(store: Store, name: str) -> None:
+    at = _page(name)
+    assert any("No games yet" in info.value for info in at.info)
+    assert not _charts(at)
+
+
+def test_the_bot_lab_says_how_to_compare_bots_before_any_run(store: Store) -> None:
+    at = _page("bot_lab")
+    assert any("No simulated games yet" in info.value for info in at.info)
+
+
+def test_overview_counts_the_games_and_draws_the_win_rate(filled: Store) -> None:
+    at = _page("overview")
+    assert _metric(at, "Games played") == str(SIMULATED + HUMAN + 2)
+    (chart,) = _charts(at)
+    layers = _layers(_spec(chart))
+    assert layers[1]["encoding"]["y"]["field"] == "running_win_rate"
+    assert layers[1]["encoding"]["y"]["axis"]["format"] == "%"
+    assert at.get("download_button")
+
+
+def test_overview_kind_filter_keeps_only_human_games(filled: Store) -> None:
+    at = _page("overview")
+    at.multiselect(key="overview_kinds").set_value(["human"]).run()
+    assert _metric(at, "Games played") == str(HUMAN)
+
+
+def test_overview_rule_set_filter_keeps_those_rules(filled: Store) -> None:
+    at = _page("overview")
+    at.multiselect(key="overview_rules").set_value(["target_score=300"]).run()
+    assert _metric(at, "Games played") == "2"
+
+
+def test_a_date_range_without_games_says_so(filled: Store) -> None:
+    at = _page("overview")
+    at.date_input(key="overview_dates").set_value((date(2020, 1, 1), date(2020, 1, 2))).run()
+    assert any("No games match these filters" in info.value for info in at.info)
+
+
+def test_explorer_draws_score_with_rule_lines_and_an_interactive_legend(filled: Store) -> None:
+    at = _page("explorer")
+    score, bags = _charts(at)
+    spec = _spec(score)
+    assert spec["params"][0]["bind"] == "legend"
+    assert spec["params"][0]["select"]["fields"] == ["team"]
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["line", "rule", "text"]
+    rule_values = {tuple(frame.columns): frame for frame in _datasets(score)}[("rule", "score")]
+    rules = filled.load(at.selectbox(key="explorer_game").value).match.rules
+    assert sorted(rule_values["score"]) == [rules.mercy_score, rules.target_score]
+    bag_layers = _spec(bags)["layer"]
+    assert bag_layers[1]["mark"]["shape"] == "triangle-down"
+    assert bag_layers[1]["transform"] == [{"filter": "(datum.penalty > 0)"}]
+
+
+def test_explorer_shows_the_hands_and_replays_a_hand_trick_by_trick(filled: Store) -> None:
+    at = _page("explorer")
+    game_id = at.selectbox(key="explorer_game").value
+    match = filled.load(game_id).match
+    hands_table, tricks_table = (frame.value for frame in at.dataframe)
+    assert len(hands_table) == len(match.finished)
+    hand = match.finished[0]
+    assert len(tricks_table) == len(hand.tricks) + (hand.claimed_by is not None)
+    at.slider(key="explorer_tricks").set_value(3).run()
+    assert len(at.dataframe[1].value) == 3
+    assert at.download_button(key="explorer_export")
+
+
+def test_explorer_opens_the_game_named_in_the_url(filled: Store) -> None:
+    oldest = filled.list_games().iloc[-1]["id"]
+    at = AppTest.from_file(str(PAGES / "explorer.py"), default_timeout=60)
+    at.query_params["game"] = oldest
+    at.run()
+    assert at.selectbox(key="explorer_game").value == oldest
+
+
+def test_bid_accuracy_draws_scatter_distribution_rates_and_nils(filled: Store) -> None:
+    at = _page("bids")
+    scatter, diff, rates, nils = (_spec(chart) for chart in _charts(at))
+    dots = scatter["layer"][1]
+    assert dots["mark"]["type"] == "circle"
+    assert dots["encoding"]["size"]["field"] == "n"
+    assert dots["encoding"]["color"]["field"] == "player"
+    assert diff["encoding"]["x"]["field"] == "diff"
+    assert diff["encoding"]["xOffset"]["field"] == "player"
+    assert rates["encoding"]["color"]["scale"]["domain"] == ["under", "exact", "over"]
+    assert nils["encoding"]["x"]["field"] == "success"
+
+
+def test_bid_accuracy_compares_you_with_the_bots_and_by_seat(filled: Store) -> None:
+    at = _page("bids")
+    players = set(_datasets(_charts(at)[2])[0]["player"])
+    assert players == {"you", "bot: random"}
+    at.radio(key="bids_group").set_value("seat").run()
+    spec = _spec(_charts(at)[0])
+    assert spec["layer"][1]["encoding"]["color"]["field"] == "seat"
+
+
+def test_the_bot_lab_runs_matches_and_compares_the_line_ups(store: Store) -> None:
+    at = _page("bot_lab")
+    at.number_input(key="lab_matches").set_value(4)
+    at.number_input(key="lab_seed").set_value(7)
+    at.multiselect(key="lab_options").set_value(["jokers"])
+    at.button(key="lab_run").click().run()
+    job = at.session_state["lab_job"]
+    assert job.wait(timeout=120)
+    at.run()
+    assert not at.exception
+    assert any("Stored 4 of 4" in s.value for s in at.success)
+    games = store.list_games()
+    assert len(games) == 4
+    assert set(games["rule_set"]) == {"jokers=True"}
+    (chart,) = _charts(at)
+    assert _spec(chart)["encoding"]["x"]["field"] == "ns_win_rate"
