@@ -8,6 +8,7 @@ page = st.navigation(
     {
         "Play": [
             st.Page("pages/play.py", title="Play", icon="♠", default=True),
+            st.Page("pages/learn.py", title="Learn", icon=":material/school:"),
         ],
         "Explore": [
             st.Page("pages/overview.py", title="Overview", icon=":material/insights:"),

@@ -312,8 +312,8 @@ def _search(seed: int, find: Callable[[int], _T | None], *, tries: int = 400) ->
     raise RuntimeError(f"no position found for seed {seed}")
 
 
-def _engine_reason(state: HandState, action: Action) -> str:
-    """The engine's own words for why ``action`` is not allowed (empty when it is)."""
+def refusal(state: HandState, action: Action) -> str:
+    """The engine's own words for why ``action`` is not allowed now (empty when it is)."""
     try:
         state.verify(action)
     except IllegalAction as err:
@@ -466,7 +466,7 @@ def _legal_cards_exercise(
 ) -> Exercise:
     hand = tuple(state.hand(SOUTH))
     legal = frozenset(state.legal_actions())
-    reasons = {c: why_legal(c) if c in legal else _engine_reason(state, c) for c in hand}
+    reasons = {c: why_legal(c) if c in legal else refusal(state, c) for c in hand}
     return Exercise(
         lesson=lesson_no,
         seed=seed,
@@ -725,7 +725,7 @@ def _protect_nil(seed: int) -> Exercise:
     north = card_label(north_card)
     reasons: dict[int, str] = {}
     for card in hand:
-        problem = _engine_reason(state, card)
+        problem = refusal(state, card)
         if problem:
             reasons[card] = problem
         elif card in savers:
@@ -783,7 +783,7 @@ def _blind_nil_allowed(seed: int) -> Exercise:
         explanation = f"Blind nil needs your team to trail by {needed} or more, and {trail}."
         no_reason = f"{trail}, which is enough"
     else:
-        explanation = f"{_engine_reason(state, BLIND_NIL)}, and {trail}."
+        explanation = f"{refusal(state, BLIND_NIL)}, and {trail}."
         no_reason = ""
     return Exercise(
         lesson=6,
