@@ -1,41 +1,333 @@
-"""AppTest checks of the Play page."""
+"""AppTest checks of the Play page: bidding, play, summaries, the sidebar, undo, hint, reload."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from spades.cards import BID_BASE, LOOK, card_str
+from spades.rules import Rules, describe_options
+from spades.state import Phase
+from spades.store import Store
+from spades.ui.session import HUMAN, GameController
+
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
+BOT_KEYS = ("bot_N", "bot_E", "bot_W")
 
 pytestmark = pytest.mark.apptest
 
 
-def _app() -> AppTest:
+@pytest.fixture(autouse=True)
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test gets its own store."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    monkeypatch.setenv("SPADES_DB_URL", url)
+    return url
+
+
+def _app(*, speed: str = "instant", query: dict[str, str] | None = None) -> AppTest:
+    """The page with random bots at ``speed``, on a new game (or the game in ``query``)."""
     at = AppTest.from_file(PAGE, default_timeout=30)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
     at.run()
+    at.radio(key="speed").set_value(speed)
+    for key in BOT_KEYS:
+        at.selectbox(key=key).set_value("random")
+    if query:
+        at.run()
+    else:
+        at.button(key="new_game").click().run()
+    assert not at.exception
     return at
 
 
-def test_play_page_offers_bids_or_cards() -> None:
-    at = _app()
-    assert not at.exception
-    keys = {b.key for b in at.button}
-    assert "new_game" in keys
-    assert any(k.startswith("bid_") or k == "look" for k in keys)
+def _controller(at: AppTest) -> GameController:
+    controller = at.session_state["play_controller"]
+    assert isinstance(controller, GameController)
+    return controller
 
 
-def test_bidding_then_a_legal_card_can_be_played() -> None:
-    at = _app()
-    if "look" in {b.key for b in at.button}:
+def _enabled(at: AppTest, prefix: str) -> list[str]:
+    return [b.key for b in at.button if b.key and b.key.startswith(prefix) and not b.disabled]
+
+
+def _keys(at: AppTest) -> set[str]:
+    return {b.key for b in at.button if b.key}
+
+
+def _human_move(at: AppTest) -> None:
+    """Click what a player would: look at the cards, else a bid, else the first legal card."""
+    if "look" in _enabled(at, "look"):
         at.button(key="look").click().run()
-    enabled_bids = [b for b in at.button if b.key.startswith("bid_") and not b.disabled]
-    enabled_bids[0].click().run()
+    elif _enabled(at, "bid_"):
+        bids = [k for k in _enabled(at, "bid_") if k != "bid_blind_nil"]
+        at.button(key=bids[len(bids) // 2]).click().run()
+    else:
+        at.button(key=_enabled(at, "card_")[0]).click().run()
+    assert not at.exception
+
+
+def _to_first_card(at: AppTest) -> None:
+    while _controller(at).match.hand.phase is not Phase.PLAYING:
+        _human_move(at)
+
+
+def test_bid_then_play_a_legal_card() -> None:
+    at = _app()
+    if "look" in _keys(at):
+        at.button(key="look").click().run()
+    bids = [k for k in _enabled(at, "bid_") if k != "bid_blind_nil"]
+    at.button(key=bids[0]).click().run()
+    controller = _controller(at)
+    assert controller.match.hand.bids[HUMAN] is not None
     cards = [b for b in at.button if b.key.startswith("card_")]
     assert len(cards) == 13
-    legal = [b for b in cards if not b.disabled]
-    assert legal, "some card must be playable when it is our turn"
-    legal[0].click().run()
+    playable = _enabled(at, "card_")
+    assert playable, "some card must be playable on our turn"
+    at.button(key=playable[0]).click().run()
     assert not at.exception
     assert len([b for b in at.button if b.key.startswith("card_")]) == 12
+    controller = _controller(at)
+    mine = [
+        a for a, s in zip(controller.match.history, controller.actors, strict=True) if s == HUMAN
+    ]
+    assert "card_" + card_str(mine[-1]) == playable[0]
+
+
+def test_exactly_the_legal_cards_are_enabled_and_the_others_say_why() -> None:
+    at = _app()
+    _to_first_card(at)
+    checked = 0
+    while checked < 5 and not _controller(at).match.is_over:
+        controller = _controller(at)
+        hand = controller.match.hand
+        if controller.human_to_act and hand.phase is Phase.PLAYING:
+            legal = {"card_" + card_str(c) for c in hand.legal_actions()}
+            assert set(_enabled(at, "card_")) == legal
+            for button in at.button:
+                if button.key.startswith("card_") and button.disabled:
+                    card = next(c for c in hand.hand(HUMAN) if "card_" + card_str(c) == button.key)
+                    reason = controller.why_not(card)
+                    assert reason and reason in (button.help or "")
+            checked += 1
+        if "next_hand" in _keys(at):
+            at.button(key="next_hand").click().run()
+        else:
+            _human_move(at)
+    assert checked == 5
+
+
+def test_only_legal_bids_are_enabled_under_a_minimum_team_bid() -> None:
+    at = _app()
+    at.number_input(key="rule_min_team_bid").set_value(6)
+    at.button(key="new_game").click().run()
+    controller = _controller(at)
+    while not controller.human_to_act or controller.match.hand.phase is not Phase.BIDDING:
+        _human_move(at)
+        controller = _controller(at)
+    if "look" in _enabled(at, "look"):
+        at.button(key="look").click().run()
+    hand = _controller(at).match.hand
+    legal = set(hand.legal_actions())
+    for n in range(14):
+        key = "bid_nil" if n == 0 else f"bid_{n}"
+        assert at.button(key=key).disabled == (BID_BASE + n not in legal)
+
+
+def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
+    at = _app()
+    while "next_hand" not in _keys(at):
+        _human_move(at)
+    controller = _controller(at)
+    result = controller.match.results[0]
+    text = " ".join(m.value for m in at.markdown)
+    for team in result.teams:
+        for line in team.lines:
+            assert line.text in text
+    assert f"{result.teams[0].points:+d}" in text
+    at.button(key="next_hand").click().run()
+    assert "next_hand" not in _keys(at)
+    assert _controller(at).match.hand_number == 2
+    assert at.dataframe, "the scoresheet lists the finished hand"
+
+
+def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
+    at = _app()
+    at.number_input(key="rule_target_score").set_value(150)
+    at.button(key="new_game").click().run()
+    for _ in range(2000):
+        if _controller(at).match.is_over:
+            break
+        if "next_hand" in _keys(at):
+            at.button(key="next_hand").click().run()
+        else:
+            _human_move(at)
+    controller = _controller(at)
+    assert controller.match.is_over
+    assert at.header and ("win" in at.header[0].value or "shared" in at.header[0].value)
+    assert "new_game" in _keys(at)
+    assert not _enabled(at, "card_")
+    info = Store(database).game_info(controller.game_id or "")
+    assert info["status"] == "finished"
+    assert info["hands_count"] == len(controller.match.finished)
+
+
+def _non_default(name: str) -> dict[str, Any]:
+    """A valid non-default setting for option ``name`` (with what it needs)."""
+    values: dict[str, Any] = {
+        "target_score": 300,
+        "mercy_score": -500,
+        "tie_policy": "draw",
+        "nil_allowed": False,
+        "blind_nil": False,
+        "blind_nil_deficit": 50,
+        "blind_nil_exchange": True,
+        "nil_tricks_count_toward_bid": True,
+        "min_team_bid": 4,
+        "whiz": True,
+        "suicide": True,
+        "ten_for_two_hundred": True,
+        "boston_bonus": 100,
+        "bag_limit": 5,
+        "bag_penalty": 50,
+        "jokers": True,
+        "no_spades_first_trick": True,
+        "spades_lead_any_time": True,
+    }
+    change = {name: values[name]}
+    if name == "nil_allowed":
+        change["blind_nil"] = False
+    return change
+
+
+@pytest.mark.parametrize("name", [option[0] for option in describe_options()])
+def test_each_sidebar_rule_reaches_the_engine(name: str, database: str) -> None:
+    at = _app()
+    change = _non_default(name)
+    for field, value in change.items():
+        widget = at.get("toggle") + at.get("number_input") + at.get("selectbox")
+        found = [w for w in widget if getattr(w, "key", None) == f"rule_{field}"]
+        assert found, f"no sidebar widget for {field}"
+        found[0].set_value(value)
+    at.button(key="new_game").click().run()
+    assert not at.exception
+    controller = _controller(at)
+    assert controller.match.rules == Rules(**change)
+    stored = Store(database).load(controller.game_id or "")
+    assert stored.match.rules == Rules(**change)
+
+
+def test_the_mercy_score_can_be_turned_off() -> None:
+    at = _app()
+    at.toggle(key="rule_mercy_score_on").set_value(False)
+    at.button(key="new_game").click().run()
+    assert _controller(at).match.rules.mercy_score is None
+
+
+def test_contradictory_rules_are_refused_with_the_reason() -> None:
+    at = _app()
+    before = _controller(at).game_id
+    at.toggle(key="rule_whiz").set_value(True)
+    at.toggle(key="rule_suicide").set_value(True).run()
+    assert any("suicide" in e.value for e in at.sidebar.error)
+    at.button(key="new_game").click().run()
+    assert _controller(at).game_id == before
+    assert any("house rules" in w.value for w in at.error)
+
+
+def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> None:
+    at = _app()
+    at.selectbox(key="bot_E").set_value("basic")
+    at.text_input(key="player_name").set_value("Ada")
+    at.toggle(key="allow_undo").set_value(False)
+    at.button(key="new_game").click().run()
+    controller = _controller(at)
+    assert controller.bot_levels == {0: "random", 1: "basic", 3: "random"}
+    assert controller.players[HUMAN] == "Ada"
+    assert "undo" not in _keys(at)
+    info = Store(database).game_info(controller.game_id or "")
+    assert (info["level_e"], info["player_s"], info["undo_allowed"]) == ("basic", "Ada", False)
+
+
+def test_undo_takes_back_the_last_card_and_marks_the_game(database: str) -> None:
+    at = _app()
+    _to_first_card(at)
+    before = list(_controller(at).match.history)
+    at.button(key=_enabled(at, "card_")[0]).click().run()
+    assert not at.button(key="undo").disabled
+    at.button(key="undo").click().run()
+    controller = _controller(at)
+    assert controller.match.history == before
+    assert "undo used" in " ".join(c.value for c in at.caption)
+    assert Store(database).game_info(controller.game_id or "")["undo_used"]
+
+
+def test_hint_names_a_legal_action_with_its_reason() -> None:
+    at = _app()
+    _to_first_card(at)
+    at.button(key="hint").click().run()
+    controller = _controller(at)
+    hint = controller.current_hint()
+    assert hint is not None and hint.action in controller.match.hand.legal_actions()
+    shown = " ".join(i.value for i in at.info)
+    assert controller.describe(hint.action) in shown and hint.reason in shown
+
+
+def test_reload_by_id_resumes_the_same_position() -> None:
+    at = _app()
+    _to_first_card(at)
+    at.button(key=_enabled(at, "card_")[0]).click().run()
+    first = _controller(at)
+    game_id = at.query_params["game"]
+    assert game_id == first.game_id
+    again = _app(query={"game": game_id})
+    resumed = _controller(again)
+    assert resumed.game_id == game_id
+    assert resumed.match.history == first.match.history
+    assert sorted(_enabled(again, "card_")) == sorted(_enabled(at, "card_"))
+    _human_move(again)
+    assert len(_controller(again).match.history) > len(first.match.history)
+
+
+def test_a_tampered_game_id_starts_a_new_game_with_a_message() -> None:
+    at = _app(query={"game": "'; drop table games; --"})
+    controller = _controller(at)
+    assert controller.game_id and controller.game_id != "'; drop table games; --"
+    assert at.query_params["game"] == controller.game_id
+    assert any("could not be opened" in w.value for w in at.warning)
+
+
+def test_blind_nil_is_offered_before_the_cards_when_the_rules_allow_it() -> None:
+    at = _app()
+    at.number_input(key="rule_blind_nil_deficit").set_value(0)
+    at.button(key="new_game").click().run()
+    assert _controller(at).human_to_act
+    assert not _enabled(at, "card_") and not [b for b in at.button if b.key.startswith("card_")]
+    assert "bid_blind_nil" in _enabled(at, "bid_")
+    at.button(key="look").click().run()
+    assert "bid_blind_nil" not in _keys(at)
+    assert len([b for b in at.button if b.key.startswith("card_")]) == 13
+    assert LOOK in _controller(at).match.hand.history
+
+
+def test_without_blind_nil_the_cards_show_at_once() -> None:
+    at = _app()
+    at.toggle(key="rule_blind_nil").set_value(False)
+    at.button(key="new_game").click().run()
+    assert "bid_blind_nil" not in _keys(at)
+    assert len([b for b in at.button if b.key.startswith("card_")]) == 13
+
+
+def test_the_last_trick_view_shows_the_previous_trick() -> None:
+    at = _app()
+    _to_first_card(at)
+    at.button(key=_enabled(at, "card_")[0]).click().run()
+    while not _controller(at).match.hand.tricks:
+        _human_move(at)
+    at.button(key="last_trick").click().run()
+    winner = _controller(at).players[_controller(at).match.hand.tricks[-1].winner]
+    assert any(f"won by {winner}" in c.value for c in at.caption)

@@ -22,7 +22,6 @@ from spades.cards import (
     RANK_LETTERS,
     SUIT_SYMBOLS,
     Card,
-    card_label,
     card_name,
     card_str,
 )
@@ -91,8 +90,8 @@ def card_button(
     ``key`` defaults to ``card_<CODE>``; a custom key must keep the ``card_`` prefix to get
     the card look. Returns whether it was clicked in this run.
     """
-    name = card_label(card, jokers=jokers)
-    help_text = f"{name}: {why_disabled}" if disabled and why_disabled else f"Play {name}"
+    name = card_name(card, jokers=jokers).capitalize()
+    help_text = f"{name}: {why_disabled}" if disabled and why_disabled else name
     return st.button(
         button_label(card, jokers=jokers),
         key=key or card_key(card, jokers=jokers),

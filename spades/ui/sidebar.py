@@ -47,11 +47,32 @@ class PlaySettings:
 
 
 def settings() -> PlaySettings:
-    """The session's play settings (made with the defaults on first use)."""
+    """The session's play settings (made with the defaults on first use).
+
+    Values the sidebar's widgets hold are taken first, so a callback that runs before the
+    sidebar is drawn (such as "new game") sees the latest choices.
+    """
     found = st.session_state.get(SETTINGS_KEY)
     if not isinstance(found, PlaySettings):
         found = PlaySettings()
         st.session_state[SETTINGS_KEY] = found
+    state = st.session_state
+    if "speed" in state:
+        found.pace = str(state["speed"])
+    if "player_name" in state:
+        found.player_name = str(state["player_name"]).strip() or "You"
+    if "allow_undo" in state:
+        found.undo_allowed = bool(state["allow_undo"])
+    for seat, letter in SEAT_LETTERS.items():
+        if f"bot_{letter}" in state:
+            found.bot_levels[seat] = str(state[f"bot_{letter}"])
+    hints = _hints()
+    for name in found.rule_values:
+        if f"rule_{name}" in state:
+            value = state[f"rule_{name}"]
+            found.rule_values[name] = int(value) if isinstance(value, float) else value
+        if _optional(hints[name]) and state.get(f"rule_{name}_on") is False:
+            found.rule_values[name] = None
     return found
 
 
@@ -66,12 +87,25 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -
     if typing.get_origin(hint) is Literal:
         options = list(typing.get_args(hint))
         return st.selectbox(label, options, index=options.index(value), help=help_text, key=key)
-    optional = isinstance(hint, types.UnionType) and type(None) in typing.get_args(hint)
     default = Rules().to_dict()[name]
     step = 50 if default is not None and abs(default) >= 100 else 1
-    if optional:
-        help_text += " Leave it empty to turn it off."
+    if _optional(hint):
+        on = st.toggle(f"{label}: on", value=value is not None, help=help_text, key=f"{key}_on")
+        number = st.number_input(
+            label,
+            value=default if value is None else value,
+            step=step,
+            format="%d",
+            disabled=not on,
+            key=key,
+        )
+        return int(number) if on else None
     return st.number_input(label, value=value, step=step, format="%d", help=help_text, key=key)
+
+
+def _optional(hint: Any) -> bool:
+    """Whether a rule's type allows None (the option can be turned off)."""
+    return isinstance(hint, types.UnionType) and type(None) in typing.get_args(hint)
 
 
 def render(controller: GameController) -> PlaySettings:

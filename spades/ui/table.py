@@ -102,9 +102,8 @@ def current() -> GameController:
 
 
 def _controller() -> GameController:
-    controller = st.session_state[CONTROLLER_KEY]
-    assert isinstance(controller, GameController)
-    return controller
+    controller = st.session_state.get(CONTROLLER_KEY)
+    return controller if isinstance(controller, GameController) else current()
 
 
 # ----------------------------------------------------------------- callbacks

@@ -1,0 +1,319 @@
+"""The Play page's game controller without a page: pacing, stale clicks, undo, saving."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from spades.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK
+from spades.match import Match
+from spades.rules import Rules
+from spades.state import Phase
+from spades.store import Store
+from spades.ui.session import HUMAN, PACES, GameController
+
+LEVELS = {0: "random", 1: "random", 3: "random"}
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    db = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    yield db
+    db.close()
+
+
+def _game(
+    store: Store | None, *, pace: str = "instant", seed: int = 5, undo: bool = True
+) -> tuple[GameController, FakeClock]:
+    clock = FakeClock()
+    controller = GameController.new(
+        Rules(),
+        seed=seed,
+        player_name="Ada",
+        bot_levels=LEVELS,
+        undo_allowed=undo,
+        store=store,
+        clock=clock,
+    )
+    controller.set_pace(pace)
+    if pace == "instant":
+        controller.run_bots()
+    return controller, clock
+
+
+def _human_move(controller: GameController) -> int:
+    """A legal action for the human now: look first, then the first legal one."""
+    legal = controller.match.hand.legal_actions()
+    return LOOK if LOOK in legal else legal[0]
+
+
+def _to_first_play(controller: GameController) -> None:
+    while controller.match.hand.phase is not Phase.PLAYING or not controller.human_to_act:
+        if controller.human_to_act:
+            assert controller.act(_human_move(controller), controller.ply)
+        else:
+            controller.run_bots()
+
+
+def test_bots_act_one_at_a_time_at_the_chosen_pace() -> None:
+    controller, clock = _game(None, pace="normal")
+    while not controller.human_to_act:
+        clock.now += PACES["normal"]
+        before = controller.ply
+        assert controller.tick()
+        assert controller.ply == before + 1
+    assert controller.act(_human_move(controller), controller.ply)
+    moved = controller.ply
+    # Too early: the human's move stays alone on the table for a beat.
+    assert not controller.tick()
+    assert controller.ply == moved
+    clock.now += PACES["normal"]
+    controller.tick()
+    assert controller.ply in (moved, moved + 1)
+
+
+def test_a_finished_trick_stays_on_the_table_for_a_beat() -> None:
+    controller, clock = _game(None, pace="fast")
+    while not controller.hold:
+        clock.now += 1
+        if controller.human_to_act:
+            controller.act(_human_move(controller), controller.ply)
+        else:
+            controller.tick()
+    trick = controller.held_trick
+    assert trick is not None and len(trick.cards) == 4
+    assert not controller.bots_to_act or controller.busy
+    ply = controller.ply
+    clock.now += 1
+    controller.tick()
+    assert controller.held_trick is None
+    assert controller.ply == ply
+
+
+def test_a_click_during_the_trick_pause_is_not_lost() -> None:
+    controller, clock = _game(None, pace="slow")
+    while not (controller.hold and controller.human_to_act):
+        clock.now += 2
+        if controller.human_to_act and not controller.hold:
+            controller.act(_human_move(controller), controller.ply)
+        elif controller.match.is_over or controller.summary_for is not None:
+            controller.next_hand()
+        else:
+            controller.tick()
+    card = controller.match.hand.legal_actions()[0]
+    assert controller.act(card, controller.ply)
+    assert controller.match.history[-1] == card
+    assert controller.held_trick is None
+
+
+def test_a_stale_click_is_refused_with_a_message() -> None:
+    controller, _ = _game(None)
+    _to_first_play(controller)
+    old = controller.ply - 1
+    assert not controller.act(controller.match.hand.legal_actions()[0], old)
+    assert controller.notice is not None and "moved on" in controller.notice.text
+
+
+def test_an_illegal_card_is_refused_with_the_engines_reason() -> None:
+    controller, _ = _game(None)
+    while True:
+        _to_first_play(controller)
+        hand = controller.match.hand
+        illegal = [c for c in hand.hand(HUMAN) if c not in hand.legal_actions()]
+        if illegal:
+            break
+        controller.act(hand.legal_actions()[0], controller.ply)
+        controller.run_bots()
+        if controller.summary_for is not None:
+            controller.next_hand()
+    ply = controller.ply
+    assert not controller.act(illegal[0], ply)
+    assert controller.ply == ply
+    assert controller.notice is not None
+    assert controller.notice.text == controller.why_not(illegal[0])
+    assert controller.notice.text in {
+        "You must follow clubs",
+        "You must follow diamonds",
+        "You must follow hearts",
+        "You must follow spades",
+        "Spades are not broken yet",
+    }
+
+
+def test_a_click_out_of_turn_says_whose_turn_it_is() -> None:
+    controller, _ = _game(None, pace="normal")
+    if controller.human_to_act:
+        controller.act(_human_move(controller), controller.ply)
+    assert controller.bots_to_act
+    why = controller.why_not(BID_BASE + 3)
+    assert why is not None and why.startswith("Wait for your turn")
+
+
+def test_undo_takes_back_the_last_card_with_the_bots_replies(store: Store) -> None:
+    controller, _ = _game(store)
+    _to_first_play(controller)
+    before = list(controller.match.history)
+    card = controller.match.hand.legal_actions()[0]
+    assert controller.act(card, controller.ply)
+    assert len(controller.match.history) > len(before)
+    assert controller.undo(controller.ply)
+    assert controller.match.history == before
+    assert controller.undo_used
+    stored = store.load(controller.game_id or "")
+    assert stored.match.history == before
+    assert store.game_info(controller.game_id or "")["undo_used"]
+
+
+def test_undo_never_reopens_blind_nil_after_looking() -> None:
+    rules = Rules(blind_nil_deficit=0)
+    controller = GameController.new(
+        rules, seed=2, player_name="Ada", bot_levels=LEVELS, undo_allowed=True
+    )
+    controller.set_pace("instant")
+    controller.run_bots()
+    assert LOOK in controller.match.hand.legal_actions()
+    assert controller.act(LOOK, controller.ply)
+    assert not controller.can_undo()
+    assert not controller.undo(controller.ply)
+
+
+def test_undo_switched_off_refuses(store: Store) -> None:
+    controller, _ = _game(store, undo=False)
+    _to_first_play(controller)
+    controller.act(controller.match.hand.legal_actions()[0], controller.ply)
+    assert not controller.can_undo()
+    assert not controller.undo(controller.ply)
+    assert not store.game_info(controller.game_id or "")["undo_allowed"]
+
+
+def test_every_action_is_saved_and_a_finished_match_lands_in_the_store(store: Store) -> None:
+    controller, _ = _game(store, seed=11)
+    while not controller.match.is_over:
+        if controller.summary_for is not None:
+            controller.next_hand()
+        elif controller.human_to_act:
+            controller.act(_human_move(controller), controller.ply)
+        else:
+            controller.run_bots()
+        assert controller.in_step_with_store()
+    info = store.game_info(controller.game_id or "")
+    assert info["status"] == "finished"
+    assert (info["score_ns"], info["score_ew"]) == controller.match.scores
+
+
+def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store) -> None:
+    controller, _ = _game(store)
+    _to_first_play(controller)
+    controller.act(controller.match.hand.legal_actions()[0], controller.ply)
+    again = GameController.resume(store, controller.game_id or "")
+    assert again.match.history == controller.match.history
+    assert again.actors == controller.actors
+    assert again.players[HUMAN] == "Ada"
+    assert again.bot_levels == LEVELS
+
+
+def test_a_game_moved_on_elsewhere_is_noticed(store: Store) -> None:
+    controller, _ = _game(store)
+    _to_first_play(controller)
+    other = GameController.resume(store, controller.game_id or "")
+    other.set_pace("instant")
+    other.act(other.match.hand.legal_actions()[0], other.ply)
+    assert not controller.in_step_with_store()
+
+
+def test_the_summary_holds_the_bots_until_the_next_hand(store: Store) -> None:
+    controller, _ = _game(store, seed=3)
+    while controller.summary_for is None and not controller.match.is_over:
+        if controller.human_to_act:
+            controller.act(_human_move(controller), controller.ply)
+        else:
+            controller.run_bots()
+    assert controller.show_summary
+    assert not controller.bots_to_act
+    assert controller.shown_hand is controller.match.finished[0]
+    controller.next_hand()
+    assert controller.summary_for is None
+    assert controller.shown_hand is controller.match.hand
+
+
+def test_a_reloaded_fresh_hand_shows_the_last_summary_again(store: Store) -> None:
+    controller, clock = _game(store, seed=3, pace="normal")
+    while controller.summary_for is None:
+        clock.now += 2
+        if controller.human_to_act:
+            controller.act(_human_move(controller), controller.ply)
+        else:
+            controller.tick()
+    again = GameController.resume(store, controller.game_id or "")
+    assert again.summary_for == 0
+
+
+def test_the_hint_is_a_legal_action_with_a_reason() -> None:
+    controller, _ = _game(None)
+    _to_first_play(controller)
+    controller.ask_hint(controller.ply)
+    hint = controller.current_hint()
+    assert hint is not None
+    assert hint.action in controller.match.hand.legal_actions()
+    assert hint.reason
+    controller.act(hint.action, controller.ply)
+    assert controller.current_hint() is None
+
+
+def test_claim_is_offered_exactly_when_the_engine_allows_it() -> None:
+    # Play random matches until the human holds a claimable position.
+    for seed in range(40):
+        controller, _ = _game(None, seed=seed)
+        while not controller.match.is_over:
+            if controller.summary_for is not None:
+                controller.next_hand()
+            elif controller.human_to_act:
+                hand = controller.match.hand
+                assert controller.can_claim() == (hand.phase is Phase.PLAYING and hand.can_claim())
+                if controller.can_claim():
+                    tricks_left = 13 - len(hand.tricks)
+                    won = hand.tricks_won[HUMAN]
+                    assert controller.act(CLAIM, controller.ply)
+                    finished = controller.match.finished[-1]
+                    assert finished.tricks_won[HUMAN] == won + tricks_left
+                    return
+                controller.act(_human_move(controller), controller.ply)
+            else:
+                controller.run_bots()
+    pytest.fail("no claimable position in 40 matches")
+
+
+def test_card_clicks_pass_cards_in_the_exchange() -> None:
+    rules = Rules(blind_nil_deficit=0, blind_nil_exchange=True)
+    controller = GameController.new(
+        rules, seed=4, player_name="Ada", bot_levels=LEVELS, undo_allowed=True
+    )
+    controller.set_pace("instant")
+    controller.run_bots()
+    assert controller.act(BLIND_NIL, controller.ply)
+    controller.run_bots()
+    assert controller.match.hand.phase is Phase.EXCHANGE
+    assert controller.human_to_act
+    card = controller.match.hand.hand(HUMAN)[0]
+    action = controller.card_action(card)
+    assert action == EXCHANGE_BASE + card
+    assert controller.act(action, controller.ply)
+
+
+def test_replaying_the_match_gives_the_same_position() -> None:
+    controller, _ = _game(None, seed=8)
+    _to_first_play(controller)
+    replay = Match.replay(Rules(), seed=8, actions=controller.match.history)
+    assert replay.hand.hand(HUMAN) == controller.match.hand.hand(HUMAN)
