@@ -35,9 +35,15 @@ CARD_PREFIX: Final = "card_learn_"
 
 
 def course() -> Course:
-    """The learner's course, kept in the session; practice seeds differ per session."""
+    """The learner's course, kept in the session.
+
+    Practice exercises differ from session to session. A ``seed`` in the URL
+    (``/learn?seed=42``) fixes them instead, so that a set of exercises can be shared.
+    """
     if COURSE_KEY not in st.session_state:
-        st.session_state[COURSE_KEY] = Course(base_seed=secrets.randbelow(2**31))
+        text = st.query_params.get("seed", "")
+        base = int(text) if text.isdigit() and len(text) <= 9 else secrets.randbelow(2**31)
+        st.session_state[COURSE_KEY] = Course(base_seed=base)
     found: Course = st.session_state[COURSE_KEY]
     return found
 
