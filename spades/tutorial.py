@@ -645,21 +645,17 @@ class Advice:
 def advise(observation: Observation) -> Advice:
     """The expert's action for ``observation`` with its reason.
 
-    Uses ``spades.bots.hint.hint`` when it exists, else the coaching bot's action alone.
+    The reason comes from ``spades.bots.hint.hint`` when that module is installed; without
+    it the coaching bot's action comes alone.
     """
     try:
         module: Any = importlib.import_module("spades.bots.hint")
     except ModuleNotFoundError:
-        module = None
-    if module is not None and hasattr(module, "hint"):
-        given = module.hint(observation)
-        if isinstance(given, tuple):
-            return Advice(int(given[0]), str(given[1]))
-        return Advice(int(given.action), str(given.reason))
-    from spades.bots import make_bot
+        from spades.bots import make_bot
 
-    bot = make_bot(coach_bot_name(), seed=0)
-    return Advice(bot.act(observation), "")
+        return Advice(make_bot(coach_bot_name(), seed=0).act(observation), "")
+    given = module.hint(observation)
+    return Advice(int(given.action), str(given.reason))
 
 
 def _bid_label(tricks: int) -> str:
@@ -683,8 +679,8 @@ def _lesson5(seed: int) -> Exercise:
         accepted = {0}
     else:
         accepted = {b for b in (expert - 1, expert, expert + 1) if b in legal and b > 0}
-    said = f"The expert bot bids {_bid_label(expert)}"
-    explanation = _sentence(f"{said}: {advice.reason}" if advice.reason else said)
+    said = f"The expert bot bids {_bid_label(expert)}."
+    explanation = f"{said} {_sentence(advice.reason)}" if advice.reason else said
     earlier = [
         f"{SEAT_NAMES[s]} bid {_bid_label(b)}" for s in range(4) if (b := state.bids[s]) is not None
     ]
@@ -1151,9 +1147,9 @@ def _differs(state: HandState, turn: Turn) -> str:
     where = f"Trick {turn.trick}" if turn.trick else "Bid"
     said = (
         f"{where}: you chose to {state.describe(turn.action)}; "
-        f"the expert would {state.describe(turn.advice.action)}"
+        f"the expert would {state.describe(turn.advice.action)}."
     )
-    return _sentence(f"{said}: {turn.advice.reason}" if turn.advice.reason else said)
+    return f"{said} {_sentence(turn.advice.reason)}" if turn.advice.reason else said
 
 
 # ------------------------------------------------------------------ progress and course
@@ -1246,14 +1242,23 @@ class Course:
         self._load()
 
     def toggle(self, value: int) -> None:
-        """Add or remove a card from the answer being built (``"cards"`` exercises)."""
-        if self.solved:
+        """Add or remove a card from the answer being built (``"cards"`` exercises).
+
+        A value that is not an option (a click left over from another exercise) is ignored.
+        """
+        if self.solved or self.exercise is None:
+            return
+        if value not in {option.value for option in self.exercise.options}:
             return
         self.picked ^= {value}
         self.feedback = None
 
     def answer(self, value: int | None = None) -> Feedback:
-        """Check ``value`` (or, for ``"cards"``, the picked set) and record it."""
+        """Check ``value`` (or, for ``"cards"``, the picked set) and record it.
+
+        Raises ``ValueError`` for a value that is not an option of this exercise, and
+        then records nothing.
+        """
         exercise = self.exercise
         if exercise is None:
             raise ValueError("the practice hand has no exercise to answer")

@@ -361,3 +361,17 @@ def test_finishing_the_practice_hand_completes_the_lesson() -> None:
     while not course.practice.is_over:
         course.practice_act(course.practice.state.legal_actions()[0])
     assert PRACTICE_LESSON in course.progress.done
+
+
+def test_a_click_left_over_from_another_exercise_changes_nothing() -> None:
+    course = Course(base_seed=2)
+    course.go(2)
+    ex = course.exercise
+    assert ex is not None
+    stranger = next(c for c in range(52) if c not in ex.hand)
+    course.toggle(stranger)
+    assert course.picked == set()
+    course.go(7)
+    with pytest.raises(ValueError, match="not options"):
+        course.answer(123456)
+    assert course.progress.tried == {} and course.feedback is None

@@ -150,7 +150,12 @@ def _exercise_table(ex: Exercise, solved: bool) -> None:
 
 
 def _answer(value: int | None = None) -> None:
-    course().answer(value)
+    st.session_state.pop(MESSAGE_KEY, None)
+    try:
+        course().answer(value)
+    except ValueError:
+        # A click left over from an exercise that has moved on.
+        st.session_state[MESSAGE_KEY] = "That answer belonged to an earlier exercise."
 
 
 def _answer_cards(learner: Course, ex: Exercise) -> None:
@@ -198,6 +203,11 @@ def _answer_choice(learner: Course, ex: Exercise) -> None:
             )
 
 
+def _next_exercise() -> None:
+    st.session_state.pop(MESSAGE_KEY, None)
+    course().next_exercise()
+
+
 def _exercise(learner: Course) -> None:
     ex = learner.exercise
     assert ex is not None
@@ -213,6 +223,8 @@ def _exercise(learner: Course) -> None:
         _answer_one_card(learner, ex)
     else:
         _answer_choice(learner, ex)
+    if st.session_state.get(MESSAGE_KEY):
+        st.warning(st.session_state[MESSAGE_KEY])
     feedback = learner.feedback
     if feedback is not None:
         (st.success if feedback.correct else st.error)(feedback.text)
@@ -221,7 +233,7 @@ def _exercise(learner: Course) -> None:
             "Next exercise" if learner.feedback is not None else "Skip to another exercise",
             key="learn_next",
             type="primary" if learner.solved else "secondary",
-            on_click=learner.next_exercise,
+            on_click=_next_exercise,
         )
         if learner.lesson_no in learner.progress.done and learner.lesson_no < len(LESSONS):
             st.button(
