@@ -20,7 +20,7 @@ from spades.match import Match
 from spades.rules import Rules
 from spades.scoring import HandResult
 from spades.state import HandState, Phase
-from spades.store import Store, StoreError
+from spades.store import StoreError
 from spades.ui import sidebar, style
 from spades.ui.cards import (
     SeatView,
@@ -31,6 +31,7 @@ from spades.ui.cards import (
     trick_cards_html,
     trick_view,
 )
+from spades.ui.db import app_store
 from spades.ui.session import (
     HUMAN,
     GameController,
@@ -44,10 +45,6 @@ TEAM_NAMES: Final = ("Us", "Them")
 
 
 # ---------------------------------------------------------------- the controller
-def _store() -> Store:
-    return Store.default()
-
-
 def _start(notice: Notice | None = None) -> GameController:
     chosen = sidebar.settings()
     try:
@@ -61,7 +58,7 @@ def _start(notice: Notice | None = None) -> GameController:
         player_name=chosen.player_name,
         bot_levels=chosen.levels(),
         undo_allowed=chosen.undo_allowed,
-        store=_store(),
+        store=app_store(),
     )
     controller.set_pace(chosen.pace)
     controller.notice = notice
@@ -71,7 +68,7 @@ def _start(notice: Notice | None = None) -> GameController:
 def _open(game_id: str) -> GameController:
     """The game named in the URL, or a new one with a message saying why not."""
     try:
-        controller = GameController.resume(_store(), game_id)
+        controller = GameController.resume(app_store(), game_id)
     except StoreError as err:
         return _start(
             Notice("warning", f"That game could not be opened ({err}). A new game has started.")
