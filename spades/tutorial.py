@@ -650,7 +650,9 @@ def advise(observation: Observation) -> Advice:
     """
     try:
         module: Any = importlib.import_module("spades.bots.hint")
-    except ModuleNotFoundError:
+    except ModuleNotFoundError as err:
+        if err.name != "spades.bots.hint":
+            raise
         from spades.bots import make_bot
 
         return Advice(make_bot(coach_bot_name(), seed=0).act(observation), "")
@@ -709,6 +711,10 @@ def _protect_nil(seed: int) -> Exercise:
         positions, _ = _playout((6, seed, attempt), bids={NORTH: 0}, ducker=NORTH)
         for p in positions:
             if p.current_player != SOUTH or len(p.trick) != 3 or p.tricks_won[NORTH]:
+                continue
+            # The common case to learn: early in the hand, North had to follow suit high.
+            north_card = p.trick[(NORTH - p.leader) % 4]
+            if len(p.tricks) > 6 or _suit(north_card) != _suit(p.trick[0]):
                 continue
             savers = frozenset(c for c in p.legal_actions() if _winner_after(p, c) != NORTH)
             if savers and len(savers) < len(p.legal_actions()):
@@ -872,14 +878,38 @@ def _lesson7(seed: int) -> Exercise:
         RULES, bids=case.bids, blind=case.blind, tricks=case.tricks, bags_before=(0, 0)
     )
     ours = result.teams[0]
-    wrong = {
-        ours.points - ours.bags,
-        -ours.points,
+    slips: dict[int, str] = {}
+
+    def slip(value: int, reason: str) -> None:
+        if value != ours.points and value not in slips:
+            slips[value] = reason
+
+    if bids[0] == 0 and tricks[0]:
+        counted = score_hand(
+            RULES.replace(nil_tricks_count_toward_bid=True),
+            bids=case.bids,
+            blind=case.blind,
+            tricks=case.tricks,
+            bags_before=(0, 0),
+        ).teams[0]
+        slip(counted.points, "a nil bidder's tricks do not count toward the partner's bid")
+    if ours.bags:
+        slip(ours.points - ours.bags, "that leaves out the bags: each extra trick adds 1 point")
+    if ours.made is True:
+        slip(-ours.points, "the team took at least its bid, so it scores the contract")
+    elif ours.made is False:
+        slip(-ours.points, "the team took fewer tricks than it bid, so it is set")
+    slip(
         10 * (tricks[0] + tricks[2]),
-        ours.points + 10,
-        ours.points - 10,
-    } - {ours.points}
-    choices = sorted([*rng.sample(sorted(wrong), 3), ours.points])
+        "a set team scores nothing for its tricks"
+        if ours.made is False
+        else "only the tricks bid score 10 each",
+    )
+    for off in (10, -10, 20, -20):
+        slip(ours.points + off, f"that is {abs(off)} too {'many' if off > 0 else 'few'}")
+    # The first three slips are the telling ones; the round-offs only fill up.
+    wrong = list(slips)[:3]
+    choices = sorted([*wrong, ours.points])
     breakdown = "; ".join(f"{line.text} ({line.points:+d})" for line in ours.lines)
 
     def bid_text(seat: Seat) -> str:
@@ -896,9 +926,9 @@ def _lesson7(seed: int) -> Exercise:
         ),
         options=tuple(Option(v, f"{v:+d}") for v in choices),
         answer=frozenset((ours.points,)),
-        explanation=_sentence(f"{breakdown}: {ours.points:+d} in all"),
-        reasons={v: "" for v in choices},
-        facts=(bid_text(0) + ".", bid_text(2) + ".", bid_text(1) + ".", bid_text(3) + "."),
+        explanation=_sentence(f"{breakdown[:1].upper()}{breakdown[1:]}: {ours.points:+d} in all"),
+        reasons={v: slips.get(v, "") for v in choices},
+        facts=(f"The other side: {bid_text(1)}; {bid_text(3)}.",),
         case=case,
     )
 
