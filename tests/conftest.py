@@ -48,13 +48,25 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture(scope="session")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def app_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The app server's data directory."""
+    return tmp_path_factory.mktemp("app-data")
+
+
+@pytest.fixture(scope="session")
+def app_db_url(app_data: Path) -> str:
+    """The database URL the app server uses; tests may store games in it."""
+    return f"sqlite:///{app_data / 'spades.db'}"
+
+
+@pytest.fixture(scope="session")
+def app_url(app_data: Path, app_db_url: str) -> Iterator[str]:
     """Start the app the way a user does (``streamlit run``) on a free local port."""
     port = _free_port()
-    data = tmp_path_factory.mktemp("app-data")
+    data = app_data
     env = {
         **os.environ,
-        "SPADES_DB_URL": f"sqlite:///{data / 'spades.db'}",
+        "SPADES_DB_URL": app_db_url,
         "SPADES_DATA_DIR": str(data),
         "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
     }

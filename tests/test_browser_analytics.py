@@ -1,0 +1,42 @@
+"""In Chromium: each Explore page draws its charts once the store holds a few games."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from spades.cli import play_match
+from spades.lab import LabSpec, run_lab
+from spades.rules import Rules
+from spades.store import Store
+
+pytestmark = pytest.mark.browser
+
+CHARTS = {"overview": 1, "explorer": 2, "bids": 4, "bot_lab": 1}
+
+
+@pytest.fixture(scope="module")
+def seeded(app_db_url: str) -> None:
+    store = Store(app_db_url)
+    run_lab(store, LabSpec(("random",) * 4, Rules(), matches=12, seed=3))
+    human = [play_match(Rules(), seed, ["random"] * 4) for seed in (40, 41, 42)]
+    store.save_matches(
+        [
+            (m, ("North", "East", "You", "West"), {0: "random", 1: "random", 3: "random"})
+            for m in human
+        ],
+        kind="human",
+    )
+    store.close()
+
+
+@pytest.mark.parametrize("path", list(CHARTS))
+def test_each_explore_page_draws_its_charts(
+    page: Page, app_url: str, seeded: None, path: str
+) -> None:
+    page.goto(f"{app_url}/{path}")
+    charts = page.locator("[data-testid=stVegaLiteChart]")
+    expect(charts).to_have_count(CHARTS[path], timeout=30_000)
+    for index in range(CHARTS[path]):
+        drawn = charts.nth(index).locator("canvas, svg.marks").first
+        expect(drawn).to_be_visible(timeout=30_000)
