@@ -926,7 +926,7 @@ def _lesson7(seed: int) -> Exercise:
         ),
         options=tuple(Option(v, f"{v:+d}") for v in choices),
         answer=frozenset((ours.points,)),
-        explanation=_sentence(f"{breakdown[:1].upper()}{breakdown[1:]}: {ours.points:+d} in all"),
+        explanation=_sentence(f"{ours.points:+d} in all: {breakdown}"),
         reasons={v: slips.get(v, "") for v in choices},
         facts=(f"The other side: {bid_text(1)}; {bid_text(3)}.",),
         case=case,
