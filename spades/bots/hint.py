@@ -1,0 +1,259 @@
+"""Hints: the best bot's choice for a seat, with a short reason a person can read.
+
+``hint(observation)`` asks the ``expert`` bot (or ``standard`` where no expert is
+registered) for the action, then explains it from the same observation: what the card
+does to the trick, the seat's contract, the nils at the table and the bags.
+
+>>> from spades.rules import Rules
+>>> from spades.state import HandState
+>>> h = HandState.deal(Rules(), dealer=0, seed=1)
+>>> tip = hint(h.observation(h.current_player))
+>>> tip.action in h.legal_actions() and tip.reason.startswith("Bid")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spades.bots.base import bot_names, make_bot, require_turn
+from spades.bots.knowledge import Knowledge, evaluate_hand
+from spades.cards import (
+    BID_BASE,
+    BLIND_NIL,
+    EXCHANGE_BASE,
+    LOOK,
+    SEAT_NAMES,
+    SUIT_NAMES,
+    Action,
+    Card,
+)
+from spades.observation import Observation
+from spades.state import SPADES
+
+# SUIT_NAMES are plural ("you have no hearts"); these name one card's suit.
+_SINGULAR = ("club", "diamond", "heart", "spade")
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested action and why, in one sentence."""
+
+    action: Action
+    reason: str
+
+
+def hint_bot_name() -> str:
+    """The bot whose choices the hints show: ``expert`` once it is registered."""
+    return "expert" if "expert" in bot_names() else "standard"
+
+
+def hint(observation: Observation) -> Hint:
+    """The suggested action for the observing seat, which must be the one to act."""
+    require_turn(observation)
+    action = make_bot(hint_bot_name(), seed=0).act(observation)
+    return Hint(action, explain(observation, action))
+
+
+def explain(observation: Observation, action: Action) -> str:
+    """Why ``action`` is a sensible choice, read from the seat's observation."""
+    k = Knowledge(observation)
+    if action == LOOK:
+        return _explain_look(k)
+    if action == BLIND_NIL:
+        return (
+            f"Blind nil: your team trails by {k.deficit()}, and 200 points "
+            "would bring you back into the match"
+        )
+    if BID_BASE <= action <= BID_BASE + 13:
+        return _explain_bid(k, action - BID_BASE)
+    if EXCHANGE_BASE <= action < EXCHANGE_BASE + 52:
+        card = k.label(action - EXCHANGE_BASE)
+        if observation.blind[k.seat]:
+            return f"Pass the {card}: as the blind nil bidder, give away your highest cards"
+        return f"Pass the {card}: give your blind-nil partner low cards to duck with"
+    if 0 <= action < 52:
+        return _explain_play(k, action)
+    return "Claim the rest: every remaining trick is yours"
+
+
+# ----------------------------------------------------------------- bidding
+def _explain_look(k: Knowledge) -> str:
+    if BLIND_NIL in k.obs.legal_actions:
+        return "Look at your cards: your team is not far enough behind to gamble on blind nil"
+    return "Look at your cards before you bid"
+
+
+def _explain_bid(k: Knowledge, bid: int) -> str:
+    obs = k.obs
+    numbers = [a for a in obs.legal_actions if BID_BASE < a <= BID_BASE + 13]
+    partner_bid = obs.bids[k.partner]
+    if bid == 0 and not numbers:
+        if obs.rules.suicide:
+            return "Nil: under Suicide one partner must bid nil, and yours bid a number"
+        return "Nil: the house rules leave you no other bid"
+    assert obs.hand is not None
+    value = evaluate_hand(obs.hand, k.deck)
+    if bid == 0:
+        risky = [k.label(c) for c in value.dangers]
+        if not risky:
+            why = "no card in your hand is likely to win a trick"
+        else:
+            why = f"only the {_join(risky)} could win a trick"
+        cover = (
+            f", and your partner's bid of {partner_bid} can cover you"
+            if partner_bid and partner_bid >= 4
+            else ""
+        )
+        return f"Nil: {why}{cover}"
+    if obs.rules.whiz:
+        return f"Bid {bid}: Whiz makes you bid nil or your {bid} spades, and nil is too risky"
+    extras = []
+    if value.length >= 0.9:
+        extras.append("long spades")
+    if value.ruffs >= 0.8:
+        extras.append("trumps for your short suits")
+    sentence = f"Bid {bid}: you count about {value.tricks:.0f} tricks"
+    if value.winners:
+        sentence += " from the " + _join([k.label(c) for c in value.winners])
+        if extras:
+            sentence += ", plus " + _join(extras)
+    elif extras:
+        sentence += " from " + _join(extras)
+    if partner_bid is not None and partner_bid > 0:
+        sentence += f"; with your partner's {partner_bid} your team bids {partner_bid + bid}"
+    elif partner_bid == 0:
+        sentence += "; your partner bid nil, so your tricks carry the team"
+    return sentence
+
+
+def _join(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -------------------------------------------------------------------- play
+def _explain_play(k: Knowledge, card: Card) -> str:
+    obs = k.obs
+    label = k.label(card)
+    suit = k.suit(card)
+    if len(obs.legal_actions) == 1:
+        if k.led_suit is not None and suit == k.led_suit:
+            return f"Play the {label}: it is your only {_SINGULAR[suit]}"
+        return f"Play the {label}: it is your only legal card"
+    if k.nil_alive(k.seat):
+        return _explain_own_nil(k, card)
+    if k.nil_alive(k.partner) and not k.is_nil(k.seat):
+        reason = _explain_cover(k, card)
+        if reason:
+            return reason
+    reason = _explain_bust(k, card)
+    if reason:
+        return reason
+    if not obs.trick:
+        return _explain_lead(k, card)
+    return _explain_follow(k, card)
+
+
+def _explain_own_nil(k: Knowledge, card: Card) -> str:
+    label = k.label(card)
+    if not k.obs.trick:
+        if not k.lower_unseen(card):
+            return f"Lead the {label}: nobody can play under it, which keeps your nil safe"
+        return f"Lead the {label}: a low card keeps your nil safe"
+    assert k.winner is not None
+    if not k.wins_now(card):
+        if k.suit(card) == k.led_suit:
+            top = k.label(k.winner[1])
+            return f"Stay under: the {label} is below the {top}, so your nil is safe"
+        led = SUIT_NAMES[k.led_suit] if k.led_suit is not None else "cards of that suit"
+        return f"Discard the {label}: you have no {led}, and a high card is a danger to your nil"
+    if k.still_to_play():
+        return f"Play the {label}: you cannot go under, so play low and hope someone goes over"
+    return f"Play the {label}: you must take this trick, so get rid of your highest card"
+
+
+def _explain_cover(k: Knowledge, card: Card) -> str | None:
+    label = k.label(card)
+    if not k.obs.trick:
+        if k.is_master(card):
+            return f"Lead the {label}: a top card your partner can play under protects the nil"
+        return f"Lead the {label}: high leads help your nil-bidding partner stay under"
+    assert k.winner is not None
+    wins = k.wins_now(card)
+    partner_card = k.played_in_trick(k.partner)
+    if partner_card is not None:
+        if k.winner[0] == k.partner and wins:
+            return f"Cover: overtake your partner's {k.label(partner_card)} to save the nil"
+        return None
+    if wins:
+        if k.suit(card) == SPADES and k.led_suit != SPADES:
+            return f"Trump with the {label}: your partner bid nil and plays after you"
+        return f"Play high: the {label} covers your partner, who bid nil and plays after you"
+    return None
+
+
+def _explain_bust(k: Knowledge, card: Card) -> str | None:
+    nils = [s for s in ((k.seat + 1) % 4, (k.seat + 3) % 4) if k.nil_alive(s)]
+    if not nils:
+        return None
+    label = k.label(card)
+    name = SEAT_NAMES[nils[0]]
+    if not k.obs.trick:
+        if not k.lower_unseen(card) and k.suit(card) != SPADES:
+            return f"Lead the {label}: nobody can play under it, a test of {name}'s nil"
+        return None
+    assert k.winner is not None
+    if k.winner[0] in nils and not k.wins_now(card):
+        return f"Duck under: {name} bid nil and is winning with the {k.label(k.winner[1])}"
+    if nils[0] in k.still_to_play() and not k.wins_now(card):
+        return f"Play low: {name} bid nil and must still play to this trick"
+    return None
+
+
+def _explain_lead(k: Knowledge, card: Card) -> str:
+    label = k.label(card)
+    suit = k.suit(card)
+    if k.is_master(card):
+        if suit == SPADES:
+            return f"Lead the {label}: it is the top spade left; drawing trumps saves your winners"
+        return f"Cash the {label}: it is the highest {_SINGULAR[suit]} left"
+    if k.need(k.team) <= 0 and k.team_bid(k.team) > 0:
+        return (
+            f"Lead the {label}: your team has its contract, so give the trick away and avoid a bag"
+        )
+    if k.count(k.hand, suit) == 1 and suit != SPADES:
+        return f"Lead your singleton {label}: once it is gone you can trump that suit"
+    return (
+        f"Lead the {label}: a low card from your {_SINGULAR[suit]}s keeps your high cards for later"
+    )
+
+
+def _explain_follow(k: Knowledge, card: Card) -> str:
+    assert k.winner is not None
+    label = k.label(card)
+    suit = k.suit(card)
+    seat, top = k.winner
+    led = k.led_suit
+    assert led is not None
+    if seat == k.partner and not k.wins_now(card):
+        return f"Duck: your partner's {k.label(top)} is already winning"
+    need = k.need(k.team)
+    if k.wins_now(card):
+        if suit == SPADES and led != SPADES:
+            return f"Trump: you have no {SUIT_NAMES[led]}, and the {label} takes the trick"
+        if not k.still_to_play():
+            return f"Win with the {label}: the cheapest card that takes the trick"
+        if k.is_master(card):
+            return f"Play the {label}: it is the highest {_SINGULAR[suit]} left and should win"
+        return f"Play the {label}: it beats the {k.label(top)} and may well hold"
+    if need <= 0 and k.team_bid(k.team) > 0:
+        bags = k.obs.bags[k.team]
+        have = f" and already {bags} bags" if bags else ""
+        return f"Duck: your team has its contract{have}, so avoid another bag"
+    if suit != led:
+        return f"Discard the {label}: you have no {SUIT_NAMES[led]}"
+    if not any(k.wins_now(c) for c in k.obs.legal_actions):
+        return f"Play low: you cannot beat the {k.label(top)}"
+    return f"Play low: the {k.label(top)} may not be worth your high cards"

@@ -1,0 +1,490 @@
+"""Card counting from one seat's observation, shared by the bots and the hints.
+
+:class:`Knowledge` is built once a decision from an :class:`~spades.observation.Observation`
+and answers the questions a careful player asks: which cards are gone, who has shown a void,
+which card is the highest left in a suit, who is winning the trick, how likely a card is to
+hold, who still needs tricks, whose nil is alive, and how close each team is to a bag penalty.
+It never sees a hidden card.
+
+The chance estimates treat every unseen card as equally likely to sit with any seat that has
+not shown a void in its suit, weighted by the number of cards each seat still holds. That is
+the textbook approximation players use at the table; it ignores what the bids suggest.
+
+>>> from spades.rules import Rules
+>>> from spades.state import HandState
+>>> from spades.cards import parse_card, bid_action
+>>> hands = [[parse_card(c) for c in row.split()] for row in (
+...     "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
+...     "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+...     "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+...     "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C")]
+>>> h = HandState.from_hands(Rules(), hands, dealer=3)
+>>> for b in (13, 0, 0, 0):
+...     h.apply(bid_action(b))
+>>> k = Knowledge(h.observation(0))
+>>> k.is_master(parse_card("AS")), k.need(0), k.nil_alive(1)
+(True, 13, True)
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from spades.cards import (
+    BID_BASE,
+    EXCHANGE_BASE,
+    FULL_DECK,
+    NIL,
+    Action,
+    Card,
+    Mask,
+    Seat,
+    card_label,
+    cards_mask,
+)
+from spades.observation import Observation
+from spades.state import SPADES, Deck, deck_for
+
+SIDE_SUITS: Final = (0, 1, 2)
+
+
+class Knowledge:
+    """Everything one seat can infer about the hand from its observation."""
+
+    __slots__ = (
+        "obs",
+        "deck",
+        "seat",
+        "partner",
+        "team",
+        "hand",
+        "played",
+        "unseen",
+        "voids",
+        "known",
+        "led_suit",
+        "winner",
+    )
+
+    obs: Observation
+    deck: Deck
+    seat: Seat
+    partner: Seat
+    team: int
+    hand: Mask
+    played: Mask
+    unseen: Mask
+    voids: tuple[int, int, int, int]
+    known: tuple[Mask, Mask, Mask, Mask]
+    led_suit: int | None
+    winner: tuple[Seat, Card] | None
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.deck = deck_for(obs.rules.jokers)
+        self.seat = obs.seat
+        self.partner = (obs.seat + 2) % 4
+        self.team = obs.seat % 2
+        self.hand = obs.hand_mask
+        self.played = obs.played_mask
+        self.unseen = FULL_DECK & ~self.played & ~self.hand
+        self.voids = obs.known_voids()
+        # The cards this seat passed in a blind-nil exchange sit with the partner
+        # until they show up on the table.
+        known = [0, 0, 0, 0]
+        if obs.received:
+            known[self.partner] = cards_mask(obs.passed) & self.unseen
+        self.known = (known[0], known[1], known[2], known[3])
+        self.led_suit = self.deck.suit[obs.trick[0][1]] if obs.trick else None
+        self.winner = self._trick_winner()
+
+    # ------------------------------------------------------------------ cards
+    def suit(self, card: Card) -> int:
+        """The effective suit of a card (a joker is a spade)."""
+        return self.deck.suit[card]
+
+    def power(self, card: Card) -> int:
+        """The trick-taking rank of a card within its suit (jokers above the ace)."""
+        return self.deck.power[card]
+
+    def label(self, card: Card) -> str:
+        """The card as people write it, such as ``"K♥"``."""
+        return card_label(card, jokers=self.deck.jokers)
+
+    def cards(self, mask: Mask, suit: int | None = None) -> list[Card]:
+        """The cards of ``mask`` (only ``suit`` if given), lowest power first."""
+        if suit is not None:
+            mask &= self.deck.suit_masks[suit]
+        return sorted(self.deck.chunks(mask), key=self.deck.power.__getitem__)
+
+    def count(self, mask: Mask, suit: int) -> int:
+        """How many cards of ``suit`` are in ``mask``."""
+        return (mask & self.deck.suit_masks[suit]).bit_count()
+
+    def my_cards(self, suit: int | None = None) -> list[Card]:
+        """This seat's cards (of ``suit`` if given), lowest first."""
+        return self.cards(self.hand, suit)
+
+    def unseen_count(self, suit: int) -> int:
+        """How many cards of ``suit`` the other three seats may still hold."""
+        return self.count(self.unseen, suit)
+
+    def highest_unplayed(self, suit: int) -> Card | None:
+        """The highest card of ``suit`` not yet played (it may be in this hand)."""
+        left = self.cards((self.unseen | self.hand) & self.deck.suit_masks[suit])
+        return left[-1] if left else None
+
+    def higher_unseen(self, card: Card) -> list[Card]:
+        """The unseen cards of the same suit that outrank ``card``."""
+        power = self.deck.power[card]
+        return [c for c in self.cards(self.unseen, self.suit(card)) if self.deck.power[c] > power]
+
+    def lower_unseen(self, card: Card) -> list[Card]:
+        """The unseen cards of the same suit below ``card``."""
+        power = self.deck.power[card]
+        return [c for c in self.cards(self.unseen, self.suit(card)) if self.deck.power[c] < power]
+
+    def is_master(self, card: Card) -> bool:
+        """Whether no unseen card of its suit outranks ``card`` (the top card left)."""
+        return not self.higher_unseen(card)
+
+    # ------------------------------------------------------------------ trick
+    def _trick_winner(self) -> tuple[Seat, Card] | None:
+        best: tuple[Seat, Card] | None = None
+        for seat, card in self.obs.trick:
+            if best is None or self.beats(card, best[1]):
+                best = (seat, card)
+        return best
+
+    def beats(self, card: Card, other: Card) -> bool:
+        """Whether ``card`` played after ``other`` would beat it (``other`` leads its suit
+        or is the card winning so far)."""
+        suit, other_suit = self.deck.suit[card], self.deck.suit[other]
+        if suit == other_suit:
+            return self.deck.power[card] > self.deck.power[other]
+        return suit == SPADES
+
+    def wins_now(self, card: Card) -> bool:
+        """Whether ``card`` would be winning the trick right after this seat plays it."""
+        return self.winner is None or self.beats(card, self.winner[1])
+
+    def still_to_play(self) -> list[Seat]:
+        """The seats that play to the current trick after this one, in order."""
+        return [(self.seat + i) % 4 for i in range(1, 4 - len(self.obs.trick))]
+
+    def played_in_trick(self, seat: Seat) -> Card | None:
+        """The card ``seat`` has played to the current trick, if any."""
+        for who, card in self.obs.trick:
+            if who == seat:
+                return card
+        return None
+
+    # ------------------------------------------------------------- inference
+    def is_void(self, seat: Seat, suit: int) -> bool:
+        """Whether ``seat`` has shown it holds no card of ``suit`` (or none can be left)."""
+        if seat == self.seat:
+            return not self.count(self.hand, suit)
+        return bool(self.voids[seat] >> suit & 1) or not self.count(self.unseen, suit)
+
+    def _share(self, seat: Seat, card: Card) -> float:
+        """The chance that ``seat`` (not this one) holds the unseen ``card``."""
+        for other in range(4):
+            if self.known[other] >> card & 1:
+                return 1.0 if other == seat else 0.0
+        suit = self.deck.suit[card]
+        if self.voids[seat] >> suit & 1:
+            return 0.0
+        sizes = self.obs.hand_sizes
+        pool = 0
+        for other in range(4):
+            if other != self.seat and not self.voids[other] >> suit & 1:
+                pool += sizes[other] - self.known[other].bit_count()
+        free = sizes[seat] - self.known[seat].bit_count()
+        return free / pool if pool > 0 else 0.0
+
+    def p_holds_any(self, seat: Seat, cards: list[Card]) -> float:
+        """The chance that ``seat`` holds at least one of the unseen ``cards``."""
+        if seat == self.seat:
+            return 1.0 if any(self.hand >> c & 1 for c in cards) else 0.0
+        miss = 1.0
+        for card in cards:
+            if self.unseen >> card & 1:
+                miss *= 1.0 - self._share(seat, card)
+        return 1.0 - miss
+
+    def p_void(self, seat: Seat, suit: int) -> float:
+        """The chance that ``seat`` holds no card of ``suit`` now."""
+        if self.is_void(seat, suit):
+            return 1.0
+        return 1.0 - self.p_holds_any(seat, self.cards(self.unseen, suit))
+
+    def p_beaten_by(self, seat: Seat, card: Card, led: int) -> float:
+        """The chance that ``seat``, playing later to a trick led in ``led``, can beat
+        ``card`` (by following higher, or by trumping when out of the led suit)."""
+        suit = self.deck.suit[card]
+        higher = self.higher_unseen(card)
+        if suit == led:
+            over = self.p_holds_any(seat, higher) if higher else 0.0
+            if led == SPADES:
+                return over
+            spades = self.cards(self.unseen, SPADES)
+            ruff = self.p_void(seat, led) * self.p_holds_any(seat, spades) if spades else 0.0
+            return min(1.0, over + ruff)
+        if suit == SPADES:
+            return self.p_void(seat, led) * self.p_holds_any(seat, higher) if higher else 0.0
+        return 1.0
+
+    def p_win(self, card: Card, *, against: tuple[Seat, ...] | None = None) -> float:
+        """The chance that ``card``, played now, takes the trick.
+
+        Only the later seats in ``against`` are assumed to try to beat it (by default the
+        opponents still to play; a partner is glad to let it win).
+        """
+        if not self.wins_now(card):
+            return 0.0
+        led = self.led_suit if self.led_suit is not None else self.deck.suit[card]
+        later = self.still_to_play()
+        rivals = [s for s in later if s % 2 != self.team] if against is None else list(against)
+        chance = 1.0
+        for seat in later:
+            if seat in rivals:
+                chance *= 1.0 - self.p_beaten_by(seat, card, led)
+        return chance
+
+    def p_current_holds(self) -> float:
+        """The chance that the card winning the trick now stays the winner against the
+        opponents of its player who are still to play."""
+        if self.winner is None:
+            return 0.0
+        seat, card = self.winner
+        led = self.led_suit if self.led_suit is not None else self.deck.suit[card]
+        chance = 1.0
+        for later in self.still_to_play():
+            if later % 2 != seat % 2:
+                chance *= 1.0 - self.p_beaten_by(later, card, led)
+        return chance
+
+    def sure_winner(self, card: Card) -> bool:
+        """Whether ``card`` must take the trick if played now, whatever the others hold
+        (partners included)."""
+        return self.p_win(card, against=tuple(self.still_to_play())) >= 1.0
+
+    # ----------------------------------------------------------- contracts
+    @property
+    def tricks_left(self) -> int:
+        """The tricks still to be won, the current one included."""
+        return 13 - len(self.obs.tricks)
+
+    def is_nil(self, seat: Seat) -> bool:
+        """Whether ``seat`` bid nil (blind or not)."""
+        return self.obs.bids[seat] == 0
+
+    def nil_alive(self, seat: Seat) -> bool:
+        """Whether ``seat`` bid nil and has not taken a trick yet."""
+        return self.obs.bids[seat] == 0 and self.obs.tricks_won[seat] == 0
+
+    def team_bid(self, team: int) -> int:
+        """The team's numeric contract (nil bids add nothing)."""
+        return sum(b or 0 for s, b in enumerate(self.obs.bids) if s % 2 == team)
+
+    def team_tricks(self, team: int) -> int:
+        """The tricks that count toward the team's contract so far."""
+        count_nil = self.obs.rules.nil_tricks_count_toward_bid
+        return sum(
+            won
+            for s, won in enumerate(self.obs.tricks_won)
+            if s % 2 == team and (count_nil or self.obs.bids[s] != 0)
+        )
+
+    def need(self, team: int) -> int:
+        """Tricks the team still needs for its contract (zero or less once made)."""
+        return self.team_bid(team) - self.team_tricks(team)
+
+    def bags_room(self, team: int) -> int:
+        """How many more bags the team can take before the next bag penalty (99 when
+        bags are off)."""
+        limit = self.obs.rules.bag_limit
+        return 99 if limit is None else limit - self.obs.bags[team]
+
+    def bag_pressure(self, team: int) -> float:
+        """From 0 (no bags on the count) to 1 (the next bag costs the penalty)."""
+        limit = self.obs.rules.bag_limit
+        if limit is None or self.obs.rules.bag_penalty == 0:
+            return 0.0
+        return min(1.0, self.obs.bags[team] / max(1, limit - 1))
+
+    def deficit(self) -> int:
+        """How far this seat's team trails (negative when it leads)."""
+        scores = self.obs.scores
+        return scores[1 - self.team] - scores[self.team]
+
+
+# ------------------------------------------------------------------ hand value
+class HandValue(NamedTuple):
+    """A bidder's reading of 13 cards: the tricks they should take and the nil risk.
+
+    ``winners`` are the cards counted as (nearly) sure tricks, ``length`` the tricks
+    expected from long spades, ``ruffs`` those from trumping short side suits, and
+    ``dangers`` the cards most likely to win a trick against the holder's will.
+    """
+
+    tricks: float
+    winners: tuple[Card, ...]
+    length: float
+    ruffs: float
+    nil_danger: float
+    dangers: tuple[Card, ...]
+
+
+# Trick value of a side-suit ace, king and queen by suit length (index = length, capped).
+_ACE_VALUE: Final = (0.0, 0.95, 0.95, 0.95, 0.95, 0.85, 0.8, 0.6)
+_KING_WITH_ACE: Final = (0.0, 0.0, 0.9, 0.9, 0.85, 0.7, 0.4, 0.3)
+_KING_ALONE: Final = (0.0, 0.15, 0.6, 0.65, 0.55, 0.4, 0.2, 0.1)
+# Nil danger of a side-suit ace, king, queen and jack by suit length.
+_ACE_DANGER: Final = (0.0, 1.0, 0.95, 0.9, 0.8, 0.75, 0.7, 0.7)
+_KING_DANGER: Final = (0.0, 0.85, 0.55, 0.35, 0.25, 0.25, 0.3, 0.3)
+_QUEEN_DANGER: Final = (0.0, 0.55, 0.3, 0.15, 0.1, 0.1, 0.15, 0.15)
+_JACK_DANGER: Final = (0.0, 0.3, 0.15, 0.08, 0.05, 0.05, 0.05, 0.05)
+# Nil danger of the spades by their place from the top (ace, or big joker, first).
+_SPADE_DANGER: Final = (1.5, 1.2, 0.7, 0.4, 0.25, 0.12, 0.06)
+
+
+def _top_power(deck: Deck, suit: int) -> int:
+    return max(deck.power[c] for c in deck.chunks(deck.suit_masks[suit]))
+
+
+def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue:
+    """Estimate the tricks a hand takes and how risky it is for nil.
+
+    High cards count by their place in the suit and the suit's length (a long suit's
+    honours are more likely to be trumped), spades beyond the third count as length
+    tricks, and short side suits count as ruffs for the spades left over.
+
+    >>> from spades.cards import parse_card
+    >>> from spades.state import deck_for
+    >>> ace_king = [parse_card(c) for c in "AS KS 4S AH KH 3H AD 7D 5D AC 9C 6C 2C".split()]
+    >>> value = evaluate_hand(ace_king, deck_for(False))
+    >>> round(value.tricks), [card_label(c) for c in value.winners]
+    (6, ['A♠', 'K♠', 'A♣', 'A♦', 'A♥', 'K♥'])
+    """
+    by_suit: list[list[Card]] = [[], [], [], []]
+    for card in cards:
+        by_suit[deck.suit[card]].append(card)
+    for suit_cards in by_suit:
+        suit_cards.sort(key=deck.power.__getitem__, reverse=True)
+    tricks = 0.0
+    danger = 0.0
+    winners: list[Card] = []
+    dangers: list[Card] = []
+
+    spades = by_suit[SPADES]
+    count = len(spades)
+    top = _top_power(deck, SPADES)
+    honours = 0.0
+    honour_cards = 0
+    for card in spades:
+        place = top - deck.power[card]
+        if place < len(_SPADE_DANGER):
+            risk = _SPADE_DANGER[place]
+            danger += risk
+            if risk >= 0.4:
+                dangers.append(card)
+        value = _spade_honour(place, count)
+        if value:
+            honours += value
+            honour_cards += 1
+            if value >= 0.75:
+                winners.append(card)
+    length = 0.9 * max(0, count - max(3, honour_cards)) if count >= 4 else 0.0
+    if count >= 4:
+        danger += 0.45 * (count - 3)
+    tricks += honours + length
+    spare = max(0, count - round(honours + length))
+
+    ruffs = 0.0
+    for suit in SIDE_SUITS:
+        suit_cards = by_suit[suit]
+        size = min(len(suit_cards), 7)
+        ranks = [12 - deck.power[c] for c in suit_cards]
+        for card, place in zip(suit_cards, ranks, strict=True):
+            value = 0.0
+            if place == 0:
+                value = _ACE_VALUE[size]
+                risk = _ACE_DANGER[size]
+            elif place == 1:
+                value = (_KING_WITH_ACE if 0 in ranks else _KING_ALONE)[size]
+                risk = _KING_DANGER[size]
+            elif place == 2:
+                above = sum(1 for r in ranks if r < 2)
+                if size >= 3:
+                    value = (0.2, 0.4, 0.6)[above] * (0.5 if size >= 5 else 1.0)
+                risk = _QUEEN_DANGER[size]
+            elif place == 3:
+                risk = _JACK_DANGER[size]
+            else:
+                # A bare ten or nine must be played the first time the suit is led.
+                risk = (0.0, 0.3, 0.1)[min(size, 2)] if place <= 5 else 0.0
+            # Low cards in the same suit let a nil bidder play under a high one.
+            lows = sum(1 for r in ranks if r >= 7)
+            risk *= 0.75**lows
+            tricks += value
+            danger += risk
+            if value >= 0.75:
+                winners.append(card)
+            if risk >= 0.3:
+                dangers.append(card)
+        if spare:
+            chances = (2.0, 1.0, 0.35)[len(suit_cards)] if len(suit_cards) < 3 else 0.0
+            used = min(float(spare), chances)
+            ruffs += 0.8 * used
+            spare -= round(used)
+    tricks += ruffs
+    return HandValue(
+        tricks=tricks,
+        winners=tuple(winners),
+        length=length,
+        ruffs=ruffs,
+        nil_danger=danger,
+        dangers=tuple(dangers),
+    )
+
+
+def _spade_honour(place: int, count: int) -> float:
+    """The trick value of the spade ``place`` steps below the top, in ``count`` spades."""
+    if place == 0:
+        return 1.0
+    if place == 1:
+        return 0.85 if count >= 2 else 0.3
+    if place == 2:
+        return 0.75 if count >= 3 else (0.35 if count == 2 else 0.1)
+    if place == 3:
+        return 0.6 if count >= 4 else (0.3 if count == 3 else 0.0)
+    return 0.0
+
+
+# ------------------------------------------------------- shared small decisions
+def closest_bid(legal: tuple[Action, ...], wanted: int) -> Action:
+    """The legal numeric bid nearest to ``wanted`` tricks (the lower one on a tie);
+    nil when the house rules allow nothing else."""
+    numbers = [a - BID_BASE for a in legal if BID_BASE < a <= BID_BASE + 13]
+    if not numbers:
+        return NIL
+    return BID_BASE + min(numbers, key=lambda n: (abs(n - wanted), n))
+
+
+def exchange_pass(k: Knowledge) -> Action:
+    """The card to pass in the blind-nil exchange.
+
+    The blind-nil bidder gives away its most dangerous card (the highest, a spade first
+    on a tie of rank), and its partner gives the nil bidder its lowest side card, the
+    cards a nil bidder ducks with.
+    """
+    legal = [a - EXCHANGE_BASE for a in k.obs.legal_actions]
+    deck = k.deck
+
+    def danger(card: Card) -> tuple[int, int]:
+        return deck.power[card], deck.suit[card] == SPADES
+
+    if k.obs.blind[k.seat]:
+        return EXCHANGE_BASE + max(legal, key=danger)
+    return EXCHANGE_BASE + min(legal, key=danger)

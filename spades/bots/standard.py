@@ -1,0 +1,395 @@
+"""``standard``: a strong heuristic player that counts cards.
+
+Bidding reads the hand with :func:`~spades.bots.knowledge.evaluate_hand` (high cards, spade
+length, short suits for ruffing) and weighs nil by how well the hand can duck, then leans
+on the partner's bid, the score and the bags on the count. Blind nil is a comeback try
+when the team trails far.
+
+In the play every decision starts from :class:`~spades.bots.knowledge.Knowledge`: the cards
+gone, the voids shown and the chance that a card holds. In order of priority the bot
+keeps its own nil, covers a partner's nil, busts an opponent's nil, and then either goes
+for tricks (its contract, or a set of opponents who overbid) or ducks to keep bags off the
+count. It never trumps or overtakes a partner's card that is sure to win.
+
+The heuristics are deterministic; the seed is accepted for the common ``make_bot``
+signature.
+"""
+
+from __future__ import annotations
+
+from spades.bots.base import register, require_turn
+from spades.bots.knowledge import (
+    HandValue,
+    Knowledge,
+    closest_bid,
+    evaluate_hand,
+    exchange_pass,
+)
+from spades.cards import BLIND_NIL, LOOK, NIL, Action, Card
+from spades.observation import Observation
+from spades.state import SPADES, Phase
+
+# Added to the hand's trick estimate before the bid is rounded: a set costs more than
+# the bags of an underbid (tuned in duplicate matches of the bot against itself).
+BID_BIAS = -0.3
+# The nil danger (see evaluate_hand) accepted with a neutral partner and score.
+NIL_RISK = 0.65
+# A partner's card that holds at least this often is left alone.
+PARTNER_HOLDS = 0.7
+# A card must hold at least this often to be played for the trick.
+GOOD_WIN = 0.6
+
+
+@register("standard")
+class StandardBot:
+    """Card counting, nil play on both sides, bag control and setting."""
+
+    name = "standard"
+
+    def __init__(
+        self, *, seed: int | None = None, bid_bias: float = BID_BIAS, nil_risk: float = NIL_RISK
+    ) -> None:
+        """``bid_bias`` is added to the hand's trick estimate before rounding the bid, and
+        ``nil_risk`` is the nil danger accepted with a neutral partner and score."""
+        self.seed = seed
+        self.bid_bias = bid_bias
+        self.nil_risk = nil_risk
+
+    def act(self, observation: Observation) -> Action:
+        """Choose a legal action for the observing seat."""
+        require_turn(observation)
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if observation.phase is Phase.BIDDING and observation.hand is None:
+            return blind_nil_choice(Knowledge(observation))
+        k = Knowledge(observation)
+        if observation.phase is Phase.BIDDING:
+            return choose_bid(k, bid_bias=self.bid_bias, nil_risk=self.nil_risk)
+        if observation.phase is Phase.EXCHANGE:
+            return exchange_pass(k)
+        return choose_play(k)
+
+
+# ----------------------------------------------------------------- bidding
+def blind_nil_choice(k: Knowledge) -> Action:
+    """Blind nil when it is open and the team trails far enough to need the gamble."""
+    obs = k.obs
+    if BLIND_NIL not in obs.legal_actions or obs.bids[k.partner] == 0:
+        return LOOK
+    deficit = k.deficit()
+    theirs = obs.scores[1 - k.team]
+    target = obs.rules.target_score
+    # Blind nil fails more often than not, so it is only worth it when a normal hand
+    # cannot save the match.
+    far_behind = deficit >= 400 and theirs >= target // 2
+    about_to_lose = deficit >= max(150, obs.rules.blind_nil_deficit) and theirs >= target - 60
+    return BLIND_NIL if far_behind or about_to_lose else LOOK
+
+
+def nil_threshold(k: Knowledge, base: float) -> float:
+    """The nil danger this seat accepts, given the partner's bid and the score."""
+    obs = k.obs
+    threshold = base
+    partner_bid = obs.bids[k.partner]
+    if partner_bid is not None:
+        if partner_bid >= 4:
+            threshold += 0.15
+        elif partner_bid <= 2:
+            threshold -= 0.2
+    deficit = k.deficit()
+    if deficit >= 150:
+        threshold += 0.15
+    elif deficit <= -150:
+        threshold -= 0.1
+    return threshold
+
+
+def wants_nil(k: Knowledge, value: HandValue, nil_risk: float) -> bool:
+    """Whether the hand should bid nil."""
+    obs = k.obs
+    if NIL not in obs.legal_actions or obs.bids[k.partner] == 0:
+        return False
+    if value.tricks > 3.5:
+        return False
+    threshold = nil_threshold(k, nil_risk)
+    # Suicide: one of the pair must bid nil; the first to bid takes it on unless the
+    # hand is clearly better at taking tricks.
+    if obs.rules.suicide and obs.bids[k.partner] is None:
+        threshold += 0.6
+    return value.nil_danger <= threshold
+
+
+def wanted_tricks(k: Knowledge, value: HandValue, bid_bias: float) -> int:
+    """The numeric bid the hand is worth, leaning on the bags, the score and the
+    partner's bid."""
+    obs = k.obs
+    rules = obs.rules
+    bias = bid_bias
+    if k.bags_room(k.team) <= 3:
+        # Overtricks would cost the bag penalty: bid them instead.
+        bias += 0.3
+    deficit = k.deficit()
+    if deficit >= 150:
+        bias += 0.2
+    ours = obs.scores[k.team]
+    if deficit < 0 and ours >= rules.target_score - 100:
+        # Ahead and close to the target: a safe contract wins the match.
+        bias -= 0.2
+    wanted = max(1, int(value.tricks + 0.5 + bias))
+    partner_bid = obs.bids[k.partner]
+    if (
+        rules.ten_for_two_hundred
+        and partner_bid
+        and partner_bid + wanted == 9
+        and value.tricks + bias >= wanted + 0.2
+    ):
+        wanted += 1
+    return wanted
+
+
+def choose_bid(k: Knowledge, *, bid_bias: float = BID_BIAS, nil_risk: float = NIL_RISK) -> Action:
+    """The bid for a seat that has looked at its cards."""
+    assert k.obs.hand is not None
+    value = evaluate_hand(k.obs.hand, k.deck)
+    if wants_nil(k, value, nil_risk):
+        return NIL
+    return closest_bid(k.obs.legal_actions, wanted_tricks(k, value, bid_bias))
+
+
+# -------------------------------------------------------------------- play
+def choose_play(k: Knowledge) -> Card:
+    """The card to play."""
+    legal = sorted(k.obs.legal_actions, key=k.deck.power.__getitem__)
+    if k.nil_alive(k.seat):
+        return nil_play(k, legal)
+    if k.nil_alive(k.partner) and not k.is_nil(k.seat):
+        card = cover_play(k, legal)
+        if card is not None:
+            return card
+    card = bust_play(k, legal)
+    if card is not None:
+        return card
+    want = wants_tricks(k)
+    if k.obs.trick:
+        return follow_for_tricks(k, legal) if want else follow_ducking(k, legal)
+    return lead_for_tricks(k, legal) if want else lead_ducking(k, legal)
+
+
+def likely_winners(k: Knowledge) -> int:
+    """This seat's cards that should take a trick later: the top cards of their suits
+    and the spades that at most one unseen spade outranks."""
+    count = 0
+    for card in k.my_cards():
+        higher = len(k.higher_unseen(card))
+        if higher == 0 or (k.suit(card) == SPADES and higher == 1):
+            count += 1
+    return count
+
+
+def wants_tricks(k: Knowledge) -> bool:
+    """Whether to play for tricks now: to make the contract, or to set the opponents
+    when that is within reach and the bags allow it."""
+    mine_count = not k.is_nil(k.seat) or k.obs.rules.nil_tricks_count_toward_bid
+    if mine_count and k.team_bid(k.team) > 0 and k.need(k.team) > 0:
+        return True
+    them = 1 - k.team
+    their_need = k.need(them)
+    if k.team_bid(them) == 0 or their_need <= 0 or their_need > k.tricks_left:
+        return False
+    to_set = k.tricks_left - their_need + 1
+    partner_bid = k.obs.bids[k.partner] or 0
+    partner_left = max(0, partner_bid - k.obs.tricks_won[k.partner])
+    reach = likely_winners(k) + max(1, partner_left)
+    return to_set <= reach and (to_set < k.bags_room(k.team) or k.team_bid(them) >= 5)
+
+
+def _following(k: Knowledge, cards: list[Card]) -> bool:
+    return k.led_suit is not None and k.suit(cards[0]) == k.led_suit
+
+
+def shed(k: Knowledge, cards: list[Card], *, keep_high: bool) -> Card:
+    """A card that is not meant to win this trick.
+
+    Keeping high cards (when tricks are wanted later), it follows with the lowest card or
+    discards a low card from the shortest side suit to make a void. Ducking, it follows
+    with the highest card that loses or discards the card likeliest to win a trick later.
+    """
+    if _following(k, cards):
+        return cards[0] if keep_high else cards[-1]
+    side = [c for c in cards if k.suit(c) != SPADES]
+    if not side:
+        return cards[0] if keep_high else cards[-1]
+    if keep_high:
+        return min(
+            side,
+            key=lambda c: (k.is_master(c), k.count(k.hand, k.suit(c)), k.power(c)),
+        )
+    return min(side, key=lambda c: (len(k.higher_unseen(c)), -k.power(c)))
+
+
+def follow_for_tricks(k: Knowledge, legal: list[Card]) -> Card:
+    """Follow when the team wants this trick."""
+    assert k.winner is not None
+    later = k.still_to_play()
+    losers = [c for c in legal if not k.wins_now(c)]
+    winners = [c for c in legal if k.wins_now(c)]
+    if k.winner[0] == k.partner:
+        holds = k.p_current_holds()
+        if holds >= PARTNER_HOLDS or not later or not _following(k, legal):
+            return shed(k, losers or legal, keep_high=True)
+        # Third hand high: the partner's card may not hold, a better one will.
+        better = [c for c in winners if k.p_win(c) >= max(PARTNER_HOLDS, holds + 0.25)]
+        return better[0] if better else shed(k, losers or legal, keep_high=True)
+    if winners:
+        if not later:
+            return winners[0]
+        good = [c for c in winners if k.p_win(c) >= GOOD_WIN]
+        if good:
+            second_hand = len(later) == 2 and losers and k.p_win(good[0]) < 0.85
+            if not second_hand:
+                return good[0]
+        elif len(later) == 1:
+            best = max(winners, key=lambda c: (k.p_win(c), -k.power(c)))
+            if k.p_win(best) >= 0.3:
+                return best
+    return shed(k, losers or legal, keep_high=True)
+
+
+def follow_ducking(k: Knowledge, legal: list[Card]) -> Card:
+    """Follow when the team wants no more tricks (bags)."""
+    losers = [c for c in legal if not k.wins_now(c)]
+    if losers:
+        return shed(k, losers, keep_high=False)
+    later = k.still_to_play()
+    if not later:
+        return legal[-1]
+    return min(legal, key=lambda c: (k.p_win(c, against=tuple(later)), -k.power(c)))
+
+
+def lead_for_tricks(k: Knowledge, legal: list[Card]) -> Card:
+    """Lead when the team wants tricks."""
+    side = [c for c in legal if k.suit(c) != SPADES]
+    spades = [c for c in legal if k.suit(c) == SPADES]
+    cashes = [c for c in side if k.p_win(c) >= 0.75]
+    if cashes:
+        return max(cashes, key=lambda c: (k.p_win(c), k.power(c)))
+    their_spades = k.unseen_count(SPADES)
+    if spades and k.is_master(spades[-1]) and (len(spades) * 2 >= their_spades or not side):
+        return spades[-1]
+    if not side:
+        return spades[-1] if k.p_win(spades[-1]) >= GOOD_WIN else spades[0]
+    if len(spades) >= 2:
+        singles = [c for c in side if k.count(k.hand, k.suit(c)) == 1 and not k.is_master(c)]
+        if singles:
+            return min(singles, key=k.power)
+    # Lead low where the partner may ruff or hold the top, never away from a guarded
+    # honour if another suit will do, and not into a known void of an opponent.
+    opponents = ((k.seat + 1) % 4, (k.seat + 3) % 4)
+
+    def lead_key(card: Card) -> tuple[float, int, int]:
+        suit = k.suit(card)
+        top = k.my_cards(suit)[-1]
+        honour = top != card and len(k.higher_unseen(top)) <= 1
+        ruffed = sum(k.p_void(o, suit) for o in opponents if not k.is_void(o, SPADES))
+        mate_ruff = k.p_void(k.partner, suit) if not k.is_void(k.partner, SPADES) else 0.0
+        return (ruffed - mate_ruff + honour, -k.count(k.hand, suit), k.power(card))
+
+    lows = [min((c for c in side if k.suit(c) == s), key=k.power) for s in _suits(k, side)]
+    return min(lows, key=lead_key)
+
+
+def lead_ducking(k: Knowledge, legal: list[Card]) -> Card:
+    """Lead when the team wants no more tricks: the card least likely to win, the higher
+    of equals so that high cards leave the hand while they are safe."""
+    side = [c for c in legal if k.suit(c) != SPADES] or legal
+    return min(side, key=lambda c: (round(k.p_win(c), 2), -k.power(c)))
+
+
+def _suits(k: Knowledge, cards: list[Card]) -> list[int]:
+    return sorted({k.suit(c) for c in cards})
+
+
+# --------------------------------------------------------------------- nil
+def nil_play(k: Knowledge, legal: list[Card]) -> Card:
+    """Play to keep this seat's own nil."""
+    if not k.obs.trick:
+        # A card no unseen card can duck under forces every follower above it.
+        return min(
+            legal,
+            key=lambda c: (
+                k.suit(c) == SPADES,
+                len(k.lower_unseen(c)),
+                -len(k.higher_unseen(c)),
+                k.power(c),
+            ),
+        )
+    losers = [c for c in legal if not k.wins_now(c)]
+    if losers:
+        if _following(k, losers):
+            return losers[-1]
+        return min(losers, key=lambda c: (len(k.higher_unseen(c)), -k.power(c)))
+    later = k.still_to_play()
+    if not later:
+        return legal[-1]
+    return min(legal, key=lambda c: (k.p_win(c, against=tuple(later)), k.power(c)))
+
+
+def cover_play(k: Knowledge, legal: list[Card]) -> Card | None:
+    """Protect the partner's nil, or None when this trick needs no cover."""
+    if not k.obs.trick:
+        spades_ok = [c for c in legal if k.suit(c) != SPADES or k.is_master(c)] or legal
+
+        def cover_key(card: Card) -> tuple[float, int]:
+            return (
+                len(k.higher_unseen(card)) - 2 * k.p_void(k.partner, k.suit(card)),
+                -k.power(card),
+            )
+
+        return min(spades_ok, key=cover_key)
+    assert k.winner is not None
+    if k.played_in_trick(k.partner) is not None:
+        if k.winner[0] != k.partner:
+            return None
+        winners = [c for c in legal if k.wins_now(c)]
+        return winners[0] if winners else None
+    top = legal[-1]
+    if _following(k, legal):
+        return top if k.wins_now(top) else None
+    led = k.led_suit
+    assert led is not None
+    threat = k.higher_unseen(k.winner[1]) and not k.is_void(k.partner, led)
+    if led != SPADES and threat:
+        ruffs = [c for c in legal if k.suit(c) == SPADES and k.wins_now(c)]
+        if ruffs:
+            return ruffs[0]
+    return None
+
+
+def bust_play(k: Knowledge, legal: list[Card]) -> Card | None:
+    """Try to make an opponent's nil fail, or None when there is none to bust or the
+    team's own contract cannot spare the tricks."""
+    nils = [s for s in ((k.seat + 1) % 4, (k.seat + 3) % 4) if k.nil_alive(s)]
+    if not nils:
+        return None
+    need = k.need(k.team) if not k.is_nil(k.seat) else 0
+    if need > 0 and need >= k.tricks_left - 1:
+        return None
+    if not k.obs.trick:
+        target = nils[0]
+        open_suits = [c for c in legal if not k.is_void(target, k.suit(c))]
+        pool = [c for c in open_suits if k.suit(c) != SPADES] or open_suits or legal
+        return min(pool, key=lambda c: (len(k.lower_unseen(c)), k.power(c)))
+    assert k.winner is not None
+    losers = [c for c in legal if not k.wins_now(c)]
+    played = [s for s in nils if k.played_in_trick(s) is not None]
+    if played:
+        if k.winner[0] in nils and losers:
+            return shed(k, losers, keep_high=False)
+        return None
+    if k.winner[0] % 2 != k.team:
+        # The nil bidder's partner is winning: the nil bidder will duck under it anyway.
+        return None
+    if losers:
+        return losers[0] if _following(k, losers) else shed(k, losers, keep_high=True)
+    return legal[0]

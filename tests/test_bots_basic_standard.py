@@ -1,0 +1,214 @@
+"""The ``basic`` and ``standard`` bots: scripted positions for the key skills, legal
+actions under every house rule, determinism, and no peeking at hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bot_positions import (
+    ACE_KING,
+    BAGS_HANDS,
+    NIL_COVER_HANDS,
+    TEXTBOOK_NIL,
+    TRUMP_HANDS,
+    VOID_HANDS,
+    position,
+    with_south,
+)
+from engine_helpers import cards, random_rules
+
+from spades.bots import Bot, make_bot
+from spades.bots.knowledge import Knowledge, evaluate_hand
+from spades.cards import NIL, Action, bid_action, parse_card
+from spades.rules import Rules
+from spades.state import HandState, deck_for
+
+C = parse_card
+
+
+def choice(bot: str, state: HandState) -> Action:
+    seat = state.current_player
+    assert seat is not None
+    return make_bot(bot, seed=0).act(state.observation(seat))
+
+
+# ------------------------------------------------------------------ scripted skills
+def test_standard_covers_partners_nil_by_overtaking() -> None:
+    state = position(NIL_COVER_HANDS, 3, [NIL, bid_action(3), bid_action(4), bid_action(4)])
+    state.apply(C("9H"))
+    state.apply(C("2H"))
+    card = choice("standard", state)
+    assert card in (C("10H"), C("KH"))
+
+
+def test_standard_without_a_nil_to_cover_plays_under_its_partners_card() -> None:
+    bids = [bid_action(3), bid_action(3), bid_action(4), bid_action(3)]
+    state = position(NIL_COVER_HANDS, 3, bids)
+    state.apply(C("9H"))
+    state.apply(C("2H"))
+    assert choice("standard", state) == C("4H")
+
+
+@pytest.mark.parametrize("bot", ["basic", "standard"])
+def test_bots_never_trump_a_partners_sure_winner(bot: str) -> None:
+    state = position(VOID_HANDS, 2, [bid_action(3), bid_action(4), bid_action(3), bid_action(3)])
+    for code in ("2H", "AH", "3H"):
+        state.apply(C(code))
+    card = choice(bot, state)
+    assert state.deck.suit[card] != 3
+
+
+def test_standard_trumps_when_an_opponent_is_winning() -> None:
+    bids = [bid_action(3), bid_action(4), bid_action(3), bid_action(3)]
+    state = position(TRUMP_HANDS, 2, bids)
+    for code in ("KH", "2H", "3H"):
+        state.apply(C(code))
+    assert choice("standard", state) == C("2S")
+
+
+def _bags_position(north: int, south: int) -> HandState:
+    bids = [bid_action(north), bid_action(4), bid_action(south), bid_action(4)]
+    state = position(BAGS_HANDS, 3, bids)
+    for code in ("AC", "4C", "7C", "10C", "AD", "4D", "6D", "10D", "5H", "10H"):
+        state.apply(C(code))
+    return state
+
+
+def test_standard_ducks_bags_once_the_contract_is_made() -> None:
+    state = _bags_position(1, 1)
+    assert Knowledge(state.observation(2)).need(0) <= 0
+    assert choice("standard", state) == C("9H")
+
+
+def test_standard_takes_the_trick_while_the_contract_needs_it() -> None:
+    state = _bags_position(3, 3)
+    assert choice("standard", state) == C("AH")
+
+
+def test_standard_bids_nil_with_a_textbook_nil_hand() -> None:
+    assert choice("standard", with_south(TEXTBOOK_NIL)) == NIL
+
+
+def test_standard_does_not_bid_nil_with_aces_and_kings() -> None:
+    action = choice("standard", with_south(ACE_KING))
+    assert action != NIL
+    assert action >= bid_action(5)
+
+
+def test_basic_bids_its_sure_winners() -> None:
+    # Side aces (hearts, diamonds, clubs) and the A♠ and K♠: five sure tricks.
+    assert choice("basic", with_south(ACE_KING)) == bid_action(5)
+
+
+def test_basic_follows_low_when_it_cannot_win() -> None:
+    state = position(VOID_HANDS, 2, [bid_action(3), bid_action(4), bid_action(3), bid_action(3)])
+    state.apply(C("AC"))
+    assert choice("basic", state) == C("7C")
+
+
+def test_basic_wins_cheaply_when_its_team_needs_tricks() -> None:
+    state = position(VOID_HANDS, 2, [bid_action(3), bid_action(4), bid_action(3), bid_action(3)])
+    state.apply(C("2H"))
+    assert choice("basic", state) == C("QH")
+
+
+def test_hand_value_counts_high_cards_and_spade_length() -> None:
+    deck = deck_for(False)
+    weak = evaluate_hand(cards(TEXTBOOK_NIL), deck)
+    strong = evaluate_hand(cards(ACE_KING), deck)
+    long_spades = evaluate_hand(cards("9S 8S 7S 6S 5S 4S 2H 3H 4H 2D 3D 2C 3C"), deck)
+    assert weak.tricks < 1 < 2 < long_spades.tricks < 4 < strong.tricks
+    assert weak.nil_danger < 0.5 < strong.nil_danger
+
+
+# --------------------------------------------------------- legality and determinism
+def _drive(state: HandState, bots: dict[int, Bot], rng: random.Random) -> int:
+    """Play the hand out, mixing bot choices with random ones; returns the decisions."""
+    decisions = 0
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        legal = state.legal_actions()
+        if rng.random() < 0.25:
+            state.apply(rng.choice(legal))
+            continue
+        bot = bots[seat]
+        action = bot.act(state.observation(seat))
+        assert action in legal, (bot, action, legal)
+        state.apply(action)
+        decisions += 1
+    return decisions
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bots_only_choose_legal_actions_under_any_house_rules(seed: int) -> None:
+    rng = random.Random(seed)
+    rules = random_rules(rng)
+    scores = rng.choice([(0, 0), (0, 150), (120, -90), (300, 460)])
+    names = ("basic", "standard")
+    bots = {seat: make_bot(names[(seat + seed) % 2], seed=seed) for seat in range(4)}
+    for hand in range(3):
+        state = HandState.deal(rules, dealer=hand % 4, seed=seed * 10 + hand, scores=scores)
+        assert _drive(state, bots, rng) > 0
+
+
+@pytest.mark.parametrize("bot", ["basic", "standard"])
+def test_same_seed_and_observation_give_the_same_choice(bot: str) -> None:
+    rng = random.Random(5)
+    state = HandState.deal(Rules(), dealer=0, seed=5, scores=(0, 200))
+    first, second = make_bot(bot, seed=9), make_bot(bot, seed=9)
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        obs = state.observation(seat)
+        action = first.act(obs)
+        assert second.act(obs) == action
+        assert first.act(obs) == action
+        state.apply(action if rng.random() < 0.7 else rng.choice(state.legal_actions()))
+
+
+def _swap_hidden_same_suit(state: HandState) -> HandState:
+    """The same history with two unplayed cards of one suit swapped between East and
+    West: South's view is unchanged, the true hands are not."""
+    deck = state.deck
+    east, west = state.hand(1), state.hand(3)
+    for suit in range(4):
+        e = [c for c in east if deck.suit[c] == suit]
+        w = [c for c in west if deck.suit[c] == suit]
+        if e and w:
+            swap = {e[0]: w[0], w[0]: e[0]}
+            break
+    else:
+        raise AssertionError("East and West share no suit")
+    hands = [
+        [swap.get(c, c) if seat in (1, 3) else c for c in deck.chunks(state.initial_hands[seat])]
+        for seat in range(4)
+    ]
+    other = HandState.from_hands(state.rules, hands, dealer=state.dealer, scores=state.scores)
+    for action in state.history:
+        other.apply(action)
+    return other
+
+
+@pytest.mark.parametrize("bot", ["basic", "standard"])
+@pytest.mark.parametrize("seed", range(6))
+def test_bots_read_no_hidden_cards(bot: str, seed: int) -> None:
+    rng = random.Random(seed)
+    state = HandState.deal(Rules(), dealer=seed % 4, seed=seed)
+    driver = make_bot("standard", seed=1)
+    checked = 0
+    while not state.is_over and checked < 6:
+        seat = state.current_player
+        assert seat is not None
+        if seat == 2 and len(state.hand(1)) > 2:
+            other = _swap_hidden_same_suit(state)
+            assert other.hands != state.hands
+            assert other.observation(2) == state.observation(2)
+            assert choice(bot, other) == choice(bot, state)
+            checked += 1
+        if rng.random() < 0.8:
+            state.apply(driver.act(state.observation(seat)))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 0
