@@ -645,11 +645,15 @@ class HandState:
         assert seat is not None
         hand = self.hands[seat]
         unseen = FULL_DECK & ~self.played & ~hand
+        lead_free = self.rules.spades_lead_any_time
         if not self.trick:
-            return None if self._leads_win_all(hand, unseen) else _CLAIM_REFUSED
+            first = not self.tricks and self.rules.no_spades_first_trick
+            spades_open = (self.broken or lead_free) and not first
+            return None if self._leads_win_all(hand, unseen, spades_open) else _CLAIM_REFUSED
         for card in self.deck.chunks(self._legal_play_mask()):
+            spades_open = self.broken or lead_free or self.deck.suit[card] == SPADES
             if self._wins_current_trick(card, unseen) and self._leads_win_all(
-                hand & ~(1 << card), unseen
+                hand & ~(1 << card), unseen, spades_open
             ):
                 return None
         return _CLAIM_REFUSED
@@ -667,7 +671,7 @@ class HandState:
         cards = self.deck.chunks(mask & self.deck.suit_masks[suit])
         return min((power[c] for c in cards), default=99)
 
-    def _leads_win_all(self, hand: Mask, unseen: Mask) -> bool:
+    def _leads_win_all(self, hand: Mask, unseen: Mask, spades_open: bool) -> bool:
         # Lead every spade from the top while the others may still hold spades, then
         # the side suits: each lead must beat whatever may be played to it.
         masks = self.deck.suit_masks
@@ -676,6 +680,9 @@ class HandState:
                 return False
         sides = hand & ~masks[SPADES]
         their_spades = (unseen & masks[SPADES]).bit_count()
+        if sides and their_spades and not spades_open:
+            # A side card must be led first, and a hand void in its suit may trump it.
+            return False
         return not (sides and their_spades > (hand & masks[SPADES]).bit_count())
 
     def _wins_current_trick(self, card: Card, unseen: Mask) -> bool:
