@@ -241,8 +241,8 @@ class Exercise:
         if value in self.answer:
             return Feedback(True, f"Right. {self.explanation}")
         why = self.reasons.get(value, "")
-        lead = f"Not {self.label(value)}: {why}" if why else f"Not {self.label(value)}."
-        return Feedback(False, _sentence(lead) + " " + self.explanation)
+        lead = _sentence(f"Not “{self.label(value)}”: {why}") if why else "Not quite."
+        return Feedback(False, f"{lead} {self.explanation}")
 
 
 def _by_reason(exercise: Exercise, values: Iterable[int]) -> list[tuple[str, list[int]]]:
@@ -664,18 +664,29 @@ def _bid_label(tricks: int) -> str:
     return "Nil" if tricks == 0 else str(tricks)
 
 
-def _lesson5(seed: int) -> Exercise:
+def _bidding_position(seed: int, attempt: int) -> HandState:
+    """A seeded deal bid by the table bots up to South's turn."""
     from spades.bots import make_bot
 
-    rng = _rng("bid", seed)
+    rng = _rng("bid", seed, attempt)
     state = HandState.deal(RULES, dealer=rng.randrange(4), seed=rng.getrandbits(32))
-    name = coach_bot_name()
+    name = table_bot_name()
     while state.current_player != SOUTH:
         seat = state.current_player
         assert seat is not None
         state.apply(make_bot(name, seed=seed * 4 + seat).act(state.observation(seat)))
-    advice = advise(state.observation(SOUTH))
-    expert = advice.action - NIL
+    return state
+
+
+def _lesson5(seed: int) -> Exercise:
+    # The fixed first example is a hand worth a few tricks, where counting has something
+    # to count; later seeds take whatever the deal gives.
+    for attempt in range(8 if seed == 0 else 1):
+        state = _bidding_position(seed, attempt)
+        advice = advise(state.observation(SOUTH))
+        expert = advice.action - NIL
+        if 3 <= expert <= 5:
+            break
     legal = [a - NIL for a in state.legal_actions()]
     if expert == 0:
         accepted = {0}
@@ -684,9 +695,16 @@ def _lesson5(seed: int) -> Exercise:
     said = f"The expert bot bids {_bid_label(expert)}."
     explanation = f"{said} {_sentence(advice.reason)}" if advice.reason else said
     earlier = [
-        f"{SEAT_NAMES[s]} bid {_bid_label(b)}" for s in range(4) if (b := state.bids[s]) is not None
+        f"{SEAT_NAMES[s]} bid {_bid_word(b)}" for s in range(4) if (b := state.bids[s]) is not None
     ]
-    reasons = {b: f"that is more than one trick away from {_bid_label(expert)}" for b in legal}
+    reasons = {}
+    for b in legal:
+        if b == 0:
+            reasons[b] = "nil promises to take no trick at all, and this hand should take some"
+        elif expert == 0:
+            reasons[b] = "this hand can duck every trick, so the expert bids nil"
+        else:
+            reasons[b] = f"that is more than one trick away from {_bid_label(expert)}"
     return Exercise(
         lesson=5,
         seed=seed,
@@ -973,9 +991,21 @@ def _bags_exercise(seed: int) -> Exercise:
         options=tuple(Option(i, describe(o)) for i, o in enumerate(outcomes)),
         answer=frozenset((outcomes.index((penalty, after)),)),
         explanation=_sentence(why),
-        reasons={},
+        reasons={i: _bag_slip(o, total, limit) for i, o in enumerate(outcomes)},
         bags=(before, new),
     )
+
+
+def _bag_slip(option: tuple[int, int], total: int, limit: int) -> str:
+    """What a wrong bag outcome overlooks."""
+    penalty, left = option
+    if penalty and total < limit:
+        return f"the penalty comes only when the count reaches {limit}"
+    if not penalty and total >= limit:
+        return f"{total} bags reach {limit}, so the penalty is due"
+    if left >= limit:
+        return f"with the penalty, {limit} bags come off the count"
+    return f"the count goes up by every bag taken, to {total}"
 
 
 _END_CASES: Final = (

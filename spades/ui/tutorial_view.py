@@ -26,7 +26,14 @@ from spades.tutorial import (
     refusal,
 )
 from spades.ui import style
-from spades.ui.cards import SeatView, hand_row, trick_cards_html, trick_view
+from spades.ui.cards import (
+    SeatView,
+    card_html,
+    hand_row,
+    sort_cards,
+    trick_cards_html,
+    trick_view,
+)
 
 COURSE_KEY: Final = "learn_course"
 HINT_KEY: Final = "learn_hint_shown"
@@ -135,18 +142,27 @@ def _exercise_table(ex: Exercise, solved: bool) -> None:
         return
     on_table = dict(ex.trick)
     finished = len(ex.trick) == 4
+    broken = state.spades_broken
     winner = None
-    if finished and solved:
+    if finished:
+        # The engine plays the shown trick, so the markers describe the cards on the table.
         after = state.clone()
         for _, card in ex.trick:
             after.apply(card)
-        winner = after.tricks[-1].winner
-    to_act = None if finished else state.current_player
+        broken = after.spades_broken
+        winner = after.tricks[-1].winner if solved else None
     trick_view(
-        _seats(state, on_table, to_act=to_act, winner=winner),
-        center=_center(state.spades_broken),
+        _seats(state, on_table, to_act=None if finished else state.current_player, winner=winner),
+        center=_center(broken),
         key="learn_table",
     )
+
+
+def _shown_hand(ex: Exercise) -> None:
+    """The hand an exercise is about, face up, when it is not itself the answer buttons."""
+    if ex.hand and ex.kind == "choice":
+        st.caption("Your hand")
+        st.html(f'<div class="sp-row">{"".join(card_html(c) for c in sort_cards(ex.hand))}</div>')
 
 
 def _answer(value: int | None = None) -> None:
@@ -217,6 +233,7 @@ def _exercise(learner: Course) -> None:
     if ex.facts:
         st.caption(" · ".join(ex.facts))
     _exercise_table(ex, learner.solved)
+    _shown_hand(ex)
     if ex.kind == "cards":
         _answer_cards(learner, ex)
     elif ex.kind == "card":
