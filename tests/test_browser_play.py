@@ -1,0 +1,144 @@
+"""The Play page in Chromium, started the way a user starts the app (``streamlit run``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "table.png"
+# Streamlit draws a second, hidden copy of each button (to measure its label): count
+# only the visible ones.
+CARDS = "[class*='st-key-card_'] button:visible"
+WAIT = 30_000
+
+
+def _open(page: Page, url: str, speed: str = "instant") -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(url)
+    expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
+    page.locator(".st-key-speed").get_by_text(speed, exact=True).click()
+
+
+def _your_turn(page: Page) -> Locator:
+    status = page.locator(".st-key-status")
+    expect(status).to_contain_text("Your turn", timeout=WAIT)
+    return status
+
+
+def _hand_size(page: Page) -> int:
+    return page.locator(CARDS).count()
+
+
+def _game_id(page: Page) -> str:
+    expect(page).to_have_url(re.compile(r"[?&]game=[0-9a-f]{32}"), timeout=WAIT)
+    found = re.search(r"game=([0-9a-f]{32})", page.url)
+    assert found
+    return found.group(1)
+
+
+def _bid_or_look(page: Page) -> None:
+    """Make the human's bidding choices: look at the cards if asked, then bid."""
+    _your_turn(page)
+    look = page.locator(".st-key-look button:enabled:visible")
+    if look.count():
+        look.click()
+        expect(page.locator(".st-key-look")).to_have_count(0, timeout=WAIT)
+        _your_turn(page)
+    bids = page.locator(".st-key-bids button:enabled:visible")
+    bids.nth(bids.count() // 2).click()
+    expect(page.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
+
+
+def _play_a_card(page: Page) -> str:
+    """Play the first playable card; returns its key."""
+    before = _hand_size(page)
+    card = page.locator(CARDS + ":enabled").first
+    expect(card).to_be_visible(timeout=WAIT)
+    key = _card_key(card)
+    card.click()
+    expect(page.locator(CARDS)).to_have_count(before - 1, timeout=WAIT)
+    return key
+
+
+def _card_key(button: Locator) -> str:
+    classes = button.locator("xpath=ancestor::*[contains(@class, 'st-key-card_')][1]")
+    found = re.search(r"st-key-(card_\w+)", classes.get_attribute("class") or "")
+    assert found
+    return found.group(1)
+
+
+def _cards_held(page: Page) -> set[str]:
+    keys = set()
+    for element in page.locator("[class*='st-key-card_']").all():
+        found = re.search(r"st-key-(card_\w+)", element.get_attribute("class") or "")
+        if found:
+            keys.add(found.group(1))
+    return keys
+
+
+def test_a_full_hand_played_by_clicking(page: Page, app_url: str) -> None:
+    _open(page, app_url)
+    _bid_or_look(page)
+    for trick in range(13):
+        if trick == 4:
+            SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+            page.locator(".st-key-trick").scroll_into_view_if_needed()
+            page.screenshot(path=str(SCREENSHOT))
+        _your_turn(page)
+        _play_a_card(page)
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Hand 1", timeout=WAIT)
+    expect(dialog).to_contain_text("Points this hand")
+    page.locator(".st-key-next_hand button:visible").click()
+    expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
+    expect(page.get_by_text("hand 2")).to_be_visible(timeout=WAIT)
+    expect(page.locator(".st-key-scoresheet")).to_contain_text("Us points")
+    assert SCREENSHOT.stat().st_size > 10_000
+
+
+def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) -> None:
+    _open(page, app_url, speed="normal")
+    game = _game_id(page)
+    _bid_or_look(page)
+    _your_turn(page)
+    played = _play_a_card(page)
+    expect(page.locator(".sp-south .sp-card")).to_have_count(1, timeout=WAIT)
+    held = _cards_held(page)
+    page.reload()
+    expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
+    assert _game_id(page) == game
+    expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
+    assert played not in _cards_held(page)
+    assert _cards_held(page) == held
+    page.locator(".st-key-speed").get_by_text("instant", exact=True).click()
+    _your_turn(page)
+    _play_a_card(page)
+    assert _game_id(page) == game
+
+
+def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url: str) -> None:
+    first = browser.new_context()
+    second = browser.new_context()
+    try:
+        one, two = first.new_page(), second.new_page()
+        _open(one, app_url)
+        _open(two, app_url)
+        assert _game_id(one) != _game_id(two)
+        held = _cards_held(two) if two.locator(CARDS).count() else set()
+        _bid_or_look(one)
+        _your_turn(one)
+        _play_a_card(one)
+        two.reload()
+        expect(two.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
+        if held:
+            expect(two.locator("[class*='st-key-card_']")).to_have_count(len(held), timeout=WAIT)
+            assert _cards_held(two) == held
+        assert _hand_size(one) == 12
+    finally:
+        first.close()
+        second.close()
