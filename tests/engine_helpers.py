@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from spades.cards import Card, parse_card
@@ -80,3 +81,55 @@ def random_rules(rng: random.Random) -> Rules:
         no_spades_first_trick=rng.random() < 0.3,
         spades_lead_any_time=rng.random() < 0.2,
     )
+
+
+# The rules of the play restated from the rule texts, independently of the engine, so
+# the brute-force tests (claim, perft, invariants) can check the engine against them.
+def ref_suit(card: int, jokers: bool) -> int:
+    """A card's suit for play: the jokers (ids 0 and 13 in that deck) are spades."""
+    return 3 if jokers and card in (0, 13) else card // 13
+
+
+def ref_power(card: int, jokers: bool) -> int:
+    """A card's rank for play: the Big Joker over the Little Joker over the ace."""
+    if jokers and card == 0:
+        return 14
+    if jokers and card == 13:
+        return 13
+    return card % 13
+
+
+def ref_legal_plays(
+    hand: Iterable[int],
+    trick: Sequence[tuple[int, int]],
+    broken: bool,
+    first: bool,
+    rules: Rules,
+) -> list[int]:
+    """The cards a player may play: follow suit if you can; lead a spade only once
+    spades are broken (or by house rule), or when holding nothing else."""
+    hand = sorted(hand)
+    jokers = rules.jokers
+    side = [c for c in hand if ref_suit(c, jokers) != 3]
+    if trick:
+        led = ref_suit(trick[0][1], jokers)
+        follow = [c for c in hand if ref_suit(c, jokers) == led]
+        if follow:
+            return follow
+        if first and rules.no_spades_first_trick and side:
+            return side
+        return hand
+    restricted = (not broken and not rules.spades_lead_any_time) or (
+        first and rules.no_spades_first_trick
+    )
+    return side if restricted and side else hand
+
+
+def ref_trick_winner(trick: Sequence[tuple[int, int]], jokers: bool) -> int:
+    """The seat that wins a trick of (seat, card): the highest spade, else the highest
+    card of the led suit."""
+    spades = [(ref_power(c, jokers), s) for s, c in trick if ref_suit(c, jokers) == 3]
+    if spades:
+        return max(spades)[1]
+    led = ref_suit(trick[0][1], jokers)
+    return max((ref_power(c, jokers), s) for s, c in trick if ref_suit(c, jokers) == led)[1]

@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 
 import pytest
-from engine_helpers import deal_by_suits, late_position, snapshot
+from engine_helpers import (
+    deal_by_suits,
+    late_position,
+    ref_legal_plays,
+    ref_power,
+    ref_suit,
+    ref_trick_winner,
+    snapshot,
+)
 
 from spades.cards import CLAIM, bid_action, parse_card
 from spades.rules import Rules
@@ -16,46 +24,6 @@ from spades.state import HandState, IllegalAction, Phase
 
 Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
 Play = tuple[int, int]
-
-
-# ------------------------------------------------------------- the rules, from scratch
-def suit(card: int, jokers: bool) -> int:
-    return 3 if jokers and card in (0, 13) else card // 13
-
-
-def power(card: int, jokers: bool) -> int:
-    if jokers and card == 0:
-        return 14
-    if jokers and card == 13:
-        return 13
-    return card % 13
-
-
-def legal_plays(
-    hand: frozenset[int], trick: Sequence[Play], broken: bool, first: bool, rules: Rules
-) -> list[int]:
-    j = rules.jokers
-    side = [c for c in hand if suit(c, j) != 3]
-    if trick:
-        led = suit(trick[0][1], j)
-        follow = [c for c in hand if suit(c, j) == led]
-        if follow:
-            return sorted(follow)
-        if first and rules.no_spades_first_trick and side:
-            return sorted(side)
-        return sorted(hand)
-    restricted = (not broken and not rules.spades_lead_any_time) or (
-        first and rules.no_spades_first_trick
-    )
-    return sorted(side if restricted and side else hand)
-
-
-def trick_winner(trick: Sequence[Play], jokers: bool) -> int:
-    spades = [(power(c, jokers), s) for s, c in trick if suit(c, jokers) == 3]
-    if spades:
-        return max(spades)[1]
-    led = suit(trick[0][1], jokers)
-    return max((power(c, jokers), s) for s, c in trick if suit(c, jokers) == led)[1]
 
 
 # ---------------------------------------------------------------- the brute force
@@ -68,12 +36,12 @@ def strategy_choice(
     """The claimer's plan, using only what it knows: lead its highest spade while the
     others may still hold spades, then its side cards (highest first)."""
     del hand
-    spades = [c for c in legal if suit(c, jokers) == 3]
-    others_hold_spades = any(suit(c, jokers) == 3 for c in others)
+    spades = [c for c in legal if ref_suit(c, jokers) == 3]
+    others_hold_spades = any(ref_suit(c, jokers) == 3 for c in others)
     if spades and others_hold_spades:
-        return [max(spades, key=lambda c: power(c, jokers))]
-    sides = [c for c in legal if suit(c, jokers) != 3] or legal
-    return [max(sides, key=lambda c: (power(c, jokers), c))]
+        return [max(spades, key=lambda c: ref_power(c, jokers))]
+    sides = [c for c in legal if ref_suit(c, jokers) != 3] or legal
+    return [max(sides, key=lambda c: (ref_power(c, jokers), c))]
 
 
 def any_choice(
@@ -99,7 +67,7 @@ def claimer_takes_all(
     if not any(hands):
         return True
     seat = (leader + len(trick)) % 4
-    legal = legal_plays(hands[seat], trick, broken, first, rules)
+    legal = ref_legal_plays(hands[seat], trick, broken, first, rules)
     if seat == claimer:
         others = frozenset().union(*(hands[s] for s in range(4) if s != claimer))
         options = choose(legal, hands[seat], others, rules.jokers)
@@ -128,11 +96,11 @@ def _after(
     new_hands = list(hands)
     new_hands[seat] = hands[seat] - {card}
     played = (*trick, (seat, card))
-    broken = broken or suit(card, rules.jokers) == 3
+    broken = broken or ref_suit(card, rules.jokers) == 3
     nxt: Hands = (new_hands[0], new_hands[1], new_hands[2], new_hands[3])
     if len(played) < 4:
         return claimer_takes_all(nxt, played, leader, broken, first, claimer, rules, choose)
-    winner = trick_winner(played, rules.jokers)
+    winner = ref_trick_winner(played, rules.jokers)
     if winner != claimer:
         return False
     return claimer_takes_all(nxt, (), winner, broken, False, claimer, rules, choose)
