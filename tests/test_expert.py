@@ -165,7 +165,7 @@ def test_ducks_a_bag_once_the_contract_is_made() -> None:
         [
             "AC KC QC JC 4D JD QD KD AD",
             "2C 3C 4C 9D 6D 7D 8D",
-            "5C 6C 7C TD 2D",
+            "5C 6C 7C TD 2D 2H 3H 4H 5H 6H 2S 3S 4S",
             "8C 9C TC 3D 5D",
         ]
     )

@@ -64,6 +64,10 @@ class _Table:
         "lead_free",
         "no_first",
         "nil_live",
+        "live",
+        "bidders",
+        "contract",
+        "settled",
         "epsilon",
         "heuristic",
     )
@@ -71,7 +75,7 @@ class _Table:
     def __init__(
         self,
         rules: Rules,
-        nil_live: Sequence[bool],
+        bids: Sequence[int | None],
         *,
         heuristic: bool,
         epsilon: float,
@@ -84,9 +88,26 @@ class _Table:
         self.jokers = rules.jokers
         self.lead_free = rules.spades_lead_any_time
         self.no_first = rules.no_spades_first_trick
-        self.nil_live = list(nil_live)
+        self.nil_live = [b == 0 for b in bids]
+        self.live = self.nil_live[:]
+        # The seats whose tricks count toward their team's contract, and the contracts
+        # (0 while unknown: then nobody plays for bags).
+        counts_nil = rules.nil_tricks_count_toward_bid
+        self.bidders = [counts_nil or b != 0 for b in bids]
+        self.contract = [
+            sum(b or 0 for b in bids[team::2]) if all(b is not None for b in bids) else 0
+            for team in (0, 1)
+        ]
+        self.settled = False
         self.heuristic = heuristic
         self.epsilon = epsilon
+
+    def settle(self, won: Sequence[int]) -> None:
+        """Note whether both teams have made their contracts."""
+        contract, bidders = self.contract, self.bidders
+        self.settled = bool(contract[0] or contract[1]) and all(
+            won[t] * bidders[t] + won[t + 2] * bidders[t + 2] >= contract[t] for t in (0, 1)
+        )
 
     # Card orderings inside one suit; the jokers are the only cards out of bit order.
     def low_in(self, mask: Mask) -> Card:
@@ -152,8 +173,9 @@ class _Table:
         win_seat: Seat,
         win_card: Card,
     ) -> Card:
-        """The rollout policy: win cheaply, duck a partner's winner, cover and bust nils."""
-        nil_live = self.nil_live
+        """The rollout policy: win cheaply, duck a partner's winner, cover and bust nils,
+        and duck once both contracts are made (every further trick is a bag)."""
+        nil_live = self.live
         masks = self.masks
         mate = seat ^ 2
         if not trick_len:
@@ -161,6 +183,8 @@ class _Table:
                 return self.lowest(legal)
             if nil_live[mate]:
                 return self.highest(legal & ~self.spades or legal)
+            if self.settled:
+                return self.lowest(legal)
             others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
             for suit in (0, 1, 2, SPADES):
                 cards = legal & masks[suit]
@@ -184,7 +208,7 @@ class _Table:
             if nil_live[mate] and beat:
                 return self.lowest(beat)
             return self.lowest(duck) if duck else self.lowest(beat)
-        if nil_live[win_seat]:
+        if nil_live[win_seat] or self.settled:
             return self.highest(duck) if duck else self.lowest(beat)
         if not beat:
             return self.lowest(duck)
@@ -230,6 +254,8 @@ def _rollout(
     heuristic, epsilon = table.heuristic, table.epsilon
     choose = table.choose
     left = 13 - sum(won)
+    live = table.live = [nil and not won[s] for s, nil in enumerate(table.nil_live)]
+    table.settle(won)
     card = forced
     while True:
         hand = hands[seat]
@@ -270,6 +296,8 @@ def _rollout(
         left -= 1
         if not left:
             return won
+        live[win_seat] = False
+        table.settle(won)
         trick_len = 0
         first = False
         seat = win_seat
@@ -485,12 +513,9 @@ class ExpertBot:
             return {moves[0]: 0.0}
         sampler = _sampler(observation, bid_weight=self.bid_inference)
         deck = deck_for(observation.rules.jokers)
-        nil_live = [
-            b == 0 and observation.tricks_won[s] == 0 for s, b in enumerate(observation.bids)
-        ]
         table = _Table(
             observation.rules,
-            nil_live,
+            observation.bids,
             heuristic=self.heuristic,
             epsilon=self.epsilon,
         )
@@ -544,11 +569,12 @@ class ExpertBot:
         rules = observation.rules
         me, mate = observation.seat, observation.partner
         sampler = _sampler(observation, bid_weight=self.bid_inference)
-        known_nil = [b == 0 for b in observation.bids]
-        plain = known_nil[:]
-        plain[me] = False
-        as_nil = known_nil[:]
-        as_nil[me] = True
+        # The rollouts play the hand once with this seat as a numeric bidder (any
+        # positive number: the contracts are not known yet) and once as a nil bidder.
+        plain: list[int | None] = list(observation.bids)
+        plain[me] = 1
+        as_nil = plain[:]
+        as_nil[me] = 0
         tables = [
             _Table(rules, roles, heuristic=self.heuristic, epsilon=self.epsilon)
             for roles in (plain, as_nil)
@@ -589,11 +615,10 @@ class ExpertBot:
                 continue
             bids = (bid, mate_bid if bid + mate_bid <= 13 else 13 - bid)
             total = 0.0
-            for taken in outcomes[1 if bid == 0 else 0]:
-                total += _team_econ(rules, bids, blind, taken, observation.bags[observation.team])[
-                    1
-                ]
-            values[action] = total / len(outcomes[0])
+            bags = observation.bags[observation.team]
+            for weight, taken in zip(weights, outcomes[1 if bid == 0 else 0], strict=True):
+                total += weight * _team_econ(rules, bids, blind, taken, bags)[1]
+            values[action] = total / sum(weights)
         return values
 
     def _bid(self, observation: Observation, rng: random.Random) -> Action:
