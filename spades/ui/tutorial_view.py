@@ -338,24 +338,18 @@ def _practice_turn(hand: PracticeHand) -> None:
     )
 
 
+def _last_trick(hand: PracticeHand) -> None:
+    tricks = hand.state.tricks
+    if tricks:
+        last = tricks[-1]
+        names = ["You" if seat == SOUTH else SEAT_NAMES[seat] for seat in range(4)]
+        st.caption(f"Last trick, won by {names[last.winner]}:")
+        st.html(trick_cards_html([(names[s], c) for s, c in last.plays()]))
+
+
 def _practice(learner: Course) -> None:
     hand = learner.practice
     assert hand is not None
-    state = hand.state
-    obs = hand.observation()
-    trick_view(
-        _seats(state, dict(obs.trick), to_act=obs.current_player),
-        center=_center(state.spades_broken),
-        key="learn_table",
-    )
-    if obs.tricks:
-        last = obs.tricks[-1]
-        st.caption(f"Last trick, won by {SEAT_NAMES[last.winner]}:")
-        st.html(trick_cards_html([(SEAT_NAMES[s], c) for s, c in last.plays()]))
-    if st.session_state.get(MESSAGE_KEY):
-        st.warning(st.session_state[MESSAGE_KEY])
-    if hand.note:
-        st.info(hand.note)
     if hand.is_over:
         st.subheader("Review")
         st.markdown("\n".join(f"- {line}" for line in hand.review()))
@@ -365,7 +359,20 @@ def _practice(learner: Course) -> None:
             type="primary",
             on_click=_new_practice,
         )
+        _last_trick(hand)
         return
+    state = hand.state
+    obs = hand.observation()
+    trick_view(
+        _seats(state, dict(obs.trick), to_act=obs.current_player),
+        center=_center(state.spades_broken),
+        key="learn_table",
+    )
+    _last_trick(hand)
+    if st.session_state.get(MESSAGE_KEY):
+        st.warning(st.session_state[MESSAGE_KEY])
+    if hand.note:
+        st.info(hand.note)
     _practice_turn(hand)
 
 
