@@ -117,7 +117,7 @@ class DealSampler:
         voids = observation.known_voids() if use_voids else (0, 0, 0, 0)
         # Group the unseen cards by suit; each group may go only to the seats that have
         # not shown a void in it.
-        self.groups: list[tuple[list[Card], tuple[int, ...]]] = []
+        by_allowed: dict[tuple[int, ...], list[Card]] = {}
         for suit in range(4):
             cards = _cards(unseen & self.deck.suit_masks[suit])
             if not cards:
@@ -125,7 +125,13 @@ class DealSampler:
             allowed = tuple(i for i, s in enumerate(self.seats) if not voids[s] >> suit & 1)
             if not allowed:
                 raise InconsistentObservation(f"nobody can hold the unseen suit {suit}")
-            self.groups.append((cards, allowed))
+            by_allowed.setdefault(allowed, []).extend(cards)
+        # Suits open to the same seats form one group; the least open groups come first,
+        # so the last group (often open to everyone) just takes what room is left.
+        self.groups: list[tuple[list[Card], tuple[int, ...]]] = sorted(
+            ((cards, allowed) for allowed, cards in by_allowed.items()),
+            key=lambda group: (len(group[1]), group[1]),
+        )
         self.free = all(len(allowed) == len(self.seats) for _, allowed in self.groups)
         self.unseen = unseen
         self._counts: dict[tuple[int, tuple[int, ...]], int] = {}
@@ -159,6 +165,12 @@ class DealSampler:
         self, index: int, capacity: tuple[int, ...]
     ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         cards, allowed = self.groups[index]
+        if index == len(self.groups) - 1:
+            # The last group must fill the remaining room exactly.
+            split = tuple(capacity[i] for i in allowed)
+            if sum(split) != len(cards) or sum(capacity) != len(cards):
+                return []
+            return [(split, (0,) * len(capacity))]
         options = []
         for split in _splits(len(cards), len(allowed)):
             rest = list(capacity)
