@@ -31,6 +31,8 @@ from spades.cards import (
 from spades.observation import Observation
 from spades.state import SPADES
 
+# Reasons stay short enough to read at a glance.
+MAX_REASON = 110
 # SUIT_NAMES are plural ("you have no hearts"); these name one card's suit.
 _SINGULAR = ("club", "diamond", "heart", "spade")
 
@@ -108,22 +110,30 @@ def _explain_bid(k: Knowledge, bid: int) -> str:
         return f"Nil: {why}{cover}"
     if obs.rules.whiz:
         return f"Bid {bid}: Whiz makes you bid nil or your {bid} spades, and nil is too risky"
-    extras = []
+    count = round(value.tricks)
+    sources = [k.label(c) for c in value.winners]
     if value.length >= 0.9:
-        extras.append("long spades")
+        sources.append("long spades")
     if value.ruffs >= 0.8:
-        extras.append("trumps for your short suits")
-    sentence = f"Bid {bid}: you count about {value.tricks:.0f} tricks"
-    if value.winners:
-        sentence += " from the " + _join([k.label(c) for c in value.winners])
-        if extras:
-            sentence += ", plus " + _join(extras)
-    elif extras:
-        sentence += " from " + _join(extras)
-    if partner_bid is not None and partner_bid > 0:
-        sentence += f"; with your partner's {partner_bid} your team bids {partner_bid + bid}"
+        sources.append("ruffs")
+    sentence = f"Bid {bid}: you count about {count} trick{'s' if count != 1 else ''}"
+    if sources:
+        sentence += f" ({', '.join(sources)})"
+    clauses = []
+    lowest = min(a - BID_BASE for a in numbers)
+    if bid > count and bid == lowest:
+        clauses.append(f"the rules ask for at least {bid}")
+    elif bid < count:
+        clauses.append("bidding under your count is safer than a set")
+    elif bid > count:
+        clauses.append("bidding over your count keeps bags off and points coming")
+    if partner_bid:
+        clauses.append(f"with your partner's {partner_bid} your team bids {partner_bid + bid}")
     elif partner_bid == 0:
-        sentence += "; your partner bid nil, so your tricks carry the team"
+        clauses.append("your partner bid nil, so your tricks carry the team")
+    for clause in clauses:
+        if len(sentence) + len(clause) + 2 <= MAX_REASON:
+            sentence += "; " + clause
     return sentence
 
 
@@ -223,7 +233,8 @@ def _explain_lead(k: Knowledge, card: Card) -> str:
         return (
             f"Lead the {label}: your team has its contract, so give the trick away and avoid a bag"
         )
-    if k.count(k.hand, suit) == 1 and suit != SPADES:
+    spades = k.count(k.hand, SPADES)
+    if k.count(k.hand, suit) == 1 and suit != SPADES and spades and k.tricks_left > spades + 1:
         return f"Lead your singleton {label}: once it is gone you can trump that suit"
     return (
         f"Lead the {label}: a low card from your {_SINGULAR[suit]}s keeps your high cards for later"

@@ -245,13 +245,17 @@ def follow_for_tricks(k: Knowledge, legal: list[Card]) -> Card:
         if not later:
             return winners[0]
         good = [c for c in winners if k.p_win(c) >= GOOD_WIN]
+        following = _following(k, legal)
         if good:
-            second_hand = len(later) == 2 and losers and k.p_win(good[0]) < 0.85
+            # Second hand low: the partner still plays and a middling card is wasted.
+            second_hand = following and len(later) == 2 and losers and k.p_win(good[0]) < 0.85
             if not second_hand:
                 return good[0]
-        elif len(later) == 1:
+        elif len(later) == 1 or not following:
             best = max(winners, key=lambda c: (k.p_win(c), -k.power(c)))
-            if k.p_win(best) >= 0.3:
+            # A ruff is also worth a try when the only discards are winners.
+            masters_only = losers and all(k.is_master(c) for c in losers)
+            if k.p_win(best) >= 0.3 and (following or masters_only or len(later) == 1):
                 return best
     return shed(k, losers or legal, keep_high=True)
 
