@@ -66,7 +66,7 @@ def overview_kpis(store: Store, game_filter: GameFilter) -> dict[str, float | in
                 sa.func.avg(h.bags_ns),
                 sa.func.avg(h.bags_ew),
             )
-            .join_from(hands, games, h.game_id == g.id)
+            .join_from(hands, games, h.game == g.num)
             .where(game_filter.clause())
         ).one()
     hand_count, pts_ns, pts_ew, sets, contracts, nils, nils_made, bags_ns, bags_ew = row
@@ -132,7 +132,7 @@ def game_hands(match: Match) -> pd.DataFrame:
     """The finished hands of a match, in the store's ``hands`` columns."""
     frame = pd.DataFrame(hand_rows(match))
     if frame.empty:
-        return pd.DataFrame(columns=[c.name for c in hands.c if c.name != "game_id"])
+        return pd.DataFrame(columns=[c.name for c in hands.c if c.name != "game"])
     return frame
 
 
@@ -224,7 +224,7 @@ def _seat_rows(game_filter: GameFilter) -> sa.Subquery:
             h[f"blind_{key}"].label("blind"),
             h[f"tricks_{key}"].label("taken"),
         )
-        .join_from(hands, games, h.game_id == games.c.id)
+        .join_from(hands, games, h.game == games.c.num)
         .where(game_filter.clause())
         for seat, key in enumerate(SEAT_KEYS)
     ]

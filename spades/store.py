@@ -64,7 +64,10 @@ schema_version = sa.Table(
 games = sa.Table(
     "games",
     metadata,
-    sa.Column("id", sa.String(32), primary_key=True),
+    # Actions and hands refer to a game by this small number rather than by its id, which
+    # keeps the one-row-per-action table compact.
+    sa.Column("num", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(32), nullable=False, unique=True),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("started_at", sa.DateTime, nullable=False),
@@ -92,9 +95,7 @@ games = sa.Table(
 hands = sa.Table(
     "hands",
     metadata,
-    sa.Column(
-        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    ),
+    sa.Column("game", sa.Integer, sa.ForeignKey("games.num", ondelete="CASCADE"), primary_key=True),
     sa.Column("hand_no", sa.Integer, primary_key=True),
     sa.Column("dealer", sa.Integer, nullable=False),
     sa.Column("claimed_by", sa.Integer),
@@ -117,29 +118,40 @@ hands = sa.Table(
     ),
     *(sa.Column(f"made_{t}", sa.Boolean) for t in TEAM_KEYS),
     sa.Column("breakdown", sa.Text, nullable=False),
+    sqlite_with_rowid=False,
 )
 
 actions = sa.Table(
     "actions",
     metadata,
-    sa.Column(
-        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    ),
+    sa.Column("game", sa.Integer, sa.ForeignKey("games.num", ondelete="CASCADE"), primary_key=True),
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("action", sa.Integer, nullable=False),
+    # Clustered on (game, ply): SQLite keeps the rows in that order, with no second index.
+    sqlite_with_rowid=False,
 )
 
 _OUR_TABLES: Final = frozenset({"schema_version", "games", "hands", "actions"})
 
-# Version 1 games had no undo columns, no rule-set or bot-level labels and no hands
-# table: analytics replayed the actions. The upgrade adds them and fills the hands.
+# Version 1 keyed games, and their actions, by the text id alone; it had no undo columns,
+# no rule-set or bot-level labels and no hands table (analytics replayed the actions).
+# The upgrade renames the old tables, creates the new ones, copies the rows across, and
+# fills the hands by replaying every finished game through the engine.
+_V1_GAME_COLUMNS: Final = (
+    "id, kind, status, started_at, updated_at, finished_at, seed, rules, "
+    "player_n, player_e, player_s, player_w, level_n, level_e, level_s, level_w, "
+    "actions_count, score_ns, score_ew, bags_ns, bags_ew, winner, outcome"
+)
 _V1_TO_V2: Final = (
-    "ALTER TABLE games ADD COLUMN undo_allowed BOOLEAN NOT NULL DEFAULT TRUE",
-    "ALTER TABLE games ADD COLUMN undo_used BOOLEAN NOT NULL DEFAULT FALSE",
-    "ALTER TABLE games ADD COLUMN rule_set TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE games ADD COLUMN bot_levels VARCHAR(200) NOT NULL DEFAULT ''",
-    "ALTER TABLE games ADD COLUMN hands_count INTEGER NOT NULL DEFAULT 0",
-    "CREATE INDEX IF NOT EXISTS ix_games_kind_started ON games (kind, started_at)",
+    "ALTER TABLE actions RENAME TO actions_v1",
+    "ALTER TABLE games RENAME TO games_v1",
+    "CREATE_ALL",
+    f"INSERT INTO games ({_V1_GAME_COLUMNS}, rule_set, bot_levels, undo_allowed, undo_used, "
+    f"hands_count) SELECT {_V1_GAME_COLUMNS}, '', '', TRUE, FALSE, 0 FROM games_v1",
+    "INSERT INTO actions (game, ply, action) SELECT g.num, a.ply, a.action "
+    "FROM actions_v1 a JOIN games g ON g.id = a.game_id",
+    "DROP TABLE actions_v1",
+    "DROP TABLE games_v1",
 )
 
 
@@ -406,27 +418,24 @@ class Store:
 
     def _upgrade_v1(self, conn: Connection) -> None:
         for statement in _V1_TO_V2:
-            conn.exec_driver_sql(statement)
-        hands.create(conn)
-        rows = conn.execute(
-            sa.select(games.c.id, games.c.seed, games.c.rules, games.c.status)
-        ).all()
-        for game_id, seed, rules_json, status in rows:
-            match = self._replay(conn, game_id, seed, rules_json)
-            levels = conn.execute(
-                sa.select(*(games.c[f"level_{k}"] for k in SEAT_KEYS)).where(games.c.id == game_id)
-            ).one()
+            if statement == "CREATE_ALL":
+                metadata.create_all(conn)
+            else:
+                conn.exec_driver_sql(statement)
+        for row in conn.execute(sa.select(games)).all():
+            match = self._replay(conn, row)
+            levels = [row._mapping[f"level_{k}"] for k in SEAT_KEYS]
             conn.execute(
                 games.update()
-                .where(games.c.id == game_id)
+                .where(games.c.num == row.num)
                 .values(
                     rule_set=rule_set_label(match.rules),
-                    bot_levels=bot_levels_label(list(levels)),
+                    bot_levels=bot_levels_label(levels),
                     hands_count=len(match.finished),
                 )
             )
-            if status != "playing":
-                self._insert_hands(conn, game_id, match)
+            if row.status != "playing":
+                self._insert_hands(conn, row.num, match)
         conn.execute(schema_version.update().values(version=SCHEMA_VERSION))
 
     # -------------------------------------------------------------------- writes
@@ -470,9 +479,9 @@ class Store:
             if undo_used:
                 values["undo_used"] = True
             conn.execute(
-                actions.insert().values(game_id=game_id, ply=row.actions_count, action=action)
+                actions.insert().values(game=row.num, ply=row.actions_count, action=action)
             )
-            conn.execute(games.update().where(games.c.id == game_id).values(**values))
+            conn.execute(games.update().where(games.c.num == row.num).values(**values))
 
     def truncate(self, game_id: str, length: int) -> None:
         """Undo: keep the first ``length`` actions of a game in play, mark undo as used."""
@@ -487,12 +496,10 @@ class Store:
                     f"truncate: game {game_id} has {row.actions_count} actions, "
                     f"cannot keep {length}"
                 )
-            conn.execute(
-                actions.delete().where(actions.c.game_id == game_id, actions.c.ply >= length)
-            )
+            conn.execute(actions.delete().where(actions.c.game == row.num, actions.c.ply >= length))
             conn.execute(
                 games.update()
-                .where(games.c.id == game_id)
+                .where(games.c.num == row.num)
                 .values(actions_count=length, undo_used=True, updated_at=_now())
             )
 
@@ -504,7 +511,7 @@ class Store:
             row = self._game_row(conn, game_id)
             if row.status != "playing":
                 raise StoreError(f"game {game_id} is already finished")
-            stored = self._actions(conn, game_id)
+            stored = self._actions(conn, row.num)
             if stored != list(match.history) or row.seed != match.seed:
                 raise StoreError(
                     f"finish: the match given is not the one stored as game {game_id} "
@@ -512,10 +519,10 @@ class Store:
                 )
             conn.execute(
                 games.update()
-                .where(games.c.id == game_id)
+                .where(games.c.num == row.num)
                 .values(**self._result_values(match, _now()))
             )
-            self._insert_hands(conn, game_id, match)
+            self._insert_hands(conn, row.num, match)
 
     def save_match(
         self,
@@ -563,17 +570,17 @@ class Store:
     def delete(self, game_id: str) -> None:
         """Remove a game with its hands and actions."""
         with self._write() as conn:
-            self._game_row(conn, game_id)
-            conn.execute(actions.delete().where(actions.c.game_id == game_id))
-            conn.execute(hands.delete().where(hands.c.game_id == game_id))
-            conn.execute(games.delete().where(games.c.id == game_id))
+            num = self._game_row(conn, game_id).num
+            conn.execute(actions.delete().where(actions.c.game == num))
+            conn.execute(hands.delete().where(hands.c.game == num))
+            conn.execute(games.delete().where(games.c.num == num))
 
     # ----------------------------------------------------------- import / export
     def export_json(self, game_id: str) -> str:
         """The game as a JSON record (``spades.record``), with its store facts in ``meta``."""
         with self.engine.connect() as conn:
             row = self._game_row(conn, game_id)
-            match = self._replay(conn, game_id, row.seed, row.rules)
+            match = self._replay(conn, row)
         meta = {
             "game_id": game_id,
             "kind": row.kind,
@@ -647,7 +654,7 @@ class Store:
         """The game replayed through the engine; :class:`StoreError` if unknown or corrupt."""
         with self.engine.connect() as conn:
             row = self._game_row(conn, game_id)
-            match = self._replay(conn, game_id, row.seed, row.rules)
+            match = self._replay(conn, row)
         if row.status != "playing" and (match.scores != (row.score_ns, row.score_ew)):
             raise StoreError(
                 f"game {game_id} is corrupt: its actions replay to {match.scores}, "
@@ -666,7 +673,7 @@ class Store:
     ) -> pd.DataFrame:
         """Games, newest first, as a DataFrame of the ``games`` columns (rules left out)."""
         where = (game_filter or GameFilter(finished_only=False)).clause()
-        columns = [c for c in games.c if c.name != "rules"]
+        columns = [c for c in games.c if c.name not in ("rules", "num")]
         stmt = sa.select(*columns).where(where).order_by(games.c.started_at.desc())
         if limit is not None:
             stmt = stmt.limit(limit)
@@ -717,22 +724,21 @@ class Store:
             raise StoreError(f"no game with id {game_id!r}")
         return row
 
-    def _actions(self, conn: Connection, game_id: str) -> list[int]:
+    def _actions(self, conn: Connection, num: int) -> list[int]:
         return list(
             conn.execute(
-                sa.select(actions.c.action)
-                .where(actions.c.game_id == game_id)
-                .order_by(actions.c.ply)
+                sa.select(actions.c.action).where(actions.c.game == num).order_by(actions.c.ply)
             ).scalars()
         )
 
-    def _replay(self, conn: Connection, game_id: str, seed: int, rules_json: str) -> Match:
+    def _replay(self, conn: Connection, row: sa.Row[Any]) -> Match:
+        game_id = row.id
         try:
-            rules = Rules.from_dict(json.loads(rules_json))
+            rules = Rules.from_dict(json.loads(row.rules))
         except (ValueError, TypeError) as err:
             raise StoreError(f"game {game_id} is corrupt: its rules do not load ({err})") from None
-        moves = self._actions(conn, game_id)
-        match = Match(rules, seed=seed)
+        moves = self._actions(conn, row.num)
+        match = Match(rules, seed=row.seed)
         for ply, action in enumerate(moves):
             try:
                 match.apply(action)
@@ -767,8 +773,6 @@ class Store:
         if not batch:
             return
         game_rows = []
-        action_rows: list[dict[str, Any]] = []
-        hand_rows_all: list[dict[str, Any]] = []
         for game in batch:
             match = game.match
             row: dict[str, Any] = {
@@ -788,20 +792,31 @@ class Store:
                 row[f"player_{key}"] = game.players[seat]
                 row[f"level_{key}"] = game.levels[seat]
             game_rows.append(row)
+        conn.execute(games.insert(), game_rows)
+        new_ids = [game.game_id for game in batch]
+        nums = {
+            game_id: num
+            for game_id, num in conn.execute(
+                sa.select(games.c.id, games.c.num).where(games.c.id.in_(new_ids))
+            )
+        }
+        action_rows: list[dict[str, Any]] = []
+        hand_rows_all: list[dict[str, Any]] = []
+        for game in batch:
+            num = nums[game.game_id]
             action_rows.extend(
-                {"game_id": game.game_id, "ply": ply, "action": action}
-                for ply, action in enumerate(match.history)
+                {"game": num, "ply": ply, "action": action}
+                for ply, action in enumerate(game.match.history)
             )
             if game.finished_at is not None:
-                hand_rows_all.extend({"game_id": game.game_id, **h} for h in hand_rows(match))
-        conn.execute(games.insert(), game_rows)
+                hand_rows_all.extend({"game": num, **h} for h in hand_rows(game.match))
         if action_rows:
             conn.execute(actions.insert(), action_rows)
         if hand_rows_all:
             conn.execute(hands.insert(), hand_rows_all)
 
-    def _insert_hands(self, conn: Connection, game_id: str, match: Match) -> None:
-        rows = [{"game_id": game_id, **h} for h in hand_rows(match)]
-        conn.execute(hands.delete().where(hands.c.game_id == game_id))
+    def _insert_hands(self, conn: Connection, num: int, match: Match) -> None:
+        rows = [{"game": num, **h} for h in hand_rows(match)]
+        conn.execute(hands.delete().where(hands.c.game == num))
         if rows:
             conn.execute(hands.insert(), rows)

@@ -64,7 +64,12 @@ def test_a_game_played_action_by_action_round_trips(store: Store) -> None:
 def test_hand_rows_hold_bids_tricks_bags_and_the_breakdown(store: Store) -> None:
     match = _played(5)
     gid = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
-    frame = store.frame(sa.select(hands).where(hands.c.game_id == gid).order_by(hands.c.hand_no))
+    frame = store.frame(
+        sa.select(hands)
+        .join_from(hands, games, hands.c.game == games.c.num)
+        .where(games.c.id == gid)
+        .order_by(hands.c.hand_no)
+    )
     assert list(frame["score_ns"]) == [s[0] for s in match.score_history()]
     last = match.finished[-1]
     assert list(frame.iloc[-1][["bid_n", "bid_e", "bid_s", "bid_w"]]) == last.bids
@@ -152,7 +157,11 @@ def test_importing_a_stored_game_again_refuses_the_whole_batch(store: Store) -> 
 def test_a_corrupt_stored_game_is_refused_with_a_message(store: Store, db_url: str) -> None:
     gid = store.save_match(_played(6), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
-        raw.execute("UPDATE actions SET action = 200 WHERE game_id = ? AND ply = 1", (gid,))
+        raw.execute(
+            "UPDATE actions SET action = 200 WHERE ply = 1"
+            " AND game = (SELECT num FROM games WHERE id = ?)",
+            (gid,),
+        )
     with pytest.raises(StoreError, match=f"game {gid} is corrupt: action 1"):
         store.load(gid)
 

@@ -1,0 +1,186 @@
+"""Speed of the Explore pages over a large store, and of the bot lab filling it.
+
+    python benchmarks/analytics_speed.py [--games 10000] [--lab 1000] [--db PATH]
+
+1. Fills a SQLite store with ``--games`` valid games: a pool of real matches (basic bots
+   to 150 points, about 13 hands each, and random bots to 500) stored again and again
+   under new ids, a tenth of them as human games, spread over 100 days.
+2. In a fresh process, runs each Explore page with Streamlit's AppTest: the first run
+   (empty cache) and reruns, and the process's peak memory.
+3. Starts the bot lab storing ``--lab`` more matches in its worker process and reruns the
+   Overview page meanwhile; every rerun recomputes, since each stored chunk changes the
+   store's revision.
+
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = ("overview", "explorer", "bids", "bot_lab")
+DAYS = 100
+POOL_BASIC = 300
+POOL_RANDOM = 100
+
+
+def fill(url: str, games: int) -> dict[str, Any]:
+    """Store ``games`` games built from a pool of real matches; returns the figures."""
+    from spades.cli import play_match
+    from spades.match import Match
+    from spades.rules import Rules
+    from spades.store import Store
+
+    start = time.perf_counter()
+    pool: list[tuple[Match, str]] = [
+        (play_match(Rules(target_score=150), seed, ["basic"] * 4), "basic")
+        for seed in range(POOL_BASIC)
+    ] + [(play_match(Rules(), seed, ["random"] * 4), "random") for seed in range(POOL_RANDOM)]
+    played = time.perf_counter() - start
+    store = Store(url)
+    first_day = datetime(2026, 1, 1, 12, 0)
+    per_day = max(games // DAYS, 1)
+    stored = hands = actions = 0
+    while stored < games:
+        day = stored // per_day
+        chunk = [pool[(stored + i) % len(pool)] for i in range(min(per_day, games - stored))]
+        human = day % 10 == 0
+        levels = [
+            {seat: level for seat in range(4) if not (human and seat == 2)} for _, level in chunk
+        ]
+        players = ("North", "East", "You" if human else "South", "West")
+        store.save_matches(
+            [(m, players, lv) for (m, _), lv in zip(chunk, levels, strict=True)],
+            kind="human" if human else "simulated",
+            started_at=first_day + timedelta(days=day),
+        )
+        stored += len(chunk)
+        hands += sum(len(m.finished) for m, _ in chunk)
+        actions += sum(len(m.history) for m, _ in chunk)
+    store.close()
+    return {
+        "games": stored,
+        "hands": hands,
+        "actions": actions,
+        "pool_seconds": round(played, 1),
+        "fill_seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def _timed_run(at: Any) -> float:
+    start = time.perf_counter()
+    at.run()
+    elapsed = time.perf_counter() - start
+    if at.exception:
+        raise RuntimeError(f"the page failed: {at.exception}")
+    return elapsed
+
+
+def measure(url: str, lab: int, reruns: int) -> dict[str, Any]:
+    """AppTest timings of every page, peak memory, and the Overview during a lab run."""
+    os.environ["SPADES_DB_URL"] = url
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    from spades.lab import LabJob, LabSpec
+    from spades.rules import Rules
+
+    def page(name: str) -> Any:
+        return AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=120)
+
+    # Load every module once, so that the first timed run is the page, not the imports.
+    page("overview").run()
+    figures: dict[str, Any] = {}
+    for name in PAGES:
+        st.cache_data.clear()
+        at = page(name)
+        first = _timed_run(at)
+        again = [_timed_run(at) for _ in range(reruns)]
+        figures[name] = {
+            "first_run_s": round(first, 3),
+            "rerun_median_s": round(statistics.median(again), 3),
+            "rerun_max_s": round(max(again), 3),
+        }
+    figures["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    at = page("overview")
+    idle = []
+    for _ in range(reruns):
+        st.cache_data.clear()
+        idle.append(_timed_run(at))
+    job = LabJob(url, LabSpec(("random",) * 4, Rules(), matches=lab, seed=10**6))
+    during = []
+    lab_start = time.perf_counter()
+    while job.running:
+        during.append(_timed_run(at))
+    lab_seconds = time.perf_counter() - lab_start
+    job.wait()
+    figures["lab"] = {
+        "matches": lab,
+        "stored": job.done,
+        "seconds": round(lab_seconds, 1),
+        "overview_uncached_idle_median_s": round(statistics.median(idle), 3),
+        "overview_reruns_during_lab": len(during),
+        "overview_during_lab_median_s": round(statistics.median(during), 3) if during else None,
+        "overview_during_lab_max_s": round(max(during), 3) if during else None,
+    }
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--lab", type=int, default=1_000)
+    parser.add_argument("--reruns", type=int, default=5)
+    parser.add_argument("--db", type=Path, help="reuse (or create) this SQLite file")
+    parser.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure_only:
+        print(json.dumps(measure(f"sqlite:///{args.db}", args.lab, args.reruns)))
+        return 0
+    with tempfile.TemporaryDirectory() as scratch:
+        db = args.db or Path(scratch) / "bench.db"
+        url = f"sqlite:///{db}"
+        filled = fill(url, args.games) if not db.exists() else {"games": "existing file"}
+        # A fresh process, so that its peak memory is the pages' and not the filling's.
+        measured = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--measure-only",
+                "--db",
+                str(db),
+                "--lab",
+                str(args.lab),
+                "--reruns",
+                str(args.reruns),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        result = {
+            "machine": f"{platform.machine()} {os.cpu_count()} cores, {platform.system()}",
+            "python": platform.python_version(),
+            "store": {**filled, "db_mb": round(db.stat().st_size / 2**20)},
+            **json.loads(measured.stdout.strip().splitlines()[-1]),
+        }
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
