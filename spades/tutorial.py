@@ -16,12 +16,12 @@ True
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, NamedTuple, TypeVar
+from typing import Final, Literal, NamedTuple, TypeVar
 
+from spades.bots.hint import Hint, hint
 from spades.cards import (
     BLIND_NIL,
     NIL,
@@ -44,7 +44,6 @@ SOUTH: Final = 2
 NORTH: Final = 0
 EXERCISES_TO_PASS: Final = 3
 PRACTICE_LESSON: Final = 9
-COACH_BOTS: Final = ("expert", "standard", "basic")
 
 Kind = Literal["cards", "card", "choice"]
 
@@ -623,43 +622,6 @@ def _lesson4(seed: int) -> Exercise:
 # ------------------------------------------------------------------ bidding (5)
 
 
-def coach_bot_name() -> str:
-    """The strongest registered bot: the one hints and comparisons come from."""
-    from spades.bots import bot_names
-
-    names = bot_names()
-    for name in COACH_BOTS:
-        if name in names:
-            return name
-    raise LookupError(f"no coaching bot is registered (looked for {', '.join(COACH_BOTS)})")
-
-
-@dataclass(frozen=True, slots=True)
-class Advice:
-    """The coach's choice for a position and, when the hint module gives one, why."""
-
-    action: Action
-    reason: str
-
-
-def advise(observation: Observation) -> Advice:
-    """The expert's action for ``observation`` with its reason.
-
-    The reason comes from ``spades.bots.hint.hint`` when that module is installed; without
-    it the coaching bot's action comes alone.
-    """
-    try:
-        module: Any = importlib.import_module("spades.bots.hint")
-    except ModuleNotFoundError as err:
-        if err.name != "spades.bots.hint":
-            raise
-        from spades.bots import make_bot
-
-        return Advice(make_bot(coach_bot_name(), seed=0).act(observation), "")
-    given = module.hint(observation)
-    return Advice(int(given.action), str(given.reason))
-
-
 def _bid_label(tricks: int) -> str:
     return "Nil" if tricks == 0 else str(tricks)
 
@@ -683,7 +645,7 @@ def _lesson5(seed: int) -> Exercise:
     # to count; later seeds take whatever the deal gives.
     for attempt in range(8 if seed == 0 else 1):
         state = _bidding_position(seed, attempt)
-        advice = advise(state.observation(SOUTH))
+        advice = hint(state.observation(SOUTH))
         expert = advice.action - NIL
         if 3 <= expert <= 5:
             break
@@ -1114,7 +1076,7 @@ class Turn:
 
     trick: int
     action: Action
-    advice: Advice
+    advice: Hint
 
     @property
     def agreed(self) -> bool:
@@ -1139,7 +1101,7 @@ class PracticeHand:
         self.bots = {seat: make_bot(level, seed=seed * 4 + seat) for seat in (0, 1, 3)}
         self.turns: list[Turn] = []
         self.note = ""
-        self._advice: tuple[int, Advice] | None = None
+        self._advice: tuple[int, Hint] | None = None
         self._bots_act()
 
     def _bots_act(self) -> None:
@@ -1158,13 +1120,13 @@ class PracticeHand:
         """What the learner sees now."""
         return self.state.observation(SOUTH)
 
-    def advice(self) -> Advice:
+    def advice(self) -> Hint:
         """The expert's choice for the learner's turn, worked out once per turn."""
         if self.state.current_player != SOUTH:
             raise ValueError("it is not your turn")
         turn = len(self.state.history)
         if self._advice is None or self._advice[0] != turn:
-            self._advice = (turn, advise(self.observation()))
+            self._advice = (turn, hint(self.observation()))
         return self._advice[1]
 
     def act(self, action: Action) -> str:

@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spades.bots import make_bot
+from spades.bots.hint import hint_bot_name
 from spades.cards import BLIND_NIL, NIL
-from spades.scoring import apply_bag_penalty, match_outcome, score_hand
+from spades.scoring import TeamResult, apply_bag_penalty, match_outcome, score_hand
 from spades.state import SPADES, HandState, IllegalAction, Phase
 from spades.tutorial import (
     EXERCISES_TO_PASS,
@@ -21,7 +22,6 @@ from spades.tutorial import (
     Exercise,
     PracticeHand,
     Progress,
-    coach_bot_name,
     exercise_seed,
     make_exercise,
     trick_kind,
@@ -43,6 +43,16 @@ def _wrong_pick(ex: Exercise) -> int | set[int]:
         outside = [o.value for o in ex.options if o.value not in ex.answer]
         return set(ex.answer) - {min(ex.answer)} | set(outside[:1])
     return next(o.value for o in ex.options if o.value not in ex.answer)
+
+
+def _north_south(ex: Exercise) -> TeamResult:
+    """North/South's score of the exercise's hand, straight from the engine's scoring."""
+    assert ex.case is not None and sum(ex.case.tricks) == 13
+    case = ex.case
+    hand = score_hand(
+        RULES, bids=case.bids, blind=case.blind, tricks=case.tricks, bags_before=(0, 0)
+    )
+    return hand.teams[0]
 
 
 def _fingerprint(ex: Exercise) -> tuple[object, ...]:
@@ -134,7 +144,7 @@ def test_bidding_answer_holds_the_expert_bid() -> None:
         ex = make_exercise(5, seed)
         state = _position(ex)
         assert state.current_player == SOUTH and state.phase is Phase.BIDDING
-        bot = make_bot(coach_bot_name(), seed=0)
+        bot = make_bot(hint_bot_name(), seed=0)
         expert = bot.act(state.observation(SOUTH)) - NIL
         assert expert in ex.answer
         assert {o.value + NIL for o in ex.options} == set(state.legal_actions())
@@ -161,14 +171,7 @@ def test_nil_exercises_follow_the_engine(seed: int) -> None:
         assert ex.scores == state.scores and state.current_player == SOUTH
         assert ex.answer == {int(BLIND_NIL in state.legal_actions())}
     else:
-        assert ex.case is not None
-        team = score_hand(
-            RULES,
-            bids=ex.case.bids,
-            blind=ex.case.blind,
-            tricks=ex.case.tricks,
-            bags_before=(0, 0),
-        ).teams[0]
+        team = _north_south(ex)
         nil_points = [line.points for line in team.lines if "nil" in line.kind]
         assert ex.answer == set(nil_points)
     assert ex.check(min(ex.answer)).correct
@@ -190,10 +193,7 @@ def test_blind_nil_needs_a_deficit_of_one_hundred() -> None:
 @given(seed=SEEDS)
 def test_scoring_answer_is_the_engines_points_with_its_breakdown(seed: int) -> None:
     ex = make_exercise(7, seed)
-    assert ex.case is not None and sum(ex.case.tricks) == 13
-    team = score_hand(
-        RULES, bids=ex.case.bids, blind=ex.case.blind, tricks=ex.case.tricks, bags_before=(0, 0)
-    ).teams[0]
+    team = _north_south(ex)
     assert ex.answer == {team.points}
     assert sum(o.value == team.points for o in ex.options) == 1
     assert all(line.text in ex.explanation for line in team.lines)
@@ -203,16 +203,7 @@ def test_scoring_answer_is_the_engines_points_with_its_breakdown(seed: int) -> N
 def test_scoring_covers_made_set_and_nil() -> None:
     kinds = set()
     for seed in range(40):
-        ex = make_exercise(7, seed)
-        assert ex.case is not None
-        team = score_hand(
-            RULES,
-            bids=ex.case.bids,
-            blind=ex.case.blind,
-            tricks=ex.case.tricks,
-            bags_before=(0, 0),
-        ).teams[0]
-        kinds |= {line.kind for line in team.lines}
+        kinds |= {line.kind for line in _north_south(make_exercise(7, seed)).lines}
     assert {"contract_made", "contract_set", "nil_made", "nil_failed", "bags"} <= kinds
 
 
