@@ -162,8 +162,12 @@ def from_json_dict(data: Any) -> LoadedGame:
             ) from None
     summary = _expect(data["summary"], dict, "summary")
     replayed = _summary(match)
+    unknown = sorted(set(summary) - set(replayed))
+    if unknown:
+        raise RecordError(f"summary: unknown entry {unknown[0]!r}")
     for key, value in replayed.items():
-        if summary.get(key) != value:
+        # Compared as JSON so that 1 and true, or 0 and 0.0, do not pass for each other.
+        if json.dumps(summary.get(key)) != json.dumps(value):
             raise RecordError(
                 f"summary.{key}: the record says {summary.get(key)!r} but replaying "
                 f"the actions gives {value!r}"
@@ -180,6 +184,8 @@ def loads(text: str | bytes) -> LoadedGame:
         raise RecordError(f"record: larger than {MAX_BYTES} bytes")
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise RecordError(f"record: not valid JSON ({err})") from None
+    except (ValueError, RecursionError) as err:
+        # ValueError covers bad JSON, bad UTF-8 and numbers too long to convert;
+        # RecursionError comes from arrays or objects nested too deeply.
+        raise RecordError(f"record: not valid JSON ({str(err)[:200]})") from None
     return from_json_dict(data)
