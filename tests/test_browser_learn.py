@@ -30,6 +30,8 @@ def test_lesson_two_is_completed_by_clicking_the_playable_cards(page: Page, app_
     for index in range(EXERCISES_TO_PASS):
         # The URL's seed fixes the session's exercises, so the engine here knows the answer.
         ex = make_exercise(2, exercise_seed(SESSION_SEED, 2, index))
+        title = "First example" if index == 0 else f"Exercise {index + 1}"
+        expect(page.get_by_role("heading", name=title)).to_be_visible(timeout=WAIT)
         expect(page.get_by_text(ex.prompt)).to_be_visible(timeout=WAIT)
         for card in ex.hand:
             expect(_button(page, f"card_learn_{card_str(card)}")).to_be_visible()
