@@ -55,13 +55,12 @@ def _bid_or_look(page: Page) -> None:
 
 
 def _play_a_card(page: Page) -> str:
-    """Play the first playable card; returns its key."""
-    before = _hand_size(page)
+    """Play the first playable card; returns its key once the card has left the hand."""
     card = page.locator(CARDS + ":enabled").first
     expect(card).to_be_visible(timeout=WAIT)
     key = _card_key(card)
     card.click()
-    expect(page.locator(CARDS)).to_have_count(before - 1, timeout=WAIT)
+    expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
     return key
 
 

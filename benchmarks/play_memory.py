@@ -1,0 +1,133 @@
+"""The app server's memory with ten games in play at once.
+
+Starts ``streamlit run`` on a free port with a fresh SQLite store, opens ten browser
+sessions in Debian's Chromium (one context each, so ten separate games), bids and plays a
+few cards in each, and reports the server's resident memory (VmRSS, and its peak VmHWM).
+
+    python benchmarks/play_memory.py [--sessions 10] [--cards 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+WAIT = 60_000
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _memory_mb(pid: int) -> dict[str, float]:
+    status = Path(f"/proc/{pid}/status").read_text()
+    found = {}
+    for field in ("VmRSS", "VmHWM"):
+        match = re.search(rf"^{field}:\s+(\d+) kB", status, re.MULTILINE)
+        assert match, field
+        found[field] = round(int(match.group(1)) / 1024, 1)
+    return found
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("the app server exited")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("the app server did not start")
+
+
+def _play(page: Page, cards: int) -> None:
+    """Bid (looking at the cards first if asked), then play ``cards`` cards."""
+    status = page.locator(".st-key-status")
+    for _ in range(cards + 2):
+        expect(status).to_contain_text("Your turn", timeout=WAIT)
+        look = page.locator(".st-key-look button:enabled:visible")
+        bids = page.locator(".st-key-bids button:enabled:visible")
+        if look.count():
+            look.click()
+            expect(page.locator(".st-key-look")).to_have_count(0, timeout=WAIT)
+        elif bids.count():
+            bids.nth(bids.count() // 2).click()
+            expect(page.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
+        else:
+            card = page.locator("[class*='st-key-card_'] button:visible:enabled").first
+            holder = card.locator("xpath=ancestor::*[contains(@class, 'st-key-card_')][1]")
+            key = re.findall(r"st-key-card_\w+", holder.get_attribute("class") or "")[0]
+            card.click()
+            expect(page.locator(f".{key}")).to_have_count(0, timeout=WAIT)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=10)
+    parser.add_argument("--cards", type=int, default=3)
+    args = parser.parse_args(argv)
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as folder:
+        env = {
+            **os.environ,
+            "SPADES_DB_URL": f"sqlite:///{Path(folder) / 'spades.db'}",
+            "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+        }
+        command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
+        command += ["--server.headless", "true", "--server.port", str(port)]
+        command += ["--server.address", "127.0.0.1"]
+        proc = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        try:
+            _wait_healthy(url, proc)
+            idle = _memory_mb(proc.pid)
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+                )
+                pages = []
+                for _ in range(args.sessions):
+                    page = browser.new_context().new_page()
+                    page.goto(url)
+                    expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
+                    page.locator(".st-key-speed").get_by_text("instant", exact=True).click()
+                    pages.append(page)
+                for page in pages:
+                    _play(page, args.cards)
+                busy = _memory_mb(proc.pid)
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    print(
+        json.dumps(
+            {"sessions": args.sessions, "server_idle_mb": idle, "server_with_games_mb": busy},
+            indent=2,
+        )
+    )
+    return 0 if busy["VmRSS"] < 400 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
