@@ -567,10 +567,9 @@ def _only_spades_position(seed: int) -> HandState:
                 others[seat].append(pool.pop())
     left = [c for c in rest if not any(c in held for held in others.values())]
     rng.shuffle(left)
-    for seat, held in others.items():
+    for held in others.values():
         while len(held) < 13:
             held.append(left.pop())
-        others[seat] = held
     hands = [others[0], others[1], south, others[3]]
     # East deals, so South bids first and leads the first trick.
     state = HandState.from_hands(RULES, hands, dealer=1)

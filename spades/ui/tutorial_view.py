@@ -34,6 +34,7 @@ from spades.ui.cards import (
     trick_cards_html,
     trick_view,
 )
+from spades.ui.session import bid_label
 
 COURSE_KEY: Final = "learn_course"
 HINT_KEY: Final = "learn_hint_shown"
@@ -60,14 +61,6 @@ def card_widget_key(card: Card) -> str:
     return CARD_PREFIX + card_str(card)
 
 
-def _bid_text(bid: int | None, blind: bool = False) -> str:
-    if bid is None:
-        return "—"
-    if bid == 0:
-        return "blind nil" if blind else "nil"
-    return str(bid)
-
-
 def _center(broken: bool) -> str:
     marker = "Spades broken" if broken else "Spades not broken yet"
     return (
@@ -86,7 +79,7 @@ def _seats(
     return [
         SeatView(
             name="You" if seat == SOUTH else SEAT_NAMES[seat],
-            bid=_bid_text(state.bids[seat], state.blind[seat]),
+            bid=bid_label(state.bids[seat], state.blind[seat]),
             tricks=state.tricks_won[seat],
             card=on_table.get(seat),
             to_act=seat == to_act,
