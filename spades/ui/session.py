@@ -10,14 +10,13 @@ once. Every applied action is written to the store as it happens, so a reload re
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from spades.bots import Bot, bot_names, make_bot
+from spades.bots.hint import hint
 from spades.cards import (
     BID_BASE,
     CLAIM,
@@ -67,16 +66,6 @@ class Notice:
 
     kind: MessageKind
     text: str
-
-
-def suggest(observation: Observation) -> tuple[Action, str]:
-    """The hint for an observation: the hint module when installed, else a bot's choice."""
-    if importlib.util.find_spec("spades.bots.hint") is not None:
-        advice = importlib.import_module("spades.bots.hint").hint(observation)
-        return int(advice.action), str(advice.reason)
-    name = default_bot_level()
-    action = make_bot(name, seed=0).act(observation)
-    return action, f"This is what the {name} bot would do here."
 
 
 class GameController:
@@ -445,8 +434,8 @@ class GameController:
         if ply != self.ply or not self.human_to_act:
             self.notice = Notice("warning", "A hint is given on your turn.")
             return
-        action, reason = suggest(self.match.hand.observation(HUMAN))
-        self.hint = Hint(self.ply, action, reason)
+        advice = hint(self.match.hand.observation(HUMAN))
+        self.hint = Hint(self.ply, advice.action, advice.reason)
         self.notice = None
 
     def current_hint(self) -> Hint | None:

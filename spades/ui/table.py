@@ -15,8 +15,9 @@ from typing import Final
 
 import streamlit as st
 
-from spades.cards import BID_BASE, BLIND_NIL, CLAIM, LOOK, SEAT_NAMES, Card
+from spades.cards import BID_BASE, BLIND_NIL, CLAIM, LOOK, SEAT_NAMES, Card, card_label
 from spades.match import Match
+from spades.observation import Observation
 from spades.rules import Rules
 from spades.scoring import HandResult
 from spades.state import HandState, Phase
@@ -304,6 +305,19 @@ def _hint(controller: GameController) -> None:
         style.highlight("bid_blind_nil")
 
 
+def _exchange_note(controller: GameController, obs: Observation) -> None:
+    """Which cards the human passed to and got from the partner in the exchange."""
+    if not obs.passed:
+        return
+    jokers = controller.rules.jokers
+    passed = ", ".join(card_label(c, jokers=jokers) for c in obs.passed)
+    text = f"You pass {passed} to {controller.players[obs.partner]}"
+    if obs.received:
+        got = ", ".join(card_label(c, jokers=jokers) for c in obs.received)
+        text += f" and get {got}"
+    st.caption(text + ".")
+
+
 def _last_trick(controller: GameController) -> None:
     trick = controller.last_trick()
     if not controller.show_last_trick or trick is None:
@@ -353,6 +367,7 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
                 on_click=functools.partial(_on_card, controller.ply),
                 jokers=jokers,
             )
+        _exchange_note(controller, obs)
         _controls(controller)
         _last_trick(controller)
     with right:
