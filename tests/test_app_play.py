@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from spades.cards import BID_BASE, LOOK, card_str
+from spades.cli import play_match
 from spades.rules import Rules, describe_options
 from spades.state import Phase
 from spades.store import Store
@@ -331,3 +332,15 @@ def test_the_last_trick_view_shows_the_previous_trick() -> None:
     at.button(key="last_trick").click().run()
     winner = _controller(at).players[_controller(at).match.hand.tricks[-1].winner]
     assert any(f"won by {winner}" in c.value for c in at.caption)
+
+
+def test_a_simulated_game_id_is_not_taken_over(database: str) -> None:
+    store = Store(database)
+    match = play_match(Rules(), 3, ["random"] * 4, max_hands=1)
+    levels = {seat: "random" for seat in range(4)}
+    game_id = store.save_match(
+        match, players=("N", "E", "S", "W"), kind="simulated", bot_levels=levels
+    )
+    at = _app(query={"game": game_id})
+    assert _controller(at).game_id != game_id
+    assert any("played by bots only" in w.value for w in at.warning)
