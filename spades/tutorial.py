@@ -1217,7 +1217,7 @@ class Course:
     def __init__(self, base_seed: int) -> None:
         self.base_seed = base_seed
         self.progress = Progress()
-        self.lesson_no = 1
+        self.lesson_no = 0
         self.index = 0
         self.exercise: Exercise | None = None
         self.picked: set[int] = set()
@@ -1226,6 +1226,9 @@ class Course:
         self.solved = False
         self.practice: PracticeHand | None = None
         self.practice_count = 0
+        # The next exercise index of each lesson, so that a lesson opened again goes on
+        # with a fresh exercise instead of the ones already seen.
+        self._next: dict[int, int] = {}
         self.go(1)
 
     @property
@@ -1234,10 +1237,13 @@ class Course:
         return lesson(self.lesson_no)
 
     def go(self, lesson_no: int) -> None:
-        """Open a lesson at its first exercise (the fixed example)."""
+        """Open a lesson: at its fixed first example the first time, and at a fresh
+        exercise when it is opened again. The lesson already open stays as it is."""
         lesson(lesson_no)
+        if lesson_no == self.lesson_no:
+            return
         self.lesson_no = lesson_no
-        self.index = 0
+        self.index = self._next.get(lesson_no, 0)
         if self.lesson.is_practice:
             self.exercise = None
             self._reset_answer()
@@ -1249,6 +1255,7 @@ class Course:
     def _load(self) -> None:
         seed = exercise_seed(self.base_seed, self.lesson_no, self.index)
         self.exercise = make_exercise(self.lesson_no, seed)
+        self._next[self.lesson_no] = self.index + 1
         self._reset_answer()
 
     def _reset_answer(self) -> None:

@@ -366,3 +366,17 @@ def test_a_click_left_over_from_another_exercise_changes_nothing() -> None:
     with pytest.raises(ValueError, match="not options"):
         course.answer(123456)
     assert course.progress.tried == {} and course.feedback is None
+
+
+def test_a_lesson_opened_again_goes_on_with_a_fresh_exercise() -> None:
+    course = Course(base_seed=4)
+    course.go(3)
+    assert course.exercise is not None and course.exercise.seed == 0
+    course.next_exercise()
+    course.go(3)
+    assert course.index == 1, "opening the lesson already open keeps its exercise"
+    course.go(1)
+    course.go(3)
+    assert course.index == 2
+    assert course.exercise is not None
+    assert course.exercise.seed == exercise_seed(4, 3, 2)
