@@ -55,3 +55,12 @@ def with_south(row: str, *, dealer: int = 1) -> HandState:
     rest = [c for c in range(52) if c not in south]
     hands = [rest[0:13], rest[13:26], south, rest[26:39]]
     return HandState.from_hands(Rules(), hands, dealer=dealer)
+
+
+# Position: West dealt, so North leads; South holds 3♣ 10♣ K♣ behind East.
+BUST_HANDS = (
+    "2C 4C 5C 6C 2D 3D 4D 5D 2H 3H 2S 3S 4S",
+    "9C 7C 8C 6D 7D 8D 4H 5H 6H 5S 6S 7S 8S",
+    "3C 10C KC 9D 10D JD 7H 8H 9H 9S 10S JS QS",
+    "JC QC AC QD KD AD 10H JH QH KH AH KS AS",
+)

@@ -9,6 +9,7 @@ import pytest
 from bot_positions import (
     ACE_KING,
     BAGS_HANDS,
+    BUST_HANDS,
     NIL_COVER_HANDS,
     TEXTBOOK_NIL,
     TRUMP_HANDS,
@@ -84,6 +85,28 @@ def test_standard_ducks_bags_once_the_contract_is_made() -> None:
 def test_standard_takes_the_trick_while_the_contract_needs_it() -> None:
     state = _bags_position(3, 3)
     assert choice("standard", state) == C("AH")
+
+
+def _bust_position(east: int, south: int) -> HandState:
+    state = position(
+        BUST_HANDS, 3, [bid_action(3), bid_action(east), bid_action(south), bid_action(4)]
+    )
+    state.apply(C("2C"))
+    state.apply(C("9C"))
+    return state
+
+
+def test_standard_plays_under_an_opponents_nil_to_bust_it() -> None:
+    assert choice("standard", _bust_position(0, 3)) == C("3C")
+
+
+def test_standard_without_a_nil_to_bust_plays_for_the_trick() -> None:
+    card = choice("standard", _bust_position(2, 3))
+    assert card in (C("10C"), C("KC"))
+
+
+def test_standard_keeps_its_own_nil_by_staying_under() -> None:
+    assert choice("standard", _bust_position(2, 0)) == C("3C")
 
 
 def test_standard_bids_nil_with_a_textbook_nil_hand() -> None:
