@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,14 @@ def test_practice_hand_with_hints_notes_and_review_finishes_the_tutorial() -> No
     assert at.get("page_link")
     _click(at, "learn_practice_again")
     assert course.practice is not hand and not at.subheader
+
+
+def test_random_clicks_on_enabled_buttons_never_raise() -> None:
+    at = _app(base_seed=9)
+    rng = random.Random(5)
+    for _ in range(40):
+        enabled = [b for b in at.button if not b.disabled]
+        rng.choice(enabled).click().run()
+        assert not at.exception, at.exception
+    course = _course(at)
+    assert sum(course.progress.tried.values()) > 0
