@@ -8,8 +8,8 @@
 2. In a fresh process, runs each Explore page with Streamlit's AppTest: the first run
    (empty cache) and reruns, and the process's peak memory.
 3. Starts the bot lab storing ``--lab`` more matches in its worker process and reruns the
-   Overview page meanwhile; every rerun recomputes, since each stored chunk changes the
-   store's revision.
+   Overview page meanwhile, with an empty cache each time (as after every stored chunk),
+   against the same uncached reruns with the lab idle.
 
 Prints one JSON object.
 """
@@ -124,6 +124,7 @@ def measure(url: str, lab: int, reruns: int) -> dict[str, Any]:
     during = []
     lab_start = time.perf_counter()
     while job.running:
+        st.cache_data.clear()
         during.append(_timed_run(at))
     lab_seconds = time.perf_counter() - lab_start
     job.wait()

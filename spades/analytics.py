@@ -88,14 +88,20 @@ def overview_kpis(store: Store, game_filter: GameFilter) -> dict[str, float | in
 def win_rate_over_time(store: Store, game_filter: GameFilter) -> pd.DataFrame:
     """Per day: games decided, N/S wins, that day's win rate and the running win rate."""
     g = games.c
-    frame = store.frame(
-        sa.select(g.started_at, g.winner).where(game_filter.clause(), g.winner.is_not(None))
+    day = sa.func.date(g.started_at).label("day")
+    daily = store.frame(
+        sa.select(
+            day,
+            sa.func.count().label("games"),
+            sa.func.sum(sa.case((g.winner == 0, 1), else_=0)).label("wins"),
+        )
+        .where(game_filter.clause(), g.winner.is_not(None))
+        .group_by(day)
+        .order_by(day)
     )
-    if frame.empty:
+    if daily.empty:
         return pd.DataFrame(columns=["day", "games", "wins", "win_rate", "running_win_rate"])
-    frame["day"] = pd.to_datetime(frame["started_at"]).dt.normalize()
-    frame["win"] = (frame["winner"] == 0).astype(int)
-    daily = frame.groupby("day", as_index=False).agg(games=("win", "size"), wins=("win", "sum"))
+    daily["day"] = pd.to_datetime(daily["day"])
     daily["win_rate"] = daily["wins"] / daily["games"]
     daily["running_win_rate"] = daily["wins"].cumsum() / daily["games"].cumsum()
     return daily
@@ -213,38 +219,49 @@ def rule_lines(rules: Rules) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------- bid accuracy
-def _seat_rows(game_filter: GameFilter) -> sa.Subquery:
-    """One row a seat a hand: seat, level, numeric bid, blind flag and tricks taken."""
+def seat_stats(store: Store, game_filter: GameFilter) -> pd.DataFrame:
+    """How often each (seat, player, bid, blind, tricks taken) occurred, in one query.
+
+    Grouping each seat's columns in SQL keeps the result to a few hundred rows however
+    many hands are stored.
+    """
     h = hands.c
-    parts = [
-        sa.select(
-            sa.literal(seat).label("seat"),
-            games.c[f"level_{key}"].label("level"),
-            h[f"bid_{key}"].label("bid"),
-            h[f"blind_{key}"].label("blind"),
-            h[f"tricks_{key}"].label("taken"),
+    parts = []
+    for seat, key in enumerate(SEAT_KEYS):
+        level, bid, blind, taken = (
+            games.c[f"level_{key}"],
+            h[f"bid_{key}"],
+            h[f"blind_{key}"],
+            h[f"tricks_{key}"],
         )
-        .join_from(hands, games, h.game == games.c.num)
-        .where(game_filter.clause())
-        for seat, key in enumerate(SEAT_KEYS)
-    ]
-    return sa.union_all(*parts).subquery("seat_rows")
-
-
-def bid_counts(store: Store, game_filter: GameFilter) -> pd.DataFrame:
-    """Counts of (seat, player, bid, taken) for numeric bids (nil bids left out)."""
-    rows = _seat_rows(game_filter)
-    frame = store.frame(
-        sa.select(rows.c.seat, rows.c.level, rows.c.bid, rows.c.taken, sa.func.count().label("n"))
-        .where(rows.c.bid > 0)
-        .group_by(rows.c.seat, rows.c.level, rows.c.bid, rows.c.taken)
-    )
+        parts.append(
+            sa.select(
+                sa.literal(seat).label("seat"),
+                level.label("level"),
+                bid.label("bid"),
+                sa.type_coerce(blind, sa.Integer).label("blind"),
+                taken.label("taken"),
+                sa.func.count().label("n"),
+            )
+            .join_from(hands, games, h.game == games.c.num)
+            .where(game_filter.clause())
+            .group_by(level, bid, blind, taken)
+        )
+    frame = store.frame(sa.union_all(*parts))
     if frame.empty:
-        return pd.DataFrame(columns=["seat", "player", "bid", "taken", "n", "diff"])
+        return pd.DataFrame(columns=["seat", "player", "bid", "blind", "taken", "n"])
     frame["seat"] = frame["seat"].map(dict(enumerate(SEAT_NAMES)))
     frame["player"] = _player_label(frame.pop("level"))
-    frame["diff"] = frame["taken"] - frame["bid"]
+    frame["blind"] = frame["blind"].astype(bool)
     return frame
+
+
+def bid_counts(stats: pd.DataFrame) -> pd.DataFrame:
+    """Counts of (seat, player, bid, taken) for numeric bids (nil bids left out)."""
+    numeric = stats[stats["bid"] > 0]
+    counts = numeric.groupby(["seat", "player", "bid", "taken"], as_index=False).agg(n=("n", "sum"))
+    counts["diff"] = counts["taken"] - counts["bid"]
+    return counts
 
 
 def by_group(counts: pd.DataFrame, group: str) -> pd.DataFrame:
@@ -271,25 +288,12 @@ def accuracy_rates(counts: pd.DataFrame, group: str) -> pd.DataFrame:
     return tally
 
 
-def nil_success(store: Store, game_filter: GameFilter) -> pd.DataFrame:
+def nil_success(stats: pd.DataFrame) -> pd.DataFrame:
     """Nil and blind nil bids by bidder (seat and player): attempts, made, success rate."""
-    rows = _seat_rows(game_filter)
-    made = sa.func.sum(sa.case((rows.c.taken == 0, 1), else_=0))
-    frame = store.frame(
-        sa.select(
-            rows.c.seat,
-            rows.c.level,
-            rows.c.blind,
-            sa.func.count().label("attempts"),
-            made.label("made"),
-        )
-        .where(rows.c.bid == 0)
-        .group_by(rows.c.seat, rows.c.level, rows.c.blind)
+    nils = stats[stats["bid"] == 0].assign(made=lambda f: f["n"].where(f["taken"] == 0, 0))
+    frame = nils.groupby(["seat", "player", "blind"], as_index=False).agg(
+        attempts=("n", "sum"), made=("made", "sum")
     )
-    if frame.empty:
-        return pd.DataFrame(columns=["seat", "player", "bid", "attempts", "made", "success"])
-    frame["seat"] = frame["seat"].map(dict(enumerate(SEAT_NAMES)))
-    frame["player"] = _player_label(frame.pop("level"))
     frame["bid"] = np.where(frame.pop("blind").astype(bool), "blind nil", "nil")
     frame["success"] = frame["made"] / frame["attempts"]
     return frame

@@ -679,7 +679,7 @@ class Store:
             stmt = stmt.limit(limit)
         return self.frame(stmt)
 
-    def frame(self, stmt: sa.Select[Any]) -> pd.DataFrame:
+    def frame(self, stmt: sa.Select[Any] | sa.CompoundSelect[Any]) -> pd.DataFrame:
         """Run a query and return the rows as a DataFrame."""
         with self.engine.connect() as conn:
             result = conn.execute(stmt)

@@ -159,7 +159,7 @@ def test_trick_table_lists_the_thirteen_tricks_with_their_winners(data: Stored) 
 
 
 def test_bid_counts_cover_every_numeric_bid(data: Stored) -> None:
-    counts = analytics.bid_counts(data.store, GameFilter())
+    counts = analytics.bid_counts(analytics.seat_stats(data.store, GameFilter()))
     numeric = sum(1 for m in data.everything for h in m.finished for b in h.bids if b)
     assert counts["n"].sum() == numeric
     exact = sum(
@@ -173,7 +173,7 @@ def test_bid_counts_cover_every_numeric_bid(data: Stored) -> None:
 
 
 def test_accuracy_rates_add_up_to_one_per_group(data: Stored) -> None:
-    counts = analytics.bid_counts(data.store, GameFilter())
+    counts = analytics.bid_counts(analytics.seat_stats(data.store, GameFilter()))
     rates = analytics.accuracy_rates(counts, "seat")
     assert set(rates["outcome"]) <= {"exact", "over", "under"}
     sums = rates.groupby("seat")["rate"].sum()
@@ -181,14 +181,14 @@ def test_accuracy_rates_add_up_to_one_per_group(data: Stored) -> None:
 
 
 def test_the_human_seat_is_you_and_the_others_are_bots(data: Stored) -> None:
-    counts = analytics.bid_counts(data.store, GameFilter(kinds=("human",)))
+    counts = analytics.bid_counts(analytics.seat_stats(data.store, GameFilter(kinds=("human",))))
     players = counts.groupby("seat")["player"].unique()
     assert list(players["South"]) == ["you"]
     assert list(players["North"]) == ["bot: random"]
 
 
 def test_nil_success_by_bidder_matches_the_hands(data: Stored) -> None:
-    nils = analytics.nil_success(data.store, GameFilter(kinds=("human",)))
+    nils = analytics.nil_success(analytics.seat_stats(data.store, GameFilter(kinds=("human",))))
     by_player = analytics.nil_by(nils, "player").set_index("bidder")
     attempts, made = _nil_bids(data.human, seats=(2,))
     if attempts:
@@ -216,8 +216,7 @@ def test_an_empty_store_gives_empty_frames(tmp_path: Path) -> None:
     assert analytics.overview_kpis(store, GameFilter())["games"] == 0
     frames: list[pd.DataFrame] = [
         analytics.win_rate_over_time(store, GameFilter()),
-        analytics.bid_counts(store, GameFilter()),
-        analytics.nil_success(store, GameFilter()),
+        analytics.seat_stats(store, GameFilter()),
         analytics.matchup_results(store, GameFilter()),
         analytics.game_summaries(store, GameFilter()),
     ]

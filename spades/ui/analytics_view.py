@@ -28,8 +28,7 @@ _QUERIES: Final[dict[str, Callable[[Store, GameFilter], Any]]] = {
     "kpis": analytics.overview_kpis,
     "win_rate": analytics.win_rate_over_time,
     "games": analytics.game_summaries,
-    "bid_counts": analytics.bid_counts,
-    "nils": analytics.nil_success,
+    "seat_stats": analytics.seat_stats,
     "matchups": analytics.matchup_results,
 }
 
@@ -300,11 +299,12 @@ def bids_page() -> None:
         horizontal=True,
         key="bids_group",
     )
-    counts = query("bid_counts", store, game_filter)
-    nils = query("nils", store, game_filter)
-    if counts.empty and nils.empty:
+    stats = query("seat_stats", store, game_filter)
+    if stats.empty:
         empty_state(store, game_filter)
         return
+    counts = analytics.bid_counts(stats)
+    nils = analytics.nil_success(stats)
     if not counts.empty:
         st.subheader("Bid against tricks taken")
         grouped = analytics.by_group(counts, group)
