@@ -344,3 +344,16 @@ def test_a_simulated_game_id_is_not_taken_over(database: str) -> None:
     at = _app(query={"game": game_id})
     assert _controller(at).game_id != game_id
     assert any("played by bots only" in w.value for w in at.warning)
+
+
+def test_a_stale_window_reopens_the_game_instead_of_forking_it(database: str) -> None:
+    first = _app()
+    _to_first_card(first)
+    game_id = first.query_params["game"]
+    second = _app(query={"game": game_id})
+    first.button(key=_enabled(first, "card_")[0]).click().run()
+    second.button(key=_enabled(second, "card_")[0]).click().run()
+    assert not second.exception
+    assert _controller(second).match.history == _controller(first).match.history
+    assert any("another window" in i.value for i in second.info)
+    assert Store(database).load(game_id).match.history == _controller(first).match.history

@@ -224,13 +224,17 @@ def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store)
     assert again.bot_levels == LEVELS
 
 
-def test_a_game_moved_on_elsewhere_is_noticed(store: Store) -> None:
+def test_a_game_moved_on_in_another_window_is_not_forked(store: Store) -> None:
     controller, _ = _game(store)
     _to_first_play(controller)
     other = GameController.resume(store, controller.game_id or "")
     other.set_pace("instant")
     other.act(other.match.hand.legal_actions()[0], other.ply)
     assert not controller.in_step_with_store()
+    # The stale copy refuses to add to the stored game rather than fork it.
+    assert not controller.act(controller.match.hand.legal_actions()[-1], controller.ply)
+    assert controller.elsewhere and not controller.bots_to_act
+    assert store.load(controller.game_id or "").match.history == other.match.history
 
 
 def test_the_summary_holds_the_bots_until_the_next_hand(store: Store) -> None:

@@ -47,7 +47,7 @@ def sort_cards(cards: Iterable[Card], *, jokers: bool = False) -> list[Card]:
 def _face(card: Card, jokers: bool) -> tuple[str, str, bool]:
     """(rank text, suit symbol, red?) of a card as printed on its face."""
     if jokers and card in (BIG_JOKER, LITTLE_JOKER):
-        return ("Big" if card == BIG_JOKER else "Little"), "★", card == BIG_JOKER
+        return ("BJ" if card == BIG_JOKER else "LJ"), "★", card == BIG_JOKER
     rank = RANK_LETTERS[card % 13]
     return ("10" if rank == "T" else rank), SUIT_SYMBOLS[card // 13], card // 13 in RED_SUITS
 

@@ -107,6 +107,9 @@ class GameController:
         self.hint: Hint | None = None
         self.show_last_trick = False
         self.saved_finish = match.is_over
+        # Set when the stored game has moved on without this session (another window
+        # played it): this copy stops and the page reopens the stored game.
+        self.elsewhere = False
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -208,6 +211,7 @@ class GameController:
         match = self.match
         return (
             not match.is_over
+            and not self.elsewhere
             and self.summary_for is None
             and match.current_player is not None
             and match.current_player != HUMAN
@@ -301,6 +305,8 @@ class GameController:
         if problem is not None:
             self.notice = Notice("warning", problem)
             return False
+        if not self._still_current():
+            return False
         self.notice = None
         self._apply(action)
         self.ready_at = self.clock() + self.interval
@@ -358,11 +364,23 @@ class GameController:
             return True
         if not self.bots_to_act:
             return False
+        if not self._still_current():
+            return False
         seat = self.match.current_player
         assert seat is not None
         action = self.bots[seat].act(self.match.hand.observation(seat))
         self._apply(action)
         return True
+
+    def _still_current(self) -> bool:
+        """Whether this session may add to the stored game (no other window moved it on)."""
+        if self.in_step_with_store():
+            return True
+        self.elsewhere = True
+        self.notice = Notice(
+            "warning", "This game was continued in another window; here is where it stands now."
+        )
+        return False
 
     def tick(self) -> bool:
         """One beat of the animation when its time has come; returns whether it moved."""

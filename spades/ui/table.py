@@ -86,12 +86,14 @@ def current() -> GameController:
         controller = _open(wanted) if wanted else _start()
     elif wanted and wanted != controller.game_id:
         controller = _open(wanted)
-    elif not controller.in_step_with_store() and controller.game_id is not None:
+    elif controller.game_id is not None and (
+        controller.elsewhere or not controller.in_step_with_store()
+    ):
         pace = controller.pace
         controller = _open(controller.game_id)
         controller.set_pace(pace)
         controller.notice = Notice(
-            "info", "This game was continued elsewhere; here is where it stands now."
+            "info", "This game was continued in another window; here is where it stands now."
         )
     st.session_state[CONTROLLER_KEY] = controller
     if controller.game_id is not None and st.query_params.get("game") != controller.game_id:
@@ -341,8 +343,9 @@ def _layout(controller: GameController) -> tuple[bool, bool, bool]:
 def _table_body(layout: tuple[bool, bool, bool]) -> None:
     controller = _controller()
     controller.tick()
-    if _layout(controller) != layout:
-        # The timer must start or stop, or a summary or the end screen must open.
+    if _layout(controller) != layout or controller.elsewhere:
+        # The timer must start or stop, a summary or the end screen must open, or the
+        # game must be reopened from the store.
         st.rerun(scope="app")
     hand = controller.shown_hand
     obs = hand.observation(HUMAN)
