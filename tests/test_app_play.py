@@ -357,3 +357,23 @@ def test_a_stale_window_reopens_the_game_instead_of_forking_it(database: str) ->
     assert _controller(second).match.history == _controller(first).match.history
     assert any("another window" in i.value for i in second.info)
     assert Store(database).load(game_id).match.history == _controller(first).match.history
+
+
+def test_the_bots_bid_one_at_a_time_at_a_paced_speed() -> None:
+    at = _app(speed="normal")
+    controller = _controller(at)
+    controller.clock = lambda: 0.0  # time stands still unless the test moves the beat
+    bot_bids = 0
+    while controller.match.hand.phase is Phase.BIDDING:
+        if controller.human_to_act:
+            _human_move(at)
+            continue
+        before = controller.ply
+        at.run()
+        assert controller.ply == before, "no bot moves before its beat"
+        controller.ready_at = 0.0  # the beat has come, as the fragment's timer says
+        at.run()
+        assert controller.ply == before + 1
+        bot_bids += 1
+    # At most one bot bid in the first run of the page; the others came a beat apart.
+    assert bot_bids >= 2
