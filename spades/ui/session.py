@@ -36,7 +36,6 @@ from spades.store import Store, StoreError
 
 HUMAN: Final = 2
 BOT_SEATS: Final = (0, 1, 3)
-Pace = Literal["slow", "normal", "fast", "instant"]
 #: Seconds between two bot moves (and how long a finished trick stays on the table).
 PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
 MessageKind = Literal["info", "warning", "error"]
@@ -182,6 +181,7 @@ class GameController:
     # ------------------------------------------------------------------- queries
     @property
     def rules(self) -> Rules:
+        """The rules of this game."""
         return self.match.rules
 
     @property
@@ -191,6 +191,7 @@ class GameController:
 
     @property
     def interval(self) -> float:
+        """Seconds between two beats at the chosen pace."""
         return PACES.get(self.pace, PACES["normal"])
 
     @property
@@ -208,6 +209,7 @@ class GameController:
 
     @property
     def bots_to_act(self) -> bool:
+        """Whether a bot is to act next (and may: no summary up, this copy current)."""
         match = self.match
         return (
             not match.is_over
@@ -219,6 +221,7 @@ class GameController:
 
     @property
     def human_to_act(self) -> bool:
+        """Whether the human is to act now."""
         return (
             not self.match.is_over
             and self.summary_for is None
@@ -288,6 +291,7 @@ class GameController:
         return None
 
     def can_claim(self) -> bool:
+        """Whether the human may claim the rest now (the engine's claim check)."""
         return self.human_to_act and self.match.hand.can(CLAIM)
 
     # ------------------------------------------------------------------- actions
@@ -433,6 +437,8 @@ class GameController:
         if point is None:
             self.notice = Notice("warning", "There is no bid or card of yours to take back.")
             return False
+        if not self._still_current():
+            return False
         actions = self.match.history[:point]
         self.match = Match.replay(self.rules, seed=self.match.seed, actions=actions)
         self.actors = self.actors[:point]
@@ -461,6 +467,7 @@ class GameController:
         return self.hint if self.hint is not None and self.hint.ply == self.ply else None
 
     def describe(self, action: Action) -> str:
+        """An action in words, such as ``play A♠``."""
         return self.match.hand.describe(action)
 
 
