@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from functools import partial
 from typing import Any, Final
 
 import pandas as pd
@@ -221,7 +222,7 @@ def explorer_page() -> None:
         _trick_replay(match, game_id)
     st.download_button(
         "Export this game (JSON)",
-        store.export_json(game_id),
+        partial(store.export_json, game_id),
         file_name=f"spades_game_{game_id}.json",
         mime="application/json",
         key="explorer_export",
