@@ -300,7 +300,11 @@ def lead_for_tricks(k: Knowledge, legal: list[Card]) -> Card:
         return (ruffed - mate_ruff + honour, -k.count(k.hand, suit), k.power(card))
 
     lows = [min((c for c in side if k.suit(c) == s), key=k.power) for s in _suits(k, side)]
-    return min(lows, key=lead_key)
+    low = min(lows, key=lead_key)
+    # From a suit headed by the top card, lead the top card: a low one only gives a
+    # trick away that the top card could have taken.
+    top = k.my_cards(k.suit(low))[-1]
+    return top if k.is_master(top) else low
 
 
 def lead_ducking(k: Knowledge, legal: list[Card]) -> Card:
@@ -389,7 +393,7 @@ def bust_play(k: Knowledge, legal: list[Card]) -> Card | None:
     played = [s for s in nils if k.played_in_trick(s) is not None]
     if played:
         if k.winner[0] in nils and losers:
-            return shed(k, losers, keep_high=False)
+            return shed(k, losers, keep_high=wants_tricks(k))
         return None
     if k.winner[0] % 2 != k.team:
         # The nil bidder's partner is winning: the nil bidder will duck under it anyway.
