@@ -74,6 +74,14 @@ def test_discard_reason_when_the_seat_cannot_follow_or_win() -> None:
     assert explain(state.observation(2), C("2C")) == "Discard the 2♣: you have no hearts"
 
 
+def test_follow_reasons_tell_a_low_card_from_a_higher_one_that_cannot_win() -> None:
+    state = position(VOID_HANDS, 2, BIDS)
+    state.apply(C("AC"))
+    obs = state.observation(0)
+    assert explain(obs, C("7C")) == "Play low: you cannot beat the A♣"
+    assert explain(obs, C("9C")) == "Play the 9♣: you cannot beat the A♣ anyway"
+
+
 def test_nil_bid_reason_says_the_hand_can_duck() -> None:
     tip = south(with_south(TEXTBOOK_NIL))
     assert tip.action == NIL

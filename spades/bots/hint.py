@@ -189,6 +189,9 @@ def _explain_cover(k: Knowledge, card: Card) -> str | None:
     if not k.obs.trick:
         if k.is_master(card):
             return f"Lead the {label}: a top card your partner can play under protects the nil"
+        if k.is_void(k.partner, k.suit(card)):
+            suit = SUIT_NAMES[k.suit(card)]
+            return f"Lead the {label}: your nil-bidding partner has no {suit} and can throw a card"
         return f"Lead the {label}: high leads help your nil-bidding partner stay under"
     assert k.winner is not None
     wins = k.wins_now(card)
@@ -200,7 +203,9 @@ def _explain_cover(k: Knowledge, card: Card) -> str | None:
     if wins:
         if k.suit(card) == SPADES and k.led_suit != SPADES:
             return f"Trump with the {label}: your partner bid nil and plays after you"
-        return f"Play high: the {label} covers your partner, who bid nil and plays after you"
+        if card == max(k.obs.legal_actions, key=k.power):
+            return f"Play high: the {label} covers your partner, who bid nil and plays after you"
+        return f"Play the {label}: your partner bid nil and can stay under it"
     return None
 
 
@@ -236,9 +241,9 @@ def _explain_lead(k: Knowledge, card: Card) -> str:
     spades = k.count(k.hand, SPADES)
     if k.count(k.hand, suit) == 1 and suit != SPADES and spades and k.tricks_left > spades + 1:
         return f"Lead your singleton {label}: once it is gone you can trump that suit"
-    return (
-        f"Lead the {label}: a low card from your {_SINGULAR[suit]}s keeps your high cards for later"
-    )
+    if card == k.my_cards(suit)[0]:
+        return f"Lead the {label}: a low {_SINGULAR[suit]} keeps your high cards for later"
+    return f"Lead the {label} from your {SUIT_NAMES[suit]}"
 
 
 def _explain_follow(k: Knowledge, card: Card) -> str:
@@ -255,7 +260,12 @@ def _explain_follow(k: Knowledge, card: Card) -> str:
         if suit == SPADES and led != SPADES:
             return f"Trump: you have no {SUIT_NAMES[led]}, and the {label} takes the trick"
         if not k.still_to_play():
-            return f"Win with the {label}: the cheapest card that takes the trick"
+            winners = [c for c in k.obs.legal_actions if k.wins_now(c)]
+            if card == min(winners, key=k.power):
+                return f"Win with the {label}: the cheapest card that takes the trick"
+            if len(winners) == len(k.obs.legal_actions):
+                return f"Win with the {label}: every card you hold takes this trick"
+            return f"Win with the {label}: it takes the trick"
         if k.is_master(card):
             return f"Play the {label}: it is the highest {_SINGULAR[suit]} left and should win"
         return f"Play the {label}: it beats the {k.label(top)} and may well hold"
@@ -265,6 +275,11 @@ def _explain_follow(k: Knowledge, card: Card) -> str:
         return f"Duck: your team has its contract{have}, so avoid another bag"
     if suit != led:
         return f"Discard the {label}: you have no {SUIT_NAMES[led]}"
+    lowest = card == min(k.obs.legal_actions, key=k.power)
     if not any(k.wins_now(c) for c in k.obs.legal_actions):
-        return f"Play low: you cannot beat the {k.label(top)}"
-    return f"Play low: the {k.label(top)} may not be worth your high cards"
+        if lowest:
+            return f"Play low: you cannot beat the {k.label(top)}"
+        return f"Play the {label}: you cannot beat the {k.label(top)} anyway"
+    if lowest:
+        return f"Play low: the {k.label(top)} may not be worth your high cards"
+    return f"Play the {label}: keep your higher cards for later tricks"
