@@ -11,18 +11,22 @@ import streamlit as st
 CSS: Final = """
 <style>
 [class*="st-key-card_"] button {
-  min-width: 2.7rem; width: 2.7rem; height: 4rem; padding: 0.1rem 0.2rem;
+  min-width: 2.55rem; width: 2.55rem; height: 3.9rem; padding: 0.1rem 0.15rem;
   background: #fffdf7; color: #1b1b1b; border: 1px solid #8a8a8a; border-radius: 0.45rem;
   box-shadow: 0 1px 3px rgba(0, 0, 0, 0.35); transition: transform 0.12s ease;
 }
 [class*="st-key-card_"] button p { font-size: 1.15rem; font-weight: 700; line-height: 1.1; }
-.st-key-hand { gap: 0.3rem; }
+.st-key-hand, .st-key-hand_waiting { gap: 0.22rem; }
 .st-key-bids { gap: 0.3rem; }
 .st-key-bids button { min-width: 2.3rem; padding: 0.2rem 0.45rem; }
 [class*="st-key-card_"] button:enabled:hover {
   transform: translateY(-0.45rem); border-color: #1f6f43;
 }
 [class*="st-key-card_"] button:disabled { opacity: 0.45; background: #e6e2d8; }
+.st-key-hand_waiting [class*="st-key-card_"] button:disabled {
+  opacity: 0.95; background: #fffdf7; color: #1b1b1b; cursor: wait;
+}
+.st-key-hand_waiting [class*="st-key-card_"] button:disabled p { color: #1b1b1b; }
 .sp-row { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: flex-end; }
 .sp-card {
   display: inline-flex; flex-direction: column; align-items: center; justify-content: center;

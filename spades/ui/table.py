@@ -369,6 +369,11 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
                 why_not=lambda card: controller.why_not(controller.card_action(card)),
                 on_click=functools.partial(_on_card, controller.ply),
                 jokers=jokers,
+                # Until the human is to play (or pass) a card, the hand is shown plainly
+                # for reading rather than greyed out.
+                key="hand"
+                if controller.human_to_act and hand.phase is not Phase.BIDDING
+                else "hand_waiting",
             )
         _exchange_note(controller, obs)
         _controls(controller)
