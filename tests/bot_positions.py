@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine_helpers import cards
 
-from spades.cards import Action
+from spades.cards import Action, bid_action
 from spades.rules import Rules
 from spades.state import HandState
 
@@ -39,6 +39,11 @@ BAGS_HANDS = (
 )
 TEXTBOOK_NIL = "2S 3S 2H 3H 4H 7H 2D 3D 5D 8D 2C 4C 6C"
 ACE_KING = "AS KS QS 5S AH KH 3H AD KD 4D AC 9C 6C"
+
+
+def bids(*tricks: int) -> list[Action]:
+    """Bid actions for the given tricks in bidding order (0 is nil)."""
+    return [bid_action(t) for t in tricks]
 
 
 def position(rows: tuple[str, str, str, str], dealer: int, actions: list[Action]) -> HandState:

@@ -14,6 +14,7 @@ from bot_positions import (
     TEXTBOOK_NIL,
     TRUMP_HANDS,
     VOID_HANDS,
+    bids,
     position,
     with_south,
 )
@@ -36,44 +37,29 @@ def choice(bot: str, state: HandState) -> Action:
 
 # ------------------------------------------------------------------ scripted skills
 def test_standard_covers_partners_nil_by_overtaking() -> None:
-    state = position(NIL_COVER_HANDS, 3, [NIL, bid_action(3), bid_action(4), bid_action(4)])
-    state.apply(C("9H"))
-    state.apply(C("2H"))
-    card = choice("standard", state)
-    assert card in (C("10H"), C("KH"))
+    state = position(NIL_COVER_HANDS, 3, [*bids(0, 3, 4, 4), *cards("9H 2H")])
+    assert choice("standard", state) in (C("10H"), C("KH"))
 
 
 def test_standard_without_a_nil_to_cover_plays_under_its_partners_card() -> None:
-    bids = [bid_action(3), bid_action(3), bid_action(4), bid_action(3)]
-    state = position(NIL_COVER_HANDS, 3, bids)
-    state.apply(C("9H"))
-    state.apply(C("2H"))
+    state = position(NIL_COVER_HANDS, 3, [*bids(3, 3, 4, 3), *cards("9H 2H")])
     assert choice("standard", state) == C("4H")
 
 
 @pytest.mark.parametrize("bot", ["basic", "standard"])
 def test_bots_never_trump_a_partners_sure_winner(bot: str) -> None:
-    state = position(VOID_HANDS, 2, [bid_action(3), bid_action(4), bid_action(3), bid_action(3)])
-    for code in ("2H", "AH", "3H"):
-        state.apply(C(code))
-    card = choice(bot, state)
-    assert state.deck.suit[card] != 3
+    state = position(VOID_HANDS, 2, [*bids(3, 4, 3, 3), *cards("2H AH 3H")])
+    assert state.deck.suit[choice(bot, state)] != 3
 
 
 def test_standard_trumps_when_an_opponent_is_winning() -> None:
-    bids = [bid_action(3), bid_action(4), bid_action(3), bid_action(3)]
-    state = position(TRUMP_HANDS, 2, bids)
-    for code in ("KH", "2H", "3H"):
-        state.apply(C(code))
+    state = position(TRUMP_HANDS, 2, [*bids(3, 4, 3, 3), *cards("KH 2H 3H")])
     assert choice("standard", state) == C("2S")
 
 
 def _bags_position(north: int, south: int) -> HandState:
-    bids = [bid_action(north), bid_action(4), bid_action(south), bid_action(4)]
-    state = position(BAGS_HANDS, 3, bids)
-    for code in ("AC", "4C", "7C", "10C", "AD", "4D", "6D", "10D", "5H", "10H"):
-        state.apply(C(code))
-    return state
+    plays = cards("AC 4C 7C 10C AD 4D 6D 10D 5H 10H")
+    return position(BAGS_HANDS, 3, [*bids(north, 4, south, 4), *plays])
 
 
 def test_standard_ducks_bags_once_the_contract_is_made() -> None:
@@ -88,12 +74,7 @@ def test_standard_takes_the_trick_while_the_contract_needs_it() -> None:
 
 
 def _bust_position(east: int, south: int) -> HandState:
-    state = position(
-        BUST_HANDS, 3, [bid_action(3), bid_action(east), bid_action(south), bid_action(4)]
-    )
-    state.apply(C("2C"))
-    state.apply(C("9C"))
-    return state
+    return position(BUST_HANDS, 3, [*bids(3, east, south, 4), *cards("2C 9C")])
 
 
 def test_standard_plays_under_an_opponents_nil_to_bust_it() -> None:
@@ -101,8 +82,7 @@ def test_standard_plays_under_an_opponents_nil_to_bust_it() -> None:
 
 
 def test_standard_without_a_nil_to_bust_plays_for_the_trick() -> None:
-    card = choice("standard", _bust_position(2, 3))
-    assert card in (C("10C"), C("KC"))
+    assert choice("standard", _bust_position(2, 3)) in (C("10C"), C("KC"))
 
 
 def test_standard_keeps_its_own_nil_by_staying_under() -> None:
@@ -125,14 +105,12 @@ def test_basic_bids_its_sure_winners() -> None:
 
 
 def test_basic_follows_low_when_it_cannot_win() -> None:
-    state = position(VOID_HANDS, 2, [bid_action(3), bid_action(4), bid_action(3), bid_action(3)])
-    state.apply(C("AC"))
+    state = position(VOID_HANDS, 2, [*bids(3, 4, 3, 3), C("AC")])
     assert choice("basic", state) == C("7C")
 
 
 def test_basic_wins_cheaply_when_its_team_needs_tricks() -> None:
-    state = position(VOID_HANDS, 2, [bid_action(3), bid_action(4), bid_action(3), bid_action(3)])
-    state.apply(C("2H"))
+    state = position(VOID_HANDS, 2, [*bids(3, 4, 3, 3), C("2H")])
     assert choice("basic", state) == C("QH")
 
 

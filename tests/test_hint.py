@@ -11,6 +11,7 @@ from bot_positions import (
     TEXTBOOK_NIL,
     TRUMP_HANDS,
     VOID_HANDS,
+    bids,
     position,
     with_south,
 )
@@ -24,7 +25,7 @@ from spades.rules import Rules
 from spades.state import HandState, Phase
 
 C = parse_card
-BIDS = [bid_action(3), bid_action(4), bid_action(3), bid_action(3)]
+BIDS = bids(3, 4, 3, 3)
 
 
 def south(state: HandState) -> Hint:
@@ -33,8 +34,7 @@ def south(state: HandState) -> Hint:
 
 
 def test_hint_gives_the_expert_action_when_the_expert_is_registered() -> None:
-    state = position(VOID_HANDS, 2, BIDS)
-    state.apply(C("2H"))
+    state = position(VOID_HANDS, 2, [*BIDS, C("2H")])
     obs = state.observation(0)
     tip = hint(obs)
     assert tip.action == make_bot(hint_bot_name(), seed=0).act(obs)
@@ -44,39 +44,30 @@ def test_hint_gives_the_expert_action_when_the_expert_is_registered() -> None:
 def test_hint_falls_back_to_standard_without_an_expert(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hint_module, "bot_names", lambda: ["random", "basic", "standard"])
     assert hint_module.hint_bot_name() == "standard"
-    state = position(NIL_COVER_HANDS, 3, [NIL, bid_action(3), bid_action(4), bid_action(4)])
-    state.apply(C("9H"))
-    state.apply(C("2H"))
+    state = position(NIL_COVER_HANDS, 3, [*bids(0, 3, 4, 4), *cards("9H 2H")])
     tip = south(state)
     assert tip.action == make_bot("standard", seed=0).act(state.observation(2))
     assert tip.reason == "Cover: overtake your partner's 9♥ to save the nil"
 
 
 def test_duck_reason_names_the_partners_winning_card() -> None:
-    state = position(VOID_HANDS, 2, BIDS)
-    for code in ("2H", "AH", "3H"):
-        state.apply(C(code))
+    state = position(VOID_HANDS, 2, [*BIDS, *cards("2H AH 3H")])
     assert explain(state.observation(2), C("2C")) == "Duck: your partner's A♥ is already winning"
 
 
 def test_trump_reason_says_the_seat_is_out_of_the_suit() -> None:
-    state = position(TRUMP_HANDS, 2, BIDS)
-    for code in ("KH", "2H", "3H"):
-        state.apply(C(code))
+    state = position(TRUMP_HANDS, 2, [*BIDS, *cards("KH 2H 3H")])
     reason = explain(state.observation(2), C("2S"))
     assert reason == "Trump: you have no hearts, and the 2♠ takes the trick"
 
 
 def test_discard_reason_when_the_seat_cannot_follow_or_win() -> None:
-    state = position(TRUMP_HANDS, 2, BIDS)
-    for code in ("KH", "2H", "3H"):
-        state.apply(C(code))
+    state = position(TRUMP_HANDS, 2, [*BIDS, *cards("KH 2H 3H")])
     assert explain(state.observation(2), C("2C")) == "Discard the 2♣: you have no hearts"
 
 
 def test_follow_reasons_tell_a_low_card_from_a_higher_one_that_cannot_win() -> None:
-    state = position(VOID_HANDS, 2, BIDS)
-    state.apply(C("AC"))
+    state = position(VOID_HANDS, 2, [*BIDS, C("AC")])
     obs = state.observation(0)
     assert explain(obs, C("7C")) == "Play low: you cannot beat the A♣"
     assert explain(obs, C("9C")) == "Play the 9♣: you cannot beat the A♣ anyway"
