@@ -10,6 +10,7 @@ import pytest
 
 from spades import analytics
 from spades.cli import play_match
+from spades.lab import MAX_MATCHES, LabJob, LabSpec
 from spades.match import Match
 from spades.rules import Rules
 from spades.store import GameFilter, Store
@@ -221,3 +222,15 @@ def test_an_empty_store_gives_empty_frames(tmp_path: Path) -> None:
         analytics.game_summaries(store, GameFilter()),
     ]
     assert all(frame.empty for frame in frames)
+
+
+def test_a_stopped_lab_run_keeps_exactly_the_matches_it_stored(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'lab.db'}"
+    job = LabJob(url, LabSpec(("random",) * 4, Rules(), matches=MAX_MATCHES, seed=0))
+    while job.running and job.done == 0:
+        job.wait(timeout=0.05)
+    job.stop()
+    assert job.wait(timeout=120)
+    assert not job.failed
+    assert 0 < job.done < MAX_MATCHES
+    assert len(Store(url).list_games()) == job.done
