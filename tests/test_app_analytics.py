@@ -84,6 +84,9 @@ def test_an_empty_store_shows_how_to_get_games(store: Store, name: str) -> None:
 def test_the_bot_lab_says_how_to_compare_bots_before_any_run(store: Store) -> None:
     at = _page("bot_lab")
     assert any("No simulated games yet" in info.value for info in at.info)
+    seed = at.number_input(key="lab_seed").value
+    at.run()
+    assert at.number_input(key="lab_seed").value == seed
 
 
 def test_overview_counts_the_games_and_draws_the_win_rate(filled: Store) -> None:
@@ -187,5 +190,15 @@ def test_the_bot_lab_runs_matches_and_compares_the_line_ups(store: Store) -> Non
     games = store.list_games()
     assert len(games) == 4
     assert set(games["rule_set"]) == {"jokers=True"}
+    assert at.number_input(key="lab_seed").value == 7 + 4
     (chart,) = _charts(at)
     assert _spec(chart)["encoding"]["x"]["field"] == "ns_win_rate"
+
+
+def test_the_bot_lab_refuses_options_that_contradict_each_other(store: Store) -> None:
+    at = _page("bot_lab")
+    at.multiselect(key="lab_options").set_value(["nil_allowed"])
+    at.button(key="lab_run").click().run()
+    assert any("do not go together: blind_nil" in error.value for error in at.error)
+    assert "lab_job" not in at.session_state
+    assert store.list_games().empty

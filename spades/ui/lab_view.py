@@ -21,6 +21,8 @@ from spades.ui.db import app_store
 
 JOB_KEY: Final = "lab_job"
 SHOWN_KEY: Final = "lab_job_shown"
+ERROR_KEY: Final = "lab_error"
+MAX_SEED: Final = 2**31
 POLL_SECONDS: Final = 0.5
 TARGETS: Final = (300, 500, 1000)
 MERCIES: Final = (-200, -500, None)
@@ -43,51 +45,70 @@ def _rules(target: int, mercy: int | None, flipped: list[str]) -> Rules:
     return standard.replace(**changes)
 
 
-def _form(running: bool) -> LabSpec | None:
+def _start(url: str) -> None:
+    """Submit callback: start a run from the form's values, then move the seed on."""
+    state = st.session_state
+    try:
+        rules = _rules(state.lab_target, state.lab_mercy, state.lab_options)
+    except RulesError as err:
+        state[ERROR_KEY] = f"These options do not go together: {err}"
+        return
+    state[ERROR_KEY] = None
+    spec = LabSpec(
+        (state.lab_ns, state.lab_ew, state.lab_ns, state.lab_ew),
+        rules,
+        matches=int(state.lab_matches),
+        seed=int(state.lab_seed),
+    )
+    state[JOB_KEY] = LabJob(url, spec)
+    # The next run deals new matches unless the player picks a seed again.
+    state.lab_seed = min(spec.seed + spec.matches, MAX_SEED)
+
+
+def _form(url: str, running: bool) -> None:
     names = bot_names()
     switches = _switches()
     with st.form("lab_form"):
         ns_col, ew_col, count_col = st.columns(3)
-        ns = ns_col.selectbox("North/South bots", names, key="lab_ns")
-        ew = ew_col.selectbox("East/West bots", names, key="lab_ew")
-        matches = count_col.number_input(
+        ns_col.selectbox("North/South bots", names, key="lab_ns")
+        ew_col.selectbox("East/West bots", names, key="lab_ew")
+        count_col.number_input(
             "Matches", min_value=1, max_value=MAX_MATCHES, value=50, step=10, key="lab_matches"
         )
         target_col, mercy_col, seed_col = st.columns(3)
-        target = target_col.selectbox("Target score", TARGETS, index=1, key="lab_target")
-        mercy = mercy_col.selectbox(
+        target_col.selectbox("Target score", TARGETS, index=1, key="lab_target")
+        mercy_col.selectbox(
             "Mercy score",
             MERCIES,
             format_func=lambda m: "off" if m is None else str(m),
             key="lab_mercy",
         )
-        seed = seed_col.number_input(
+        seed_col.number_input(
             "First seed",
             min_value=0,
-            max_value=2**31,
-            value=st.session_state.setdefault("lab_next_seed", random.randrange(2**20)),
+            max_value=MAX_SEED,
+            value=random.randrange(2**20),
             key="lab_seed",
             help="Match i is dealt from seed + i: the same seed replays the same matches.",
         )
-        flipped = st.multiselect(
+        st.multiselect(
             "House options switched from the standard game",
             list(switches),
             format_func=lambda name: switches[name][0],
             key="lab_options",
             help="; ".join(f"{label}: {text}" for label, text in switches.values()),
         )
-        submitted = st.form_submit_button(
-            "Run", key="lab_run", type="primary", disabled=running, icon=":material/play_arrow:"
+        st.form_submit_button(
+            "Run",
+            key="lab_run",
+            type="primary",
+            disabled=running,
+            icon=":material/play_arrow:",
+            on_click=_start,
+            args=(url,),
         )
-    if not submitted:
-        return None
-    try:
-        rules = _rules(target, mercy, flipped)
-    except RulesError as err:
-        st.error(f"These options do not go together: {err}")
-        return None
-    st.session_state.lab_next_seed = int(seed) + int(matches)
-    return LabSpec((ns, ew, ns, ew), rules, matches=int(matches), seed=int(seed))
+    if st.session_state.get(ERROR_KEY):
+        st.error(st.session_state[ERROR_KEY])
 
 
 def _progress() -> None:
@@ -119,10 +140,7 @@ def bot_lab_page() -> None:
     )
     job: LabJob | None = st.session_state.get(JOB_KEY)
     running = job is not None and job.running
-    spec = _form(running)
-    if spec is not None:
-        job = st.session_state[JOB_KEY] = LabJob(store.url, spec)
-        running = True
+    _form(store.url, running)
     st.fragment(run_every=POLL_SECONDS if running else None)(_progress)()
     st.subheader("Line-ups compared")
     results = query("matchups", store, SIMULATED)
