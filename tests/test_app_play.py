@@ -141,6 +141,9 @@ def test_only_legal_bids_are_enabled_under_a_minimum_team_bid() -> None:
 
 def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
     at = _app()
+    # Without the mercy score no single hand can end the match.
+    at.toggle(key="rule_mercy_score_on").set_value(False)
+    at.button(key="new_game").click().run()
     while "next_hand" not in _keys(at):
         _human_move(at)
     controller = _controller(at)

@@ -80,8 +80,20 @@ def _cards_held(page: Page) -> set[str]:
     return keys
 
 
+def _new_game_without_mercy(page: Page) -> None:
+    """Turn the mercy score off in the sidebar (no single hand then ends the match)."""
+    game = _game_id(page)
+    page.get_by_text("House rules for the next game").click()
+    switch = page.locator(".st-key-rule_mercy_score_on")
+    switch.get_by_text("Mercy score: on").click()
+    expect(switch.locator("input")).not_to_be_checked(timeout=WAIT)
+    page.locator(".st-key-new_game button:visible").click()
+    expect(page).not_to_have_url(re.compile(game), timeout=WAIT)
+
+
 def test_a_full_hand_played_by_clicking(page: Page, app_url: str) -> None:
     _open(page, app_url)
+    _new_game_without_mercy(page)
     _bid_or_look(page)
     for trick in range(13):
         if trick == 4:
@@ -101,7 +113,7 @@ def test_a_full_hand_played_by_clicking(page: Page, app_url: str) -> None:
 
 
 def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) -> None:
-    _open(page, app_url, speed="normal")
+    _open(page, app_url, speed="slow")
     game = _game_id(page)
     _bid_or_look(page)
     _your_turn(page)
