@@ -54,12 +54,12 @@ def position(rows: tuple[str, str, str, str], dealer: int, actions: list[Action]
     return state
 
 
-def with_south(row: str, *, dealer: int = 1) -> HandState:
+def with_south(row: str, *, dealer: int = 1, rules: Rules | None = None) -> HandState:
     """A fresh hand where South holds ``row`` and the other seats share the rest."""
     south = cards(row)
     rest = [c for c in range(52) if c not in south]
     hands = [rest[0:13], rest[13:26], south, rest[26:39]]
-    return HandState.from_hands(Rules(), hands, dealer=dealer)
+    return HandState.from_hands(rules or Rules(), hands, dealer=dealer)
 
 
 # Position: West dealt, so North leads; South holds 3♣ 10♣ K♣ behind East.

@@ -99,6 +99,16 @@ def test_standard_does_not_bid_nil_with_aces_and_kings() -> None:
     assert action >= bid_action(5)
 
 
+def test_standard_under_whiz_bids_nil_rather_than_spades_it_cannot_make() -> None:
+    state = with_south("7S 6S 5S 4S 2H 3H 4H 2D 3D 5D 2C 3C 4C", rules=Rules(whiz=True))
+    assert state.legal_actions() == [NIL, bid_action(4)]
+    assert choice("standard", state) == NIL
+
+
+def test_standard_under_whiz_bids_its_spades_with_a_strong_hand() -> None:
+    assert choice("standard", with_south(ACE_KING, rules=Rules(whiz=True))) == bid_action(4)
+
+
 def test_basic_bids_its_sure_winners() -> None:
     # Side aces (hearts, diamonds, clubs) and the A♠ and K♠: five sure tricks.
     assert choice("basic", with_south(ACE_KING)) == bid_action(5)

@@ -17,6 +17,8 @@ signature.
 
 from __future__ import annotations
 
+import math
+
 from spades.bots.base import register, require_turn
 from spades.bots.knowledge import (
     HandValue,
@@ -110,14 +112,35 @@ def wants_nil(k: Knowledge, value: HandValue, nil_risk: float) -> bool:
     obs = k.obs
     if NIL not in obs.legal_actions or obs.bids[k.partner] == 0:
         return False
+    if obs.rules.whiz:
+        numbers = [a - NIL for a in obs.legal_actions if a > NIL]
+        return not numbers or whiz_nil_value(value) > whiz_number_value(value, numbers[0])
     if value.tricks > 3.5:
         return False
     threshold = nil_threshold(k, nil_risk)
-    # Suicide: one of the pair must bid nil; the first to bid takes it on unless the
-    # hand is clearly better at taking tricks.
+    # Suicide: one of the pair must bid nil. The first to bid takes it on when its hand
+    # is at least as fit for nil as a typical hand (median danger about 2), so the
+    # partner's hand is likelier to be the worse nil.
     if obs.rules.suicide and obs.bids[k.partner] is None:
-        threshold += 0.6
+        threshold = max(threshold + 0.6, 1.8)
     return value.nil_danger <= threshold
+
+
+def nil_success(value: HandValue) -> float:
+    """The rough chance that a nil with this hand is made (fitted to self-play)."""
+    return min(0.95, max(0.05, 0.95 - 0.4 * value.nil_danger))
+
+
+def whiz_nil_value(value: HandValue) -> float:
+    """Expected points of bidding nil."""
+    return 100 * (2 * nil_success(value) - 1)
+
+
+def whiz_number_value(value: HandValue, bid: int) -> float:
+    """Expected points of a forced numeric bid: made more often the further the hand's
+    trick estimate is above it."""
+    made = 1 / (1 + math.exp(-1.5 * (value.tricks - bid + 0.3)))
+    return 10 * bid * (2 * made - 1)
 
 
 def wanted_tricks(k: Knowledge, value: HandValue, bid_bias: float) -> int:
