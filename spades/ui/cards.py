@@ -33,12 +33,21 @@ RED_SUITS = frozenset({1, 2})
 
 
 def card_key(card: Card, *, jokers: bool = False) -> str:
-    """The widget key of a card's button, per the UI contract: ``card_AS``, ``card_TD``."""
+    """The widget key of a card's button, per the UI contract: ``card_AS``, ``card_TD``.
+
+    >>> card_key(51), card_key(21)
+    ('card_AS', 'card_TD')
+    """
     return "card_" + card_str(card, jokers=jokers)
 
 
 def sort_cards(cards: Iterable[Card], *, jokers: bool = False) -> list[Card]:
-    """Cards in hand order: by suit (♠ ♥ ♣ ♦, jokers with the spades), high to low."""
+    """Cards in hand order: by suit (♠ ♥ ♣ ♦, jokers with the spades), high to low.
+
+    >>> from spades.cards import card_label
+    >>> [card_label(c) for c in sort_cards([0, 12, 25, 38, 51, 39])]
+    ['A♠', '2♠', 'A♥', 'A♣', '2♣', 'A♦']
+    """
     deck = deck_for(jokers)
     order = {suit: i for i, suit in enumerate(DISPLAY_SUIT_ORDER)}
     return sorted(cards, key=lambda c: (order[deck.suit[c]], -deck.power[c]))
@@ -53,7 +62,11 @@ def _face(card: Card, jokers: bool) -> tuple[str, str, bool]:
 
 
 def button_label(card: Card, *, jokers: bool = False) -> str:
-    """A card button's label: rank and suit, in red for hearts and diamonds."""
+    """A card button's label: rank and suit, in red for hearts and diamonds.
+
+    >>> button_label(51), button_label(34), button_label(0, jokers=True)
+    ('A♠', ':red[10♥]', ':red[BJ★]')
+    """
     rank, suit, red = _face(card, jokers)
     text = f"{rank}{suit}"
     return f":red[{text}]" if red else text
@@ -204,9 +217,8 @@ def team_panel(
     bags: int,
     target: int,
     key: str,
-    note: str = "",
 ) -> None:
     """A team's line: ``Us: bid 6 | won 4``, then score, bags on the count and the target."""
     with st.container(key=key, border=True):
         st.markdown(f"**{title}: bid {bid} | won {won}**")
-        st.caption(f"Score {score} of {target} · bags {bags}" + (f" · {note}" if note else ""))
+        st.caption(f"Score {score} of {target} · bags {bags}")
