@@ -674,7 +674,9 @@ class Store:
         """Games, newest first, as a DataFrame of the ``games`` columns (rules left out)."""
         where = (game_filter or GameFilter(finished_only=False)).clause()
         columns = [c for c in games.c if c.name not in ("rules", "num")]
-        stmt = sa.select(*columns).where(where).order_by(games.c.started_at.desc())
+        stmt = (
+            sa.select(*columns).where(where).order_by(games.c.started_at.desc(), games.c.num.desc())
+        )
         if limit is not None:
             stmt = stmt.limit(limit)
         return self.frame(stmt)

@@ -202,3 +202,13 @@ def test_the_bot_lab_refuses_options_that_contradict_each_other(store: Store) ->
     assert any("do not go together: blind_nil" in error.value for error in at.error)
     assert "lab_job" not in at.session_state
     assert store.list_games().empty
+
+
+def test_explorer_opens_the_newest_game_with_a_finished_hand(filled: Store) -> None:
+    newest_played = filled.list_games().iloc[0]["id"]
+    filled.new_game(
+        rules=Rules(), seed=5, players=("N", "E", "S", "W"), kind="human", bot_levels=HUMAN_LEVELS
+    )
+    at = _page("explorer")
+    assert at.selectbox(key="explorer_game").value == newest_played
+    assert len(_charts(at)) == 2

@@ -180,10 +180,14 @@ def explorer_page() -> None:
     ids = list(summaries["id"])
     labels = dict(zip(summaries["id"], summaries["label"], strict=True))
     wanted = st.query_params.get("game")
+    if wanted not in ids:
+        # The newest game with a finished hand: a game just started has nothing to chart.
+        played = summaries.loc[summaries["hands_count"] > 0, "id"]
+        wanted = played.iloc[0] if not played.empty else ids[0]
     game_id = st.selectbox(
         "Game",
         ids,
-        index=ids.index(wanted) if wanted in ids else 0,
+        index=ids.index(wanted),
         format_func=labels.__getitem__,
         key="explorer_game",
         help="The newest 500 games matching the filters.",
