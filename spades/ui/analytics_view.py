@@ -104,7 +104,8 @@ def empty_state(store: Store, game_filter: GameFilter) -> None:
 
 def table(frame: pd.DataFrame, *, key: str, file_name: str) -> None:
     """A table with a CSV download under it."""
-    st.dataframe(frame, hide_index=True, width="stretch", key=f"{key}_table")
+    shown = frame.rename(columns=lambda name: str(name).replace("_", " "))
+    st.dataframe(shown, hide_index=True, width="stretch", key=f"{key}_table")
     st.download_button(
         "Download CSV",
         frame.to_csv(index=False).encode(),
@@ -133,7 +134,7 @@ def overview_page() -> None:
     if not kpis["games"]:
         empty_state(store, game_filter)
         return
-    row = st.columns(6)
+    row = [*st.columns(3), *st.columns(3)]
     row[0].metric("Games played", kpis["games"], help="Finished games matching the filters.")
     row[1].metric(
         "N/S win rate",
@@ -163,7 +164,11 @@ def overview_page() -> None:
         st.info("None of these games has a winner yet.")
         return
     charts.show(charts.win_rate_chart(daily), key="overview_win_rate_chart")
-    table(daily, key="overview_daily", file_name="win_rate_by_day.csv")
+    table(
+        daily.assign(day=daily["day"].dt.date),
+        key="overview_daily",
+        file_name="win_rate_by_day.csv",
+    )
 
 
 # ------------------------------------------------------------------------ explorer

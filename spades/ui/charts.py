@@ -190,7 +190,7 @@ def matchup_chart(results: pd.DataFrame) -> AnyChart:
         alt.Chart(results)
         .mark_bar()
         .encode(
-            y=alt.Y("matchup:N", title="N+S vs E+W", sort="-x"),
+            y=alt.Y("matchup:N", title="N+S vs E+W", sort="-x", axis=alt.Axis(labelLimit=320)),
             x=alt.X(
                 "ns_win_rate:Q",
                 title="N/S win rate",
