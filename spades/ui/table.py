@@ -175,15 +175,25 @@ def _center(hand: HandState) -> str:
     )
 
 
-def _team_bid(hand: HandState, team: int) -> str:
-    bids = [hand.bids[team], hand.bids[team + 2]]
+def team_bid_text(bids: tuple[int | None, int | None], blind: tuple[bool, bool]) -> str:
+    """A team's bid from its two seats' bids: ``6``, ``4 + nil``, ``nil + blind nil`` or ``—``.
+
+    >>> team_bid_text((4, 0), (False, False)), team_bid_text((0, 0), (False, True))
+    ('4 + nil', 'nil + blind nil')
+    """
     if all(b is None for b in bids):
         return "—"
-    total = str(sum(b for b in bids if b))
-    nils = [
-        bid_label(b, hand.blind[s]) for s, b in zip((team, team + 2), bids, strict=True) if b == 0
-    ]
-    return total + "".join(f" + {n}" for n in nils)
+    numbers = [b for b in bids if b]
+    parts = [str(sum(numbers))] if numbers else []
+    parts += [bid_label(b, flag) for b, flag in zip(bids, blind, strict=True) if b == 0]
+    return " + ".join(parts)
+
+
+def _team_bid(hand: HandState, team: int) -> str:
+    seats = (team, team + 2)
+    return team_bid_text(
+        (hand.bids[seats[0]], hand.bids[seats[1]]), (hand.blind[seats[0]], hand.blind[seats[1]])
+    )
 
 
 def _status(controller: GameController, hand: HandState) -> str:
