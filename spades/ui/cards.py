@@ -20,6 +20,7 @@ from spades.cards import (
     BIG_JOKER,
     LITTLE_JOKER,
     RANK_LETTERS,
+    SEAT_LETTERS,
     SUIT_SYMBOLS,
     Card,
     card_name,
@@ -180,7 +181,8 @@ def trick_html(seats: Sequence[SeatView], *, center: str, jokers: bool = False) 
         badge = '<span class="sp-badge">wins</span>' if view.winner else badge
         cells.append(
             f'<div class="{" ".join(classes)}">'
-            f'<div class="sp-name">{html.escape(view.name)}{dealer} {badge}</div>'
+            f'<div class="sp-name"><span class="sp-letter">{SEAT_LETTERS[seat]}</span> '
+            f"{html.escape(view.name)}{dealer} {badge}</div>"
             f'<div class="sp-stats">bid {html.escape(view.bid)} · won {view.tricks}</div>'
             f'<div class="sp-slot">{card}</div></div>'
         )

@@ -61,6 +61,10 @@ CSS: Final = """
   align-items: center; justify-content: center; text-align: center; font-size: 0.9rem;
 }
 .sp-name { font-weight: 700; }
+.sp-letter {
+  display: inline-block; min-width: 1.2rem; border-radius: 0.3rem; font-size: 0.75rem;
+  background: rgba(0, 0, 0, 0.3); text-align: center; margin-right: 0.15rem;
+}
 .sp-stats { font-size: 0.85rem; opacity: 0.9; }
 .sp-slot { min-height: 4.1rem; display: flex; align-items: center; }
 .sp-to-act { border-color: #ffd54f; background: rgba(255, 213, 79, 0.12); }
