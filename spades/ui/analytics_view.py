@@ -7,6 +7,7 @@ revision, so a rerun with nothing new stored costs one small query.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import partial
 from typing import Any, Final
@@ -297,6 +298,44 @@ def _import_panel(store: Store) -> None:
 
 
 # -------------------------------------------------------------------- bid accuracy
+@dataclass(frozen=True, slots=True)
+class _BidView:
+    """Everything the Bid accuracy page draws for one filter and grouping."""
+
+    empty: bool
+    scatter: charts.AnyChart | None = None
+    diff: charts.AnyChart | None = None
+    rates_chart: charts.AnyChart | None = None
+    rates: pd.DataFrame | None = None
+    nil_chart: charts.AnyChart | None = None
+    nils: pd.DataFrame | None = None
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _bid_view(
+    url: str, revision: tuple[int, int, str], game_filter: GameFilter, group: str
+) -> _BidView:
+    """The page's frames and charts, built once a store revision (``revision`` keys it)."""
+    stats = _cached("seat_stats", url, revision, game_filter)
+    if stats.empty:
+        return _BidView(empty=True)
+    counts = analytics.bid_counts(stats)
+    view: dict[str, Any] = {}
+    if not counts.empty:
+        rates = analytics.accuracy_rates(counts, group)
+        view |= {
+            "scatter": charts.bid_scatter(analytics.by_group(counts, group), group),
+            "diff": charts.diff_chart(analytics.diff_distribution(counts, group), group),
+            "rates_chart": charts.rates_chart(rates, group),
+            "rates": rates,
+        }
+    nils = analytics.nil_success(stats)
+    if not nils.empty:
+        by_bidder = analytics.nil_by(nils, group)
+        view |= {"nil_chart": charts.nil_chart(by_bidder), "nils": by_bidder}
+    return _BidView(empty=False, **view)
+
+
 def bids_page() -> None:
     """Bid against tricks taken per seat or for you against the bots, and nil success."""
     store = app_store()
@@ -309,31 +348,30 @@ def bids_page() -> None:
         horizontal=True,
         key="bids_group",
     )
-    stats = query("seat_stats", store, game_filter)
-    if stats.empty:
+    view = _bid_view(store.url, store.revision(), game_filter, group)
+    if view.empty:
         empty_state(store, game_filter)
         return
-    counts = analytics.bid_counts(stats)
-    nils = analytics.nil_success(stats)
-    if not counts.empty:
+    if (
+        view.scatter is not None
+        and view.diff is not None
+        and view.rates_chart is not None
+        and view.rates is not None
+    ):
         st.subheader("Bid against tricks taken")
-        grouped = analytics.by_group(counts, group)
-        charts.show(charts.bid_scatter(grouped, group), key="bids_scatter_chart")
+        charts.show(view.scatter, key="bids_scatter_chart")
         st.caption("On the dashed line the bid was exact; above it, over (bags); below, set.")
         left, right = st.columns(2)
         with left:
             st.subheader("Tricks taken − bid")
-            dist = analytics.diff_distribution(counts, group)
-            charts.show(charts.diff_chart(dist, group), key="bids_diff_chart")
+            charts.show(view.diff, key="bids_diff_chart")
         with right:
             st.subheader("Exact, over and under")
-            rates = analytics.accuracy_rates(counts, group)
-            charts.show(charts.rates_chart(rates, group), key="bids_rates_chart")
-        table(rates, key="bids_rates", file_name=f"bid_accuracy_by_{group}.csv")
+            charts.show(view.rates_chart, key="bids_rates_chart")
+        table(view.rates, key="bids_rates", file_name=f"bid_accuracy_by_{group}.csv")
     st.subheader("Nil success by bidder")
-    if nils.empty:
+    if view.nil_chart is None or view.nils is None:
         st.info("No nil bids in these games.")
         return
-    by_bidder = analytics.nil_by(nils, group)
-    charts.show(charts.nil_chart(by_bidder), key="bids_nil_chart")
-    table(by_bidder, key="bids_nils", file_name=f"nil_success_by_{group}.csv")
+    charts.show(view.nil_chart, key="bids_nil_chart")
+    table(view.nils, key="bids_nils", file_name=f"nil_success_by_{group}.csv")
