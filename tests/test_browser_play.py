@@ -85,10 +85,12 @@ def _new_game_without_mercy(page: Page) -> None:
     game = _game_id(page)
     page.get_by_text("House rules for the next game").click()
     switch = page.locator(".st-key-rule_mercy_score_on")
-    switch.get_by_text("Mercy score: on").click()
+    switch.get_by_text("Use the mercy score").click()
     expect(switch.locator("input")).not_to_be_checked(timeout=WAIT)
     page.locator(".st-key-new_game button:visible").click()
     expect(page).not_to_have_url(re.compile(game), timeout=WAIT)
+    page.get_by_text("House rules for the next game").click()
+    page.locator("[data-testid='stSidebarContent']").evaluate("el => el.scrollTop = 0")
 
 
 def test_a_full_hand_played_by_clicking(page: Page, app_url: str) -> None:

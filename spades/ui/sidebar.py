@@ -90,7 +90,9 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -
     default = Rules().to_dict()[name]
     step = 50 if default is not None and abs(default) >= 100 else 1
     if _optional(hint):
-        on = st.toggle(f"{label}: on", value=value is not None, help=help_text, key=f"{key}_on")
+        on = st.toggle(
+            f"Use the {label.lower()}", value=value is not None, help=help_text, key=f"{key}_on"
+        )
         number = st.number_input(
             label,
             value=default if value is None else value,
