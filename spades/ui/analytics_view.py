@@ -173,6 +173,23 @@ def overview_page() -> None:
 
 
 # ------------------------------------------------------------------------ explorer
+@st.cache_data(max_entries=64, show_spinner=False)
+def _game_view(
+    url: str, game_id: str, updated: str
+) -> tuple[charts.AnyChart, charts.AnyChart, pd.DataFrame] | None:
+    """One game's score and bags charts and its scoresheet (``updated``, the game's last
+    change, keys the cache: a game in play gets a new view with every stored action)."""
+    match = Store.default(url).load(game_id).match
+    hand_frame = analytics.game_hands(match)
+    if hand_frame.empty:
+        return None
+    score = charts.score_chart(
+        analytics.score_progression(hand_frame), analytics.rule_lines(match.rules)
+    )
+    bags = charts.bags_chart(analytics.bags_progression(hand_frame), match.rules.bag_limit)
+    return score, bags, analytics.hand_table(hand_frame)
+
+
 def explorer_page() -> None:
     """One game: score progression, bags, the scoresheet, and trick-by-trick replay."""
     store = app_store()
@@ -206,29 +223,18 @@ def explorer_page() -> None:
     match = loaded.match
     info = summaries.set_index("id").loc[game_id]
     _game_header(info, match.outcome.reason)
-    hand_frame = analytics.game_hands(match)
-    if hand_frame.empty:
+    view = _game_view(store.url, game_id, str(info["updated_at"]))
+    if view is None:
         st.info("No hand of this game has been finished yet.")
     else:
+        score, bags, hand_table = view
         st.subheader("Score")
-        charts.show(
-            charts.score_chart(
-                analytics.score_progression(hand_frame), analytics.rule_lines(match.rules)
-            ),
-            key="explorer_score_chart",
-        )
+        charts.show(score, key="explorer_score_chart")
         st.subheader("Bags")
-        charts.show(
-            charts.bags_chart(analytics.bags_progression(hand_frame), match.rules.bag_limit),
-            key="explorer_bags_chart",
-        )
+        charts.show(bags, key="explorer_bags_chart")
         st.caption("▼ marks a hand where the bags reached the limit and cost the penalty.")
         st.subheader("Hand by hand")
-        table(
-            analytics.hand_table(hand_frame),
-            key="explorer_hands",
-            file_name=f"game_{game_id[:8]}_hands.csv",
-        )
+        table(hand_table, key="explorer_hands", file_name=f"game_{game_id[:8]}_hands.csv")
         _trick_replay(match, game_id)
     st.download_button(
         "Export this game (JSON)",
