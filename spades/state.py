@@ -666,17 +666,20 @@ class HandState:
             best = max(best, power[card])
         return best
 
-    def _bottom(self, mask: Mask, suit: int) -> int:
-        power = self.deck.power
-        cards = self.deck.chunks(mask & self.deck.suit_masks[suit])
-        return min((power[c] for c in cards), default=99)
-
     def _leads_win_all(self, hand: Mask, unseen: Mask, spades_open: bool) -> bool:
         # Lead every spade from the top while the others may still hold spades, then
-        # the side suits: each lead must beat whatever may be played to it.
+        # the side suits from the top. Each lead of a suit draws at least one of the
+        # others' cards of it while they have any, so only the first as many leads as
+        # they hold cards of the suit can meet opposition, and each must beat them all.
         masks = self.deck.suit_masks
+        power = self.deck.power
         for suit in range(4):
-            if hand & masks[suit] and self._bottom(hand, suit) < self._top(unseen, suit):
+            theirs = (unseen & masks[suit]).bit_count()
+            if not theirs or not hand & masks[suit]:
+                continue
+            top = self._top(unseen, suit)
+            mine = sorted((power[c] for c in self.deck.chunks(hand & masks[suit])), reverse=True)
+            if any(p < top for p in mine[:theirs]):
                 return False
         sides = hand & ~masks[SPADES]
         their_spades = (unseen & masks[SPADES]).bit_count()

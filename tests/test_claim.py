@@ -302,3 +302,33 @@ def test_claim_only_during_the_play() -> None:
     with pytest.raises(IllegalAction, match=r"^You can only claim during the play$"):
         state.apply(CLAIM)
     assert CLAIM not in state.legal_actions()
+
+
+def _draws_with_a_low_spade(state: HandState) -> bool:
+    """The claimer leads and holds a spade lower than one the others may hold."""
+    seat = state.current_player
+    if state.trick or seat is None:
+        return False
+    view = state.observation(seat)
+    jokers = state.rules.jokers
+    theirs = [
+        ref_power(c, jokers)
+        for c in range(52)
+        if view.unseen_mask >> c & 1 and ref_suit(c, jokers) == 3
+    ]
+    mine = [ref_power(c, jokers) for c in view.hand or () if ref_suit(c, jokers) == 3]
+    return bool(theirs and mine) and min(mine) < max(theirs)
+
+
+def test_claim_counts_on_leading_the_top_spades_to_draw_the_others() -> None:
+    # Holding, say, the A♠ and the 3♠ against a lone 7♠, the ace draws the seven and the
+    # three is then the best spade left: the claim stands although the 3♠ is the lower.
+    found = 0
+    for seed in range(3000):
+        state = late_position(seed, 2)
+        if state.can_claim() and _draws_with_a_low_spade(state):
+            assert strategy_is_sound(state), seed
+            found += 1
+            if found == 3:
+                break
+    assert found == 3
