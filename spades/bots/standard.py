@@ -159,6 +159,13 @@ def wanted_tricks(k: Knowledge, value: HandValue, bid_bias: float) -> int:
     if deficit < 0 and ours >= rules.target_score - 100:
         # Ahead and close to the target: a safe contract wins the match.
         bias -= 0.2
+    # The table's bids so far (about three tricks for each seat still to bid) tell how
+    # scarce tricks will be: shade down when the table has claimed more than the 13
+    # tricks there are, up when many will be left over as bags.
+    others = [b for s, b in enumerate(obs.bids) if s != k.seat and b is not None]
+    if others:
+        table = sum(others) + value.tricks + 3.0 * (3 - len(others))
+        bias += max(-0.6, min(0.6, 0.2 * (11.5 - table)))
     wanted = max(1, int(value.tricks + 0.5 + bias))
     partner_bid = obs.bids[k.partner]
     if (
