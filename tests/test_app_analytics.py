@@ -212,3 +212,16 @@ def test_explorer_opens_the_newest_game_with_a_finished_hand(filled: Store) -> N
     at = _page("explorer")
     assert at.selectbox(key="explorer_game").value == newest_played
     assert len(_charts(at)) == 2
+
+
+def test_explorer_names_a_corrupt_game_instead_of_failing(filled: Store) -> None:
+    newest = filled.list_games().iloc[0]["id"]
+    with filled.engine.begin() as conn:
+        conn.exec_driver_sql(
+            "UPDATE actions SET action = 999 WHERE ply = 0"
+            " AND game = (SELECT num FROM games WHERE id = ?)",
+            (newest,),
+        )
+    at = _page("explorer")
+    assert at.selectbox(key="explorer_game").value == newest
+    assert any(f"game {newest} is corrupt" in error.value for error in at.error)
