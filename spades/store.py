@@ -567,14 +567,6 @@ class Store:
             self._insert_games(conn, batch)
         return [game.game_id for game in batch]
 
-    def delete(self, game_id: str) -> None:
-        """Remove a game with its hands and actions."""
-        with self._write() as conn:
-            num = self._game_row(conn, game_id).num
-            conn.execute(actions.delete().where(actions.c.game == num))
-            conn.execute(hands.delete().where(hands.c.game == num))
-            conn.execute(games.delete().where(games.c.num == num))
-
     # ----------------------------------------------------------- import / export
     def export_json(self, game_id: str) -> str:
         """The game as a JSON record (``spades.record``), with its store facts in ``meta``."""

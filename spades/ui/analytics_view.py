@@ -95,7 +95,7 @@ def _date_range(value: Any) -> tuple[date | None, date | None]:
     return picked[0], picked[-1]
 
 
-def empty_state(store: Store, game_filter: GameFilter) -> None:
+def empty_state(store: Store) -> None:
     """Say why there is nothing to chart and how to get something."""
     if store.revision()[0] == 0:
         st.info(EMPTY, icon="🃏")
@@ -133,7 +133,7 @@ def overview_page() -> None:
     game_filter = filter_panel(store, "overview")
     kpis = query("kpis", store, game_filter)
     if not kpis["games"]:
-        empty_state(store, game_filter)
+        empty_state(store)
         return
     row = [*st.columns(3), *st.columns(3)]
     row[0].metric("Games played", kpis["games"], help="Finished games matching the filters.")
@@ -197,7 +197,7 @@ def explorer_page() -> None:
     game_filter = filter_panel(store, "explorer", finished_only=False)
     summaries = query("games", store, game_filter)
     if summaries.empty:
-        empty_state(store, game_filter)
+        empty_state(store)
         _import_panel(store)
         return
     ids = list(summaries["id"])
@@ -356,7 +356,7 @@ def bids_page() -> None:
     )
     view = _bid_view(store.url, store.revision(), game_filter, group)
     if view.empty:
-        empty_state(store, game_filter)
+        empty_state(store)
         return
     if (
         view.scatter is not None
