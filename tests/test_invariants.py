@@ -7,10 +7,12 @@ import random
 
 import pytest
 from engine_helpers import random_rules, ref_legal_plays, ref_suit, ref_trick_winner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spades.cards import CLAIM, EXCHANGE_BASE, FULL_DECK, cards_mask
 from spades.match import Match
-from spades.rules import Rules
+from spades.rules import Rules, RulesError
 from spades.scoring import HandResult, match_outcome
 from spades.state import HandState, Phase
 
@@ -155,3 +157,57 @@ def test_random_matches_cover_claims_blind_nils_exchanges_and_endings() -> None:
             blind += any(hand.blind)
             exchanged += any(hand.passes)
     assert claimed and blind and exchanged and ended
+
+
+def _any_rules() -> st.SearchStrategy[Rules]:
+    """Every combination of options, valid or not; the invalid ones are filtered out."""
+    return (
+        st.builds(
+            dict,
+            target_score=st.sampled_from([1, 300, 500]),
+            mercy_score=st.sampled_from([None, -1, -200]),
+            tie_policy=st.sampled_from(["play_on", "draw"]),
+            nil_allowed=st.booleans(),
+            blind_nil=st.booleans(),
+            blind_nil_deficit=st.sampled_from([0, 100]),
+            blind_nil_exchange=st.booleans(),
+            nil_tricks_count_toward_bid=st.booleans(),
+            min_team_bid=st.integers(0, 13),
+            whiz=st.booleans(),
+            suicide=st.booleans(),
+            ten_for_two_hundred=st.booleans(),
+            boston_bonus=st.sampled_from([0, 100]),
+            bag_limit=st.sampled_from([None, 1, 5, 10]),
+            bag_penalty=st.sampled_from([0, 50, 100]),
+            jokers=st.booleans(),
+            no_spades_first_trick=st.booleans(),
+            spades_lead_any_time=st.booleans(),
+        )
+        .filter(_valid)
+        .map(lambda options: Rules(**options))
+    )
+
+
+def _valid(options: dict[str, object]) -> bool:
+    try:
+        Rules(**options)  # type: ignore[arg-type]
+    except RulesError:
+        return False
+    return True
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=_any_rules(), seed=st.integers(0, 2**32), trailing=st.sampled_from([0, 150]))
+def test_every_valid_rule_set_plays_a_hand_to_the_end(
+    rules: Rules, seed: int, trailing: int
+) -> None:
+    rng = random.Random(seed)
+    state = HandState.deal(rules, dealer=seed % 4, seed=seed, scores=(0, trailing))
+    while not state.is_over:
+        legal = state.legal_actions()
+        assert legal, (state.phase, state.bids)
+        state.apply(rng.choice(legal))
+    assert all(bid is not None for bid in state.bids)
+    result = state.result()
+    for team in (0, 1):
+        assert result.teams[team].tricks == state.tricks_won[team] + state.tricks_won[team + 2]
