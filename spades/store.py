@@ -685,14 +685,14 @@ class Store:
         return pd.DataFrame(dict(zip(keys, zip(*rows, strict=True), strict=True)))
 
     def revision(self) -> tuple[int, int, str]:
-        """Changes whenever a game is added, finished or removed (a cache key)."""
+        """Changes whenever a game is added, moves on, is taken back or ends (a cache key)."""
         with self.engine.connect() as conn:
             count, total, latest = conn.execute(
                 sa.select(
                     sa.func.count(),
-                    sa.func.coalesce(sa.func.sum(games.c.hands_count), 0),
+                    sa.func.coalesce(sa.func.sum(games.c.actions_count), 0),
                     sa.func.max(games.c.updated_at),
-                ).where(games.c.status != "playing")
+                )
             ).one()
         return int(count), int(total), str(latest)
 

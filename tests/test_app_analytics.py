@@ -225,3 +225,14 @@ def test_explorer_names_a_corrupt_game_instead_of_failing(filled: Store) -> None
     at = _page("explorer")
     assert at.selectbox(key="explorer_game").value == newest
     assert any(f"game {newest} is corrupt" in error.value for error in at.error)
+
+
+def test_a_game_started_after_the_page_was_drawn_is_listed_on_the_next_rerun(
+    filled: Store,
+) -> None:
+    at = _page("explorer")
+    started = filled.new_game(
+        rules=Rules(), seed=6, players=("N", "E", "S", "W"), kind="human", bot_levels=HUMAN_LEVELS
+    )
+    at.run()
+    assert started[:8] in at.selectbox(key="explorer_game").options[0]

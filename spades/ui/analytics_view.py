@@ -97,7 +97,7 @@ def _date_range(value: Any) -> tuple[date | None, date | None]:
 
 def empty_state(store: Store) -> None:
     """Say why there is nothing to chart and how to get something."""
-    if store.revision()[0] == 0:
+    if store.list_games(GameFilter(), limit=1).empty:
         st.info(EMPTY, icon="🃏")
     else:
         st.info(EMPTY_FILTERED, icon="🔎")
