@@ -305,3 +305,20 @@ def test_writer_threads_append_to_separate_games_without_loss(store: Store) -> N
         thread.join()
     assert errors == []
     assert all(store.load(gid).match.history == match.history for gid in ids)
+
+
+def test_a_writer_killed_mid_write_leaves_only_whole_games(store: Store, db_url: str) -> None:
+    writer = multiprocessing.get_context("spawn").Process(target=_write_games, args=(db_url, 10**6))
+    writer.start()
+    while writer.is_alive() and len(store.list_games()) < 5:
+        writer.join(timeout=0.05)
+    writer.kill()
+    writer.join()
+    stored = store.list_games()
+    assert len(stored) >= 5
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        per_game = dict(raw.execute("SELECT game, count(*) FROM actions GROUP BY game"))
+        counts = dict(raw.execute("SELECT num, actions_count FROM games"))
+    assert per_game == counts
+    assert all(store.load(gid).match.is_over for gid in stored["id"])
