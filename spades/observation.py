@@ -98,7 +98,7 @@ def observe(state: HandState, seat: Seat) -> Observation:
     """Build ``seat``'s observation of ``state``."""
     from spades.state import Phase
 
-    if seat not in (0, 1, 2, 3):
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0..3, not {seat!r}")
     hidden = not state.looked[seat]
     mine = state.current == seat

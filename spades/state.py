@@ -121,6 +121,11 @@ def deck_for(jokers: bool) -> Deck:
     return Deck(jokers, tuple(suit), tuple(power), (masks[0], masks[1], masks[2], masks[3]))
 
 
+def _check_dealer(dealer: object) -> None:
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
+        raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+
+
 def _blind_eligible(rules: Rules, scores: tuple[int, int], seat: Seat) -> bool:
     team = seat % 2
     return rules.blind_nil and scores[1 - team] - scores[team] >= rules.blind_nil_deficit
@@ -197,6 +202,7 @@ class HandState:
         bags: tuple[int, int] = (0, 0),
     ) -> HandState:
         """Shuffle with ``seed`` and deal 13 cards to each seat."""
+        _check_dealer(dealer)
         rng = random.Random(seed)
         keys = [rng.random() for _ in range(NUM_CARDS)]
         deck = sorted(range(NUM_CARDS), key=keys.__getitem__)
@@ -204,8 +210,6 @@ class HandState:
         masks = [0, 0, 0, 0]
         for i, card in enumerate(deck):
             masks[(dealer + 1 + i) & 3] |= 1 << card
-        if dealer not in (0, 1, 2, 3):
-            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
         return cls._start(rules, masks, dealer, scores, bags)
 
     @classmethod
@@ -219,8 +223,7 @@ class HandState:
         bags: tuple[int, int] = (0, 0),
     ) -> HandState:
         """A hand from four given hands of 13 cards, indexed by seat."""
-        if dealer not in (0, 1, 2, 3):
-            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+        _check_dealer(dealer)
         if len(hands) != 4:
             raise ValueError(f"four hands are needed, not {len(hands)}")
         masks: list[Mask] = []

@@ -257,3 +257,35 @@ def test_bid_actions_only_during_the_bidding() -> None:
     _bid_all(state, *[bid_action(3)] * 4)
     _refused(state, bid_action(3), "The bidding is over")
     _refused(state, LOOK, "The bidding is over")
+
+
+@pytest.mark.parametrize("dealer", [-1, 4, True, 1.0, "N", None])
+def test_a_dealer_that_is_not_a_seat_is_refused(dealer: object) -> None:
+    with pytest.raises(ValueError, match=r"dealer must be a seat 0\.\.3"):
+        HandState.deal(Rules(), dealer=dealer, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"dealer must be a seat 0\.\.3"):
+        HandState.from_hands(Rules(), [range(13 * s, 13 * s + 13) for s in range(4)], dealer=dealer)  # type: ignore[arg-type]
+
+
+def test_the_deal_gives_13_different_cards_to_each_seat_from_the_seed() -> None:
+    state = HandState.deal(Rules(), dealer=2, seed=11)
+    hands = [state.hand(s) for s in range(4)]
+    assert all(len(h) == 13 for h in hands)
+    assert sorted(c for h in hands for c in h) == list(range(52))
+    assert HandState.deal(Rules(), dealer=2, seed=11).initial_hands == state.initial_hands
+    assert HandState.deal(Rules(), dealer=2, seed=12).initial_hands != state.initial_hands
+
+
+@pytest.mark.parametrize(
+    ("hands", "reason"),
+    [
+        ([range(13 * s, 13 * s + 13) for s in range(3)], "four hands are needed"),
+        ([range(0, 12), range(12, 25), range(25, 38), range(38, 52)], "seat 0 must hold 13"),
+        ([[0] * 13, range(13, 26), range(26, 39), range(39, 52)], "seat 0 must hold 13"),
+        ([range(0, 13), range(0, 13), range(26, 39), range(39, 52)], "the whole deck"),
+        ([[*range(12), 52], range(13, 26), range(26, 39), range(39, 52)], "not a card id"),
+    ],
+)
+def test_from_hands_refuses_hands_that_are_not_a_deal(hands: list[object], reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        HandState.from_hands(Rules(), hands, dealer=0)  # type: ignore[arg-type]
