@@ -72,7 +72,7 @@ def test_observation_shows_the_public_table() -> None:
         view.hand = ()  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("seat", [-1, 4, None, "N"])
+@pytest.mark.parametrize("seat", [-1, 4, None, "N", True, 1.0])
 def test_observation_of_a_seat_that_does_not_exist_is_refused(seat: object) -> None:
     with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
         POSITIONS[0].observation(seat)  # type: ignore[arg-type]

@@ -260,3 +260,29 @@ def test_legal_actions_are_exactly_the_actions_can_accepts(seed: int) -> None:
         accepted = [a for a in range(CLAIM) if state.can(a)]
         assert state.legal_actions() == accepted
         state.apply(rng.choice(accepted))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_apply_fast_makes_the_same_moves_as_apply(seed: int) -> None:
+    rng = random.Random(seed)
+    checked = HandState.deal(random_rules(rng), dealer=seed % 4, seed=seed, scores=(0, 250))
+    fast = checked.clone()
+    while not checked.is_over:
+        if checked.phase is Phase.PLAYING and checked.can_claim() and rng.random() < 0.3:
+            action = CLAIM
+        else:
+            action = rng.choice(checked.legal_actions())
+        checked.apply(action)
+        fast.apply_fast(action)
+        assert snapshot(fast) == snapshot(checked)
+
+
+def test_clone_is_independent_of_the_original() -> None:
+    state = _ready(VOID_HEARTS_EAST)
+    _play(state, "JH")
+    before = snapshot(state)
+    copy = state.clone()
+    assert snapshot(copy) == before
+    _play(copy, "AD 2H 7H QH")
+    assert snapshot(state) == before
+    assert len(copy.tricks) == 1 and not state.tricks
