@@ -39,7 +39,7 @@ NIL_RISK = 0.65
 # A partner's card that holds at least this often is left alone.
 PARTNER_HOLDS = 0.7
 # A card must hold at least this often to be played for the trick.
-GOOD_WIN = 0.6
+GOOD_WIN = 0.75
 
 
 @register("standard")
