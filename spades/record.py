@@ -180,7 +180,7 @@ def from_json_dict(data: Any) -> LoadedGame:
 
 def loads(text: str | bytes) -> LoadedGame:
     """Parse, validate and replay a JSON record, or raise :class:`RecordError`."""
-    if len(text) > MAX_BYTES:
+    if len(text) > MAX_BYTES or (isinstance(text, str) and len(text.encode()) > MAX_BYTES):
         raise RecordError(f"record: larger than {MAX_BYTES} bytes")
     try:
         data = json.loads(text)

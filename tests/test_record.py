@@ -118,6 +118,8 @@ def test_truncated_record_is_refused(good: dict[str, Any]) -> None:
 
 def test_oversized_record_is_refused() -> None:
     refused(" " * (MAX_BYTES + 1), "record: larger than")
+    refused(b" " * (MAX_BYTES + 1), "record: larger than")
+    refused("é" * (MAX_BYTES // 2 + 1), "record: larger than")
 
 
 def test_deeply_nested_json_is_refused() -> None:
