@@ -223,37 +223,42 @@ def seat_stats(store: Store, game_filter: GameFilter) -> pd.DataFrame:
     """How often each (seat, player, bid, blind, tricks taken) occurred, in one query.
 
     Grouping each seat's columns in SQL keeps the result to a few hundred rows however
-    many hands are stored.
+    many hands are stored. The bid, blind flag and tricks are grouped as one number
+    (``bid * 28 + blind * 14 + tricks``), which SQLite groups faster than three columns.
     """
     h = hands.c
     parts = []
     for seat, key in enumerate(SEAT_KEYS):
-        level, bid, blind, taken = (
-            games.c[f"level_{key}"],
-            h[f"bid_{key}"],
-            h[f"blind_{key}"],
-            h[f"tricks_{key}"],
-        )
+        level = games.c[f"level_{key}"]
+        code = (
+            h[f"bid_{key}"] * 28 + sa.cast(h[f"blind_{key}"], sa.Integer) * 14 + h[f"tricks_{key}"]
+        ).label("code")
         parts.append(
             sa.select(
                 sa.literal(seat).label("seat"),
                 level.label("level"),
-                bid.label("bid"),
-                sa.type_coerce(blind, sa.Integer).label("blind"),
-                taken.label("taken"),
+                code,
                 sa.func.count().label("n"),
             )
             .join_from(hands, games, h.game == games.c.num)
             .where(game_filter.clause())
-            .group_by(level, bid, blind, taken)
+            .group_by(level, code)
         )
     frame = store.frame(sa.union_all(*parts))
     if frame.empty:
         return pd.DataFrame(columns=["seat", "player", "bid", "blind", "taken", "n"])
-    frame["seat"] = frame["seat"].map(dict(enumerate(SEAT_NAMES)))
-    frame["player"] = _player_label(frame.pop("level"))
-    frame["blind"] = frame["blind"].astype(bool)
-    return frame
+    bid, rest = np.divmod(frame.pop("code").to_numpy(dtype=np.int64), 28)
+    blind, taken = np.divmod(rest, 14)
+    return pd.DataFrame(
+        {
+            "seat": frame["seat"].map(dict(enumerate(SEAT_NAMES))),
+            "player": _player_label(frame["level"]),
+            "bid": bid,
+            "blind": blind.astype(bool),
+            "taken": taken,
+            "n": frame["n"],
+        }
+    )
 
 
 def bid_counts(stats: pd.DataFrame) -> pd.DataFrame:
