@@ -40,3 +40,11 @@ def test_each_explore_page_draws_its_charts(
     for index in range(CHARTS[path]):
         drawn = charts.nth(index).locator("canvas, svg.marks").first
         expect(drawn).to_be_visible(timeout=30_000)
+
+
+def test_the_bot_lab_runs_matches_from_the_browser(page: Page, app_url: str) -> None:
+    page.goto(f"{app_url}/bot_lab")
+    matches = page.locator(".st-key-lab_matches input")
+    matches.fill("3")
+    page.locator(".st-key-lab_run button").click()
+    expect(page.get_by_text("Stored 3 of 3 simulated matches")).to_be_visible(timeout=60_000)
