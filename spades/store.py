@@ -142,10 +142,11 @@ _V1_GAME_COLUMNS: Final = (
     "player_n, player_e, player_s, player_w, level_n, level_e, level_s, level_w, "
     "actions_count, score_ns, score_ew, bags_ns, bags_ew, winner, outcome"
 )
-_V1_TO_V2: Final = (
+_V1_SET_ASIDE: Final = (
     "ALTER TABLE actions RENAME TO actions_v1",
     "ALTER TABLE games RENAME TO games_v1",
-    "CREATE_ALL",
+)
+_V1_COPY: Final = (
     f"INSERT INTO games ({_V1_GAME_COLUMNS}, rule_set, bot_levels, undo_allowed, undo_used, "
     f"hands_count) SELECT {_V1_GAME_COLUMNS}, '', '', TRUE, FALSE, 0 FROM games_v1",
     "INSERT INTO actions (game, ply, action) SELECT g.num, a.ply, a.action "
@@ -417,11 +418,11 @@ class Store:
         return f"the database {sa.make_url(self.url).render_as_string(hide_password=True)}"
 
     def _upgrade_v1(self, conn: Connection) -> None:
-        for statement in _V1_TO_V2:
-            if statement == "CREATE_ALL":
-                metadata.create_all(conn)
-            else:
-                conn.exec_driver_sql(statement)
+        for statement in _V1_SET_ASIDE:
+            conn.exec_driver_sql(statement)
+        metadata.create_all(conn)
+        for statement in _V1_COPY:
+            conn.exec_driver_sql(statement)
         for row in conn.execute(sa.select(games)).all():
             match = self._replay(conn, row)
             levels = [row._mapping[f"level_{k}"] for k in SEAT_KEYS]
