@@ -112,9 +112,9 @@ def _explain_bid(k: Knowledge, bid: int) -> str:
         return f"Bid {bid}: Whiz makes you bid nil or your {bid} spades, and nil is too risky"
     count = round(value.tricks)
     sources = [k.label(c) for c in value.winners]
-    if value.length >= 0.9:
+    if value.length >= 0.7:
         sources.append("long spades")
-    if value.ruffs >= 0.8:
+    if value.ruffs >= 0.55:
         sources.append("ruffs")
     sentence = f"Bid {bid}: you count about {count} trick{'s' if count != 1 else ''}"
     if sources:

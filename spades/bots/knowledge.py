@@ -395,7 +395,7 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
             honour_cards += 1
             if value >= 0.75:
                 winners.append(card)
-    length = 0.9 * max(0, count - max(3, honour_cards)) if count >= 4 else 0.0
+    length = 0.75 * max(0, count - max(3, honour_cards)) if count >= 4 else 0.0
     if count >= 4:
         danger += 0.45 * (count - 3)
     tricks += honours + length
@@ -436,7 +436,7 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
         if spare:
             chances = (2.0, 1.0, 0.35)[len(suit_cards)] if len(suit_cards) < 3 else 0.0
             used = min(float(spare), chances)
-            ruffs += 0.8 * used
+            ruffs += 0.6 * used
             spare -= round(used)
     tricks += ruffs
     return HandValue(
