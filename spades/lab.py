@@ -117,6 +117,11 @@ class LabJob:
         """Whether the worker ended with an error."""
         return not self.running and self._process.exitcode not in (0, None)
 
+    @property
+    def stopped(self) -> bool:
+        """Whether a stop was asked for."""
+        return self._stop.is_set()
+
     def stop(self) -> None:
         """Ask the worker to stop after storing its current chunk."""
         self._stop.set()

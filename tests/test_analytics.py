@@ -233,4 +233,5 @@ def test_a_stopped_lab_run_keeps_exactly_the_matches_it_stored(tmp_path: Path) -
     assert job.wait(timeout=120)
     assert not job.failed
     assert 0 < job.done < MAX_MATCHES
+    assert job.stopped
     assert len(Store(url).list_games()) == job.done

@@ -236,3 +236,15 @@ def test_a_game_started_after_the_page_was_drawn_is_listed_on_the_next_rerun(
     )
     at.run()
     assert started[:8] in at.selectbox(key="explorer_game").options[0]
+
+
+def test_the_bot_lab_stop_button_ends_the_run_and_says_so(store: Store) -> None:
+    at = _page("bot_lab")
+    at.number_input(key="lab_matches").set_value(10_000)
+    at.button(key="lab_run").click().run()
+    at.button(key="lab_stop").click().run()
+    job = at.session_state["lab_job"]
+    assert job.wait(timeout=120)
+    at.run()
+    assert any(f"Stopped: {job.done} of 10000" in w.value for w in at.warning)
+    assert len(store.list_games()) == job.done

@@ -122,6 +122,8 @@ def _progress() -> None:
         return
     if job.failed:
         st.error(f"The simulation stopped with an error after {job.done} matches were stored.")
+    elif job.stopped and job.done < total:
+        st.warning(f"Stopped: {job.done} of {total} simulated matches were stored.")
     else:
         st.success(f"Stored {job.done} of {total} simulated matches.")
     if st.session_state.get(SHOWN_KEY) is not job:
