@@ -21,6 +21,7 @@ from spades.cards import (
     LITTLE_JOKER,
     RANK_LETTERS,
     SEAT_LETTERS,
+    SUIT_NAMES,
     SUIT_SYMBOLS,
     Card,
     card_name,
@@ -84,9 +85,32 @@ def card_html(card: Card, *, jokers: bool = False, classes: str = "") -> str:
     )
 
 
-def card_back_html() -> str:
-    """A face-down card as HTML."""
+def card_back_html(*, mini: bool = False) -> str:
+    """A face-down card as HTML, showing the chosen card back (a small one with ``mini``)."""
+    if mini:
+        return '<span class="sp-card sp-back sp-mini" aria-hidden="true"></span>'
     return '<span class="sp-card sp-back" role="img" aria-label="face-down card"></span>'
+
+
+def spoken(text: str) -> str:
+    """Text with suit symbols spelled out, for a screen reader.
+
+    >>> spoken("you must follow ♥")
+    'you must follow hearts'
+    """
+    for symbol, name in zip(SUIT_SYMBOLS, SUIT_NAMES, strict=True):
+        text = text.replace(symbol, name)
+    return text
+
+
+def card_aria_label(card: Card, why_not: str | None, *, jokers: bool = False) -> str:
+    """A card button's accessible name: what the card is and whether it can be played.
+
+    >>> card_aria_label(51, None), card_aria_label(34, "you must follow ♣")
+    ('Ace of spades, playable', 'Ten of hearts, not playable: you must follow clubs')
+    """
+    name = card_name(card, jokers=jokers).capitalize()
+    return f"{name}, playable" if why_not is None else f"{name}, not playable: {spoken(why_not)}"
 
 
 def card_button(
@@ -124,15 +148,20 @@ def hand_row(
     jokers: bool = False,
     key: str = "hand",
     key_prefix: str = "card_",
-) -> None:
+) -> dict[str, str]:
     """A hand of card buttons in hand order; ``why_not(card)`` is None for a playable card.
 
     Clicking a card calls ``on_click(card)``. The row is a keyed container (``key``) that
-    wraps on narrow screens.
+    wraps on narrow screens. Returns each button's key with its accessible name
+    (:func:`card_aria_label`), for the page to hand to assistive technology.
     """
+    labels: dict[str, str] = {}
     with st.container(key=key, horizontal=True, gap="small", horizontal_alignment="center"):
         for card in sort_cards(cards, jokers=jokers):
             reason = why_not(card)
+            labels[key_prefix + card_str(card, jokers=jokers)] = card_aria_label(
+                card, reason, jokers=jokers
+            )
             card_button(
                 card,
                 on_click=on_click,
@@ -142,6 +171,7 @@ def hand_row(
                 jokers=jokers,
                 key=key_prefix + card_str(card, jokers=jokers),
             )
+    return labels
 
 
 def hidden_hand(count: int, *, key: str = "hand_hidden") -> None:
@@ -161,13 +191,51 @@ class SeatView:
     to_act: bool = False
     dealer: bool = False
     winner: bool = False
+    #: The card was just played (it slides in from the seat).
+    fresh: bool = False
+    #: The card is a trump that wins a trick led in another suit (briefly highlighted).
+    trumped: bool = False
+    #: Suits (0 clubs .. 3 spades) the seat is known to be out of, when the aid is on.
+    voids: tuple[int, ...] | None = None
+    #: How many cards the seat holds, shown as a card back when given.
+    held: int | None = None
 
 
 _POSITIONS = ("sp-north", "sp-east", "sp-south", "sp-west")
+_DIRECTIONS = ("north", "east", "south", "west")
 
 
-def trick_html(seats: Sequence[SeatView], *, center: str, jokers: bool = False) -> str:
-    """The table seen from above as HTML: four seats (N, E, S, W) around the trick."""
+def voids_html(suits: Sequence[int]) -> str:
+    """A seat's known voids: the suit marks, with the words for a screen reader.
+
+    >>> voids_html([])
+    '<div class="sp-voids">no known voids</div>'
+    """
+    if not suits:
+        return '<div class="sp-voids">no known voids</div>'
+    marks = "".join(
+        f'<b class="{"sp-red" if s in RED_SUITS else "sp-black"}">{SUIT_SYMBOLS[s]}</b>'
+        for s in suits
+    )
+    words = " and ".join(SUIT_NAMES[s] for s in suits)
+    return (
+        f'<div class="sp-voids" title="Known to hold no {words}">'
+        f'<span aria-hidden="true">void{marks}</span>'
+        f'<span class="sp-sr">known void in {words}</span></div>'
+    )
+
+
+def trick_html(
+    seats: Sequence[SeatView],
+    *,
+    center: str,
+    jokers: bool = False,
+    gather_to: int | None = None,
+) -> str:
+    """The table seen from above as HTML: four seats (N, E, S, W) around the trick.
+
+    With ``gather_to`` (a seat) the cards on the table slide to that seat, the trick's winner.
+    """
     cells = []
     for seat, view in enumerate(seats):
         classes = ["sp-seat", _POSITIONS[seat]]
@@ -175,7 +243,22 @@ def trick_html(seats: Sequence[SeatView], *, center: str, jokers: bool = False) 
             classes.append("sp-to-act")
         if view.winner:
             classes.append("sp-winner")
-        card = card_html(view.card, jokers=jokers) if view.card is not None else ""
+        card_classes = " ".join(
+            name for name, on in (("sp-fresh", view.fresh), ("sp-trumped", view.trumped)) if on
+        )
+        card = (
+            card_html(view.card, jokers=jokers, classes=card_classes)
+            if view.card is not None
+            else ""
+        )
+        voids = voids_html(view.voids) if view.voids is not None else ""
+        held = (
+            f'<span class="sp-held">{card_back_html(mini=True)}'
+            f'<span aria-hidden="true">{view.held}</span>'
+            f'<span class="sp-sr">{view.held} cards in hand</span></span>'
+            if view.held is not None
+            else ""
+        )
         dealer = ' <span class="sp-dealer" title="dealer">D</span>' if view.dealer else ""
         badge = '<span class="sp-badge">to act</span>' if view.to_act else ""
         badge = '<span class="sp-badge">wins</span>' if view.winner else badge
@@ -183,21 +266,30 @@ def trick_html(seats: Sequence[SeatView], *, center: str, jokers: bool = False) 
             f'<div class="{" ".join(classes)}">'
             f'<div class="sp-name"><span class="sp-letter">{SEAT_LETTERS[seat]}</span> '
             f"{html.escape(view.name)}{dealer} {badge}</div>"
-            f'<div class="sp-stats">bid {html.escape(view.bid)} · won {view.tricks}</div>'
-            f'<div class="sp-slot">{card}</div></div>'
+            f'<div class="sp-stats">bid {html.escape(view.bid)} · won {view.tricks} {held}</div>'
+            f'{voids}<div class="sp-slot">{card}</div></div>'
         )
-    return f'<div class="sp-table">{"".join(cells)}<div class="sp-center">{center}</div></div>'
+    gather = f" sp-to-{_DIRECTIONS[gather_to]}" if gather_to is not None else ""
+    return (
+        f'<div class="sp-table{gather}">{"".join(cells)}<div class="sp-center">{center}</div></div>'
+    )
 
 
 def trick_view(
-    seats: Sequence[SeatView], *, center: str, jokers: bool = False, key: str = "trick"
+    seats: Sequence[SeatView],
+    *,
+    center: str,
+    jokers: bool = False,
+    key: str = "trick",
+    gather_to: int | None = None,
 ) -> None:
     """Draw the trick area: each seat's name, bid, tricks and card, and who is to act.
 
-    ``center`` is HTML for the middle of the table (the trump and broken markers).
+    ``center`` is HTML for the middle of the table (the trump and broken markers); with
+    ``gather_to`` the trick slides to that seat.
     """
     with st.container(key=key):
-        st.html(trick_html(seats, center=center, jokers=jokers))
+        st.html(trick_html(seats, center=center, jokers=jokers, gather_to=gather_to))
 
 
 def trick_cards_html(plays: Iterable[tuple[str, Card]], *, jokers: bool = False) -> str:

@@ -1,10 +1,15 @@
-"""The Play page's sidebar: house rules, bot levels, your name, the pace and undo.
+"""The Play page's sidebar: the table's look and sound, house rules, bot levels, your name,
+the pace and undo.
 
 Every ``Rules`` option gets a widget (keyed ``rule_<name>``) built from its type, label and
 help text in :func:`spades.rules.describe_options`. The choices are kept in
 ``st.session_state["play_settings"]`` so they survive a visit to another page; rules, bots,
 name and undo apply to the next game, the pace at once. The current game's rules are listed
 read-only below.
+
+The felt, the card back, sound, volume and the void-tracking aid are the player's own
+(:mod:`spades.ui.prefs`): they apply at once, are saved under the player's name whenever
+one changes, and are loaded again when the player's name is entered.
 """
 
 from __future__ import annotations
@@ -19,10 +24,21 @@ import streamlit as st
 from spades.bots import bot_names
 from spades.cards import SEAT_NAMES, Seat
 from spades.rules import Rules, RulesError, describe_options
-from spades.ui.session import BOT_SEATS, PACES, GameController, default_bot_level
+from spades.ui import prefs
+from spades.ui.prefs import TablePrefs
+from spades.ui.session import BOT_SEATS, HUMAN, PACES, GameController, default_bot_level
+from spades.ui.themes import CARD_BACKS, FELTS
 
 SETTINGS_KEY: Final = "play_settings"
 SEAT_LETTERS: Final = {0: "N", 1: "E", 3: "W"}
+#: The widget key of each table preference.
+PREF_KEYS: Final = {
+    "felt": "felt",
+    "back": "back_design",
+    "sound": "sound_on",
+    "volume": "sound_volume",
+    "voids": "show_voids",
+}
 
 
 @dataclass(slots=True)
@@ -76,6 +92,73 @@ def settings() -> PlaySettings:
     return found
 
 
+def _player_name() -> str:
+    return str(st.session_state.get("player_name", "")).strip() or "You"
+
+
+def _put_prefs(chosen: TablePrefs) -> None:
+    for field_name, key in PREF_KEYS.items():
+        st.session_state[key] = getattr(chosen, field_name)
+
+
+def table_prefs() -> TablePrefs:
+    """The session's table preferences: the widgets' values, else the player's saved ones."""
+    state = st.session_state
+    if any(key not in state for key in PREF_KEYS.values()):
+        _put_prefs(prefs.load(_player_name()))
+    return TablePrefs.from_dict({name: state[key] for name, key in PREF_KEYS.items()})
+
+
+def _save_prefs() -> None:
+    prefs.save(_player_name(), table_prefs())
+
+
+def _load_player_prefs() -> None:
+    """A new name at the table: that player's saved look and sound (if any) come back."""
+    _put_prefs(prefs.load(_player_name()))
+
+
+def _table_widgets() -> None:
+    felts = list(FELTS)
+    backs = list(CARD_BACKS)
+    st.selectbox(
+        "Felt",
+        felts,
+        format_func=lambda name: FELTS[name].label,
+        key=PREF_KEYS["felt"],
+        on_change=_save_prefs,
+    )
+    st.selectbox(
+        "Card back",
+        backs,
+        format_func=lambda name: CARD_BACKS[name].label,
+        key=PREF_KEYS["back"],
+        on_change=_save_prefs,
+    )
+    st.toggle(
+        "Show known voids",
+        key=PREF_KEYS["voids"],
+        on_change=_save_prefs,
+        help="Mark at each seat the suits it has shown it no longer holds.",
+    )
+    st.toggle(
+        "Play sounds",
+        key=PREF_KEYS["sound"],
+        on_change=_save_prefs,
+        help="A snap for each card, a swish when a trick is gathered, and a cue at the end "
+        "of each hand.",
+    )
+    st.slider(
+        "Volume",
+        min_value=0,
+        max_value=100,
+        step=5,
+        key=PREF_KEYS["volume"],
+        on_change=_save_prefs,
+        disabled=not st.session_state[PREF_KEYS["sound"]],
+    )
+
+
 def _hints() -> dict[str, Any]:
     return typing.get_type_hints(Rules)
 
@@ -112,7 +195,11 @@ def _optional(hint: Any) -> bool:
 
 def render(controller: GameController) -> PlaySettings:
     """Draw the sidebar and return the settings it holds now."""
+    if "player_name" not in st.session_state:
+        # A reopened game brings back its player's name, and with it their table.
+        st.session_state["player_name"] = controller.players[HUMAN]
     chosen = settings()
+    table_prefs()
     hints = _hints()
     with st.sidebar:
         st.subheader("Your table")
@@ -124,8 +211,15 @@ def render(controller: GameController) -> PlaySettings:
             key="speed",
             help="How fast the bots bid and play, one card at a time; instant skips the wait.",
         )
+        _table_widgets()
         st.caption("The options below apply when you start a new game.")
-        name = st.text_input("Your name", value=chosen.player_name, max_chars=20, key="player_name")
+        name = st.text_input(
+            "Your name",
+            max_chars=20,
+            key="player_name",
+            on_change=_load_player_prefs,
+            help="Your felt, card back and sound settings are kept under your name.",
+        )
         chosen.player_name = name.strip() or "You"
         names = bot_names()
         for seat in BOT_SEATS:

@@ -1,5 +1,10 @@
 """The table's stylesheet. Streamlit gives each keyed element the class ``st-key-<key>``,
 so the rules below reach card buttons (``card_*``), bid buttons and the table by key.
+
+Colours come from CSS custom properties set by :func:`spades.ui.themes.css_variables`
+(the felt, the card back and the beat of the animations). Every animation lasts a
+fraction of the beat, so it follows the bot speed, and none runs for a player whose
+system asks for reduced motion.
 """
 
 from __future__ import annotations
@@ -8,49 +13,78 @@ from typing import Final
 
 import streamlit as st
 
+from spades.ui.themes import DEFAULT_BACK, DEFAULT_FELT, css_variables
+
 CSS: Final = """
-<style>
 [class*="st-key-card_"] button {
   min-width: 2.55rem; width: 2.55rem; height: 3.9rem; padding: 0.1rem 0.15rem;
-  background: #fffdf7; color: #1b1b1b; border: 1px solid #8a8a8a; border-radius: 0.45rem;
-  box-shadow: 0 1px 3px rgba(0, 0, 0, 0.35); transition: transform 0.12s ease;
+  background: var(--sp-face); color: var(--sp-black); border: 1px solid #8a8a8a;
+  border-radius: 0.45rem; box-shadow: 0 1px 3px rgba(0, 0, 0, 0.35);
+  transition: transform calc(var(--sp-beat) * 0.15) ease;
 }
 [class*="st-key-card_"] button p { font-size: 1.15rem; font-weight: 700; line-height: 1.1; }
+[class*="st-key-card_"] button [data-testid="stMarkdownColoredText"],
+[class*="st-key-card_"] button span[style*="color"] { color: var(--sp-red) !important; }
 .st-key-hand, .st-key-hand_waiting { gap: 0.22rem; }
 .st-key-bids { gap: 0.3rem; }
 .st-key-bids button { min-width: 2.3rem; padding: 0.2rem 0.45rem; }
-[class*="st-key-card_"] button:enabled:hover {
-  transform: translateY(-0.45rem); border-color: #1f6f43;
+[class*="st-key-card_"] button:enabled:hover, [class*="st-key-card_"] button:enabled:focus-visible {
+  transform: translateY(-0.45rem); border-color: var(--sp-cloth-2);
+}
+[class*="st-key-card_"] button:focus-visible, .st-key-bids button:focus-visible,
+.st-key-blind button:focus-visible, .st-key-controls button:focus-visible {
+  outline: 3px solid var(--sp-focus); outline-offset: 2px;
+  box-shadow: 0 0 0 6px rgba(0, 0, 0, 0.55);
 }
 [class*="st-key-card_"] button:disabled { opacity: 0.45; background: #e6e2d8; }
 .st-key-hand_waiting [class*="st-key-card_"] button:disabled {
-  opacity: 0.95; background: #fffdf7; color: #1b1b1b; cursor: wait;
+  opacity: 0.95; background: var(--sp-face); color: var(--sp-black); cursor: wait;
 }
-.st-key-hand_waiting [class*="st-key-card_"] button:disabled p { color: #1b1b1b; }
+.st-key-hand_waiting [class*="st-key-card_"] button:disabled p { color: var(--sp-black); }
 .sp-row { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: flex-end; }
 .sp-card {
   display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
-  width: 2.8rem; height: 4rem; background: #fffdf7; color: #1b1b1b;
+  width: 2.8rem; height: 4rem; background: var(--sp-face); color: var(--sp-black);
   border: 1px solid #8a8a8a; border-radius: 0.45rem; box-shadow: 0 1px 3px rgba(0,0,0,.35);
   font-size: 1.2rem; line-height: 1.1;
 }
 .sp-card b { font-weight: 700; } .sp-card i { font-style: normal; font-size: 1.35rem; }
-.sp-card.sp-red { color: #c62828; }
+.sp-card.sp-red { color: var(--sp-red); }
 .sp-card.sp-small { width: 2.5rem; height: 3.5rem; font-size: 1rem; }
 .sp-card.sp-back {
-  background: repeating-linear-gradient(45deg, #27496d 0 6px, #1d3554 6px 12px);
-  border-color: #102033;
+  background-color: var(--sp-cloth-3); background-image: var(--sp-back);
+  border: 3px solid var(--sp-face); outline: 1px solid var(--sp-back-border);
 }
+.sp-card.sp-mini { width: 1.3rem; height: 1.85rem; border-width: 2px; border-radius: 0.25rem; }
+.sp-held { display: inline-flex; align-items: center; gap: 0.25rem; font-size: 0.8rem; }
 .sp-play { display: inline-flex; flex-direction: column; align-items: center; gap: 0.1rem; }
 .sp-table {
   display: grid; grid-template-columns: 1fr 1.1fr 1fr; grid-template-rows: auto auto auto;
   gap: 0.4rem; padding: 0.8rem; border-radius: 1rem;
-  background: radial-gradient(circle at center, #2e7d4f 0%, #1b5e3a 70%, #144a2d 100%);
-  color: #f1f5ef;
+  background: radial-gradient(circle at center, var(--sp-cloth-1) 0%, var(--sp-cloth-2) 70%,
+    var(--sp-cloth-3) 100%);
+  color: var(--sp-text);
+}
+.st-key-table_felt {
+  background: radial-gradient(ellipse at 50% 35%, var(--sp-cloth-1) 0%, var(--sp-cloth-2) 60%,
+    var(--sp-cloth-3) 100%);
+  border-radius: 1.2rem; padding: 0.6rem; color: var(--sp-text);
+  box-shadow: inset 0 0 0 6px rgba(0, 0, 0, 0.25);
+}
+.st-key-table_felt .sp-table { background: none; padding: 0.3rem; }
+.st-key-table_felt .st-key-status p, .st-key-table_felt .st-key-keys * {
+  color: var(--sp-text) !important;
+}
+.st-key-table_felt .st-key-keys p { font-size: 0.8rem; }
+.st-key-bids button, .st-key-blind button {
+  background: var(--sp-face); color: var(--sp-black); border-color: var(--sp-cloth-3);
+}
+.st-key-bids button:disabled, .st-key-blind button:disabled {
+  background: rgba(0, 0, 0, 0.22); color: var(--sp-text); opacity: 0.55;
 }
 .sp-seat {
-  display: flex; flex-direction: column; align-items: center; gap: 0.2rem;
-  padding: 0.3rem; border-radius: 0.6rem; border: 2px solid transparent;
+  display: flex; flex-direction: column; align-items: center; gap: 0.2rem; min-width: 0;
+  padding: 0.3rem; border-radius: 0.6rem; border: 2px solid transparent; text-align: center;
 }
 .sp-north { grid-column: 2; grid-row: 1; }
 .sp-west { grid-column: 1; grid-row: 2; }
@@ -60,33 +94,107 @@ CSS: Final = """
   grid-column: 2; grid-row: 2; display: flex; flex-direction: column;
   align-items: center; justify-content: center; text-align: center; font-size: 0.9rem;
 }
-.sp-name { font-weight: 700; }
+.sp-name { font-weight: 700; overflow-wrap: anywhere; }
 .sp-letter {
   display: inline-block; min-width: 1.2rem; border-radius: 0.3rem; font-size: 0.75rem;
   background: rgba(0, 0, 0, 0.3); text-align: center; margin-right: 0.15rem;
 }
-.sp-stats { font-size: 0.85rem; opacity: 0.9; }
+.sp-stats { font-size: 0.85rem; }
+.sp-voids { font-size: 0.8rem; }
+.sp-voids b { background: var(--sp-face); color: var(--sp-black); border-radius: 0.25rem;
+  padding: 0 0.2rem; margin-left: 0.15rem; font-weight: 700; }
+.sp-voids b.sp-red { color: var(--sp-red); }
 .sp-slot { min-height: 4.1rem; display: flex; align-items: center; }
-.sp-to-act { border-color: #ffd54f; background: rgba(255, 213, 79, 0.12); }
-.sp-winner { border-color: #81d4fa; background: rgba(129, 212, 250, 0.15); }
+.sp-to-act { border-color: var(--sp-to-act); background: rgba(0, 0, 0, 0.18); }
+.sp-winner { border-color: var(--sp-winner); background: rgba(0, 0, 0, 0.18); }
 .sp-badge {
-  font-size: 0.7rem; background: #ffd54f; color: #222; border-radius: 0.5rem;
-  padding: 0 0.35rem; margin-left: 0.2rem;
+  font-size: 0.7rem; background: var(--sp-to-act); color: var(--sp-badge-text);
+  border-radius: 0.5rem; padding: 0 0.35rem; margin-left: 0.2rem;
 }
-.sp-winner .sp-badge { background: #81d4fa; }
+.sp-winner .sp-badge { background: var(--sp-winner); }
 .sp-dealer {
-  font-size: 0.7rem; background: #f1f5ef; color: #144a2d; border-radius: 50%;
+  font-size: 0.7rem; background: var(--sp-text); color: var(--sp-black); border-radius: 50%;
   padding: 0 0.3rem;
 }
 .sp-trump { font-size: 1.6rem; }
-.sp-marker { font-size: 0.8rem; opacity: 0.9; }
-</style>
+.sp-marker { font-size: 0.8rem; }
+.st-key-table_sound {
+  position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+}
+.sp-sr {
+  position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+}
+/* Motion: a card played slides in from its seat, a finished trick goes to its winner. */
+.sp-north .sp-fresh { animation: sp-from-north calc(var(--sp-beat) * 0.4) ease-out both; }
+.sp-east .sp-fresh { animation: sp-from-east calc(var(--sp-beat) * 0.4) ease-out both; }
+.sp-south .sp-fresh { animation: sp-from-south calc(var(--sp-beat) * 0.4) ease-out both; }
+.sp-west .sp-fresh { animation: sp-from-west calc(var(--sp-beat) * 0.4) ease-out both; }
+@keyframes sp-from-north { from { transform: translateY(-2.5rem); opacity: 0; } }
+@keyframes sp-from-east { from { transform: translateX(2.5rem); opacity: 0; } }
+@keyframes sp-from-south { from { transform: translateY(2.5rem); opacity: 0; } }
+@keyframes sp-from-west { from { transform: translateX(-2.5rem); opacity: 0; } }
+.sp-to-north .sp-slot .sp-card { animation: sp-to-north var(--sp-beat) ease-in both; }
+.sp-to-east .sp-slot .sp-card { animation: sp-to-east var(--sp-beat) ease-in both; }
+.sp-to-south .sp-slot .sp-card { animation: sp-to-south var(--sp-beat) ease-in both; }
+.sp-to-west .sp-slot .sp-card { animation: sp-to-west var(--sp-beat) ease-in both; }
+@keyframes sp-to-north { 0%, 55% { transform: none; opacity: 1; }
+  100% { transform: translateY(-3.5rem) scale(0.6); opacity: 0.2; } }
+@keyframes sp-to-east { 0%, 55% { transform: none; opacity: 1; }
+  100% { transform: translateX(3.5rem) scale(0.6); opacity: 0.2; } }
+@keyframes sp-to-south { 0%, 55% { transform: none; opacity: 1; }
+  100% { transform: translateY(3.5rem) scale(0.6); opacity: 0.2; } }
+@keyframes sp-to-west { 0%, 55% { transform: none; opacity: 1; }
+  100% { transform: translateX(-3.5rem) scale(0.6); opacity: 0.2; } }
+.sp-table .sp-slot .sp-card.sp-trumped {
+  outline: 3px solid var(--sp-to-act); outline-offset: 1px;
+  animation: sp-trumped calc(var(--sp-beat) * 0.5) ease-in-out 2 alternate both;
+}
+@keyframes sp-trumped { to { box-shadow: 0 0 0.9rem 0.35rem var(--sp-to-act);
+  transform: scale(1.12); } }
+@media (max-width: 640px) {
+  [class*="st-key-card_"] button { min-width: 2.15rem; width: 2.15rem; height: 3.3rem; }
+  [class*="st-key-card_"] button p { font-size: 1rem; }
+  .st-key-table_felt { padding: 0.35rem; }
+  .sp-table { gap: 0.2rem; padding: 0.2rem; grid-template-columns: 1fr 1fr 1fr; }
+  .sp-card { width: 2.3rem; height: 3.3rem; font-size: 1rem; }
+  .sp-slot { min-height: 3.4rem; }
+  .sp-seat { padding: 0.15rem; }
+  .sp-stats, .sp-marker, .sp-voids { font-size: 0.72rem; }
+  .st-key-bids button { min-width: 2rem; padding: 0.15rem 0.3rem; }
+}
+@media (prefers-reduced-motion: reduce) {
+  .sp-table *, [class*="st-key-card_"] button, [class*="st-key-card_"] {
+    animation: none !important; transition: none !important;
+  }
+}
 """
 
 
-def inject() -> None:
-    """Add the table's stylesheet to the page (once a run)."""
-    st.html(CSS)
+def deal_css(count: int) -> str:
+    """The deal: the hand's cards fly in one after another from the dealer's side.
+
+    Drawn only while the hand's cards are new (the caller decides), so it plays once.
+    """
+    delays = "".join(
+        f'.st-key-hand_waiting [class*="st-key-card_"]:nth-child({i + 1}) button,'
+        f'.st-key-hand [class*="st-key-card_"]:nth-child({i + 1}) button'
+        f" {{ animation-delay: calc(var(--sp-beat) * {0.05 * i:.2f}); }}"
+        for i in range(count)
+    )
+    return (
+        "<style>"
+        '.st-key-hand_waiting [class*="st-key-card_"] button,'
+        '.st-key-hand [class*="st-key-card_"] button'
+        " { animation: sp-deal calc(var(--sp-beat) * 0.5) ease-out both; }"
+        "@keyframes sp-deal { from { transform: translateY(-6rem) rotate(-8deg); opacity: 0; } }"
+        f"{delays}</style>"
+    )
+
+
+def inject(felt: str = DEFAULT_FELT, back: str = DEFAULT_BACK, beat: float = 0.9) -> None:
+    """Add the table's stylesheet to the page (once a run) for a felt, a back and a beat."""
+    st.html(f"<style>{css_variables(felt, back, beat)}{CSS}</style>")
 
 
 def highlight(key: str) -> None:

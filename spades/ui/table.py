@@ -10,29 +10,43 @@ hand or the match ends. Clicks go to :class:`spades.ui.session.GameController` i
 from __future__ import annotations
 
 import functools
+import html
 import secrets
+from dataclasses import dataclass
 from typing import Final
 
 import streamlit as st
 
-from spades.cards import BID_BASE, BLIND_NIL, CLAIM, LOOK, SEAT_NAMES, Card, card_label
+from spades import sound
+from spades.cards import (
+    BID_BASE,
+    BLIND_NIL,
+    CLAIM,
+    LOOK,
+    SEAT_NAMES,
+    Card,
+    card_label,
+    card_name,
+)
 from spades.match import Match
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.scoring import HandResult
-from spades.state import HandState, Phase
+from spades.state import HandState, Phase, deck_for
 from spades.store import StoreError
-from spades.ui import sidebar, style
+from spades.ui import keyboard, sidebar, style
 from spades.ui.cards import (
     SeatView,
     card_key,
     hand_row,
     hidden_hand,
+    spoken,
     team_panel,
     trick_cards_html,
     trick_view,
 )
 from spades.ui.db import app_store
+from spades.ui.prefs import TablePrefs
 from spades.ui.session import (
     HUMAN,
     GameController,
@@ -42,6 +56,7 @@ from spades.ui.session import (
 )
 
 CONTROLLER_KEY: Final = "play_controller"
+SOUND_KEY: Final = "play_sound"
 TEAM_NAMES: Final = ("Us", "Them")
 
 
@@ -146,11 +161,20 @@ def _on_new_game() -> None:
 
 
 # -------------------------------------------------------------------- pieces
-def _seat_views(controller: GameController, hand: HandState) -> list[SeatView]:
+def _seat_views(controller: GameController, hand: HandState, look: TablePrefs) -> list[SeatView]:
     obs = hand.observation(HUMAN)
     held = controller.held_trick
     on_table: dict[int, Card] = dict(held.plays()) if held is not None else dict(obs.trick)
     acting = None if held is not None or controller.show_summary else obs.current_player
+    fresh = obs.trick[-1][0] if held is None and obs.trick else None
+    trumped = None
+    if held is not None:
+        suits = deck_for(hand.rules.jokers).suit
+        winning = dict(held.plays())[held.winner]
+        # Spades are trump: a spade that takes a trick led in another suit shines a moment.
+        if suits[winning] == 3 and suits[held.cards[0]] != 3:
+            trumped = held.winner
+    voids = obs.known_voids() if look.voids else None
     return [
         SeatView(
             name=controller.players[seat],
@@ -160,9 +184,36 @@ def _seat_views(controller: GameController, hand: HandState) -> list[SeatView]:
             to_act=seat == acting,
             dealer=seat == obs.dealer,
             winner=held is not None and held.winner == seat,
+            fresh=seat == fresh,
+            trumped=seat == trumped,
+            voids=tuple(s for s in range(4) if voids[seat] >> s & 1)
+            if voids is not None and seat != HUMAN
+            else None,
+            held=obs.hand_sizes[seat] if seat != HUMAN else None,
         )
         for seat in range(4)
     ]
+
+
+def announcement(controller: GameController, hand: HandState) -> str:
+    """The table in words for a screen reader: the trick, whose turn, bids and scores."""
+    obs = hand.observation(HUMAN)
+    jokers = hand.rules.jokers
+    held = controller.held_trick
+    plays = held.plays() if held is not None else list(obs.trick)
+    if plays:
+        played = ", ".join(
+            f"{controller.players[seat]} {card_name(card, jokers=jokers)}" for seat, card in plays
+        )
+        trick = f"On the table: {played}."
+    else:
+        trick = "No card on the table."
+    scores = "; ".join(
+        f"{TEAM_NAMES[team]}: bid {_team_bid(hand, team)}, won "
+        f"{obs.tricks_won[team] + obs.tricks_won[team + 2]}, score {hand.scores[team]}"
+        for team in (0, 1)
+    )
+    return f"{trick} {_status(controller, hand)} {scores}."
 
 
 def _center(hand: HandState) -> str:
@@ -226,11 +277,17 @@ def _notice(controller: GameController) -> None:
     show(notice.text)
 
 
-def _bids(controller: GameController) -> None:
+def _bid_label(name: str, why: str | None) -> str:
+    return f"Bid {name}" if why is None else f"Bid {name}, not allowed: {spoken(why)}"
+
+
+def _bids(controller: GameController) -> dict[str, str]:
     ply = controller.ply
+    labels: dict[str, str] = {}
     with st.container(key="bids", horizontal=True, gap="small"):
         for key, action in bid_actions():
             why = controller.why_not(action)
+            labels[key] = _bid_label("nil" if action == BID_BASE else str(action - BID_BASE), why)
             st.button(
                 "Nil" if action == BID_BASE else str(action - BID_BASE),
                 key=key,
@@ -239,9 +296,10 @@ def _bids(controller: GameController) -> None:
                 on_click=_on_action,
                 args=(action, ply),
             )
+    return labels
 
 
-def _blind_choice(controller: GameController) -> None:
+def _blind_choice(controller: GameController) -> dict[str, str]:
     ply = controller.ply
     with st.container(key="blind", horizontal=True, gap="small"):
         why = controller.why_not(BLIND_NIL)
@@ -260,6 +318,7 @@ def _blind_choice(controller: GameController) -> None:
             on_click=_on_action,
             args=(LOOK, ply),
         )
+    return {"bid_blind_nil": _bid_label("blind nil", why)}
 
 
 def _controls(controller: GameController) -> None:
@@ -361,30 +420,51 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
     obs = hand.observation(HUMAN)
     jokers = controller.rules.jokers
     match = controller.match
+    look = sidebar.table_prefs()
+    _sound(controller, look)
     left, right = st.columns([3, 1], gap="medium")
     with left:
-        trick_view(_seat_views(controller, hand), center=_center(hand), jokers=jokers)
-        with st.container(key="status"):
-            st.markdown(f"**{_status(controller, hand)}**")
+        with st.container(key="table_felt"):
+            held = controller.held_trick
+            trick_view(
+                _seat_views(controller, hand, look),
+                center=_center(hand),
+                jokers=jokers,
+                gather_to=held.winner if held is not None else None,
+            )
+            with st.container(key="status"):
+                st.markdown(f"**{_status(controller, hand)}**")
+            labels: dict[str, str] = {}
+            if obs.hand is None:
+                hidden_hand(obs.hand_sizes[HUMAN])
+                labels |= _blind_choice(controller)
+            else:
+                if hand.phase is Phase.BIDDING and obs.bids[HUMAN] is None:
+                    labels |= _bids(controller)
+                if not hand.tricks and not obs.trick and hand is match.hand:
+                    # The hand was just dealt: its cards fly in, once, while it is bid.
+                    st.html(style.deal_css(len(obs.hand)))
+                labels |= hand_row(
+                    obs.hand,
+                    why_not=lambda card: controller.why_not(controller.card_action(card)),
+                    on_click=functools.partial(_on_card, controller.ply),
+                    jokers=jokers,
+                    # Until the human is to play (or pass) a card, the hand is shown plainly
+                    # for reading rather than greyed out.
+                    key="hand"
+                    if controller.human_to_act and hand.phase is not Phase.BIDDING
+                    else "hand_waiting",
+                )
+            with st.container(key="keys"):
+                st.caption(keyboard.HELP)
+            st.html(
+                keyboard.labels_html(labels)
+                + '<div class="sp-sr" role="status" aria-live="polite">'
+                + html.escape(announcement(controller, hand))
+                + "</div>"
+            )
         _notice(controller)
         _hint(controller)
-        if obs.hand is None:
-            hidden_hand(obs.hand_sizes[HUMAN])
-            _blind_choice(controller)
-        else:
-            if hand.phase is Phase.BIDDING and obs.bids[HUMAN] is None:
-                _bids(controller)
-            hand_row(
-                obs.hand,
-                why_not=lambda card: controller.why_not(controller.card_action(card)),
-                on_click=functools.partial(_on_card, controller.ply),
-                jokers=jokers,
-                # Until the human is to play (or pass) a card, the hand is shown plainly
-                # for reading rather than greyed out.
-                key="hand"
-                if controller.human_to_act and hand.phase is not Phase.BIDDING
-                else "hand_waiting",
-            )
         _exchange_note(controller, obs)
         _controls(controller)
         _last_trick(controller)
@@ -399,6 +479,36 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
                 target=controller.rules.target_score,
                 key=f"team_{'us' if team == 0 else 'them'}",
             )
+
+
+@dataclass(slots=True)
+class _Sounds:
+    """The session's sound state: the table last heard, the clip on the page, clips made."""
+
+    moment: sound.TableMoment | None = None
+    clip: bytes | None = None
+    made: int = 0
+
+
+def _sound(controller: GameController, look: TablePrefs) -> None:
+    """Play the cues of what happened since the last run, when the player wants sound."""
+    state = st.session_state.get(SOUND_KEY)
+    if not isinstance(state, _Sounds):
+        state = st.session_state[SOUND_KEY] = _Sounds()
+    now = sound.moment(controller.match, holding=controller.hold, game=controller.game_id)
+    cues = sound.cues_between(state.moment, now, controller.match)
+    state.moment = now
+    if not look.sound or look.volume == 0:
+        state.clip = None
+    elif cues:
+        state.made += 1
+        # Each clip differs from the one before by a sample, so the browser plays it even
+        # when the cues repeat; it stays on the page until the next one, so that a rerun
+        # does not cut it short.
+        state.clip = sound.clip(cues, look.volume / 100, tail=state.made % 2)
+    if state.clip is not None:
+        with st.container(key="table_sound"):
+            st.audio(state.clip, format="audio/wav", autoplay=True)
 
 
 def _table(controller: GameController) -> None:
@@ -515,10 +625,12 @@ def _header(controller: GameController) -> None:
 
 def render() -> None:
     """Draw the Play page for the session's game."""
-    style.inject()
     controller = current()
     chosen = sidebar.render(controller)
     controller.set_pace(chosen.pace)
+    look = sidebar.table_prefs()
+    style.inject(look.felt, look.back, controller.interval)
+    keyboard.install()
     if controller.pace == "instant":
         controller.run_bots()
     if controller.match.is_over and not controller.hold:

@@ -1,0 +1,240 @@
+"""The table's look and feel: felt and card back, sound, void aid, screen-reader text, and
+the player's preferences kept across sessions; and the palettes' WCAG AA contrast."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from spades.cards import NUM_CARDS, card_name
+from spades.state import Phase
+from spades.ui import prefs
+from spades.ui.prefs import TablePrefs
+from spades.ui.session import HUMAN, GameController
+from spades.ui.themes import (
+    BLACK_SUIT,
+    CARD_BACKS,
+    CARD_FACE,
+    FELTS,
+    RED_SUIT,
+    contrast_ratio,
+)
+
+PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
+AA_TEXT = 4.5
+AA_GRAPHICS = 3.0
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test gets its own store and its own preferences file."""
+    monkeypatch.setenv("SPADES_DB_URL", f"sqlite:///{tmp_path / 'games.db'}")
+    monkeypatch.setenv("SPADES_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.run()
+    at.radio(key="speed").set_value("instant")
+    for key in ("bot_N", "bot_E", "bot_W"):
+        at.selectbox(key=key).set_value("random")
+    at.button(key="new_game").click().run()
+    assert not at.exception
+    return at
+
+
+def _controller(at: AppTest) -> GameController:
+    controller = at.session_state["play_controller"]
+    assert isinstance(controller, GameController)
+    return controller
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(element.proto.body for element in at.get("html"))
+
+
+def _human_move(at: AppTest) -> None:
+    enabled = [b.key for b in at.button if b.key and not b.disabled]
+    if "look" in enabled:
+        at.button(key="look").click().run()
+    elif bids := [k for k in enabled if k.startswith("bid_") and k != "bid_blind_nil"]:
+        at.button(key=bids[len(bids) // 2]).click().run()
+    else:
+        at.button(key=next(k for k in enabled if k.startswith("card_"))).click().run()
+    assert not at.exception
+
+
+def _to_first_card(at: AppTest) -> None:
+    while _controller(at).match.hand.phase is not Phase.PLAYING:
+        _human_move(at)
+
+
+# ------------------------------------------------------------------ contrast (WCAG AA)
+@pytest.mark.parametrize("name", list(FELTS))
+def test_text_on_every_felt_passes_wcag_aa(name: str) -> None:
+    felt = FELTS[name]
+    for cloth in felt.cloth:
+        assert contrast_ratio(felt.text, cloth) >= AA_TEXT, (name, cloth)
+    for badge in (felt.to_act, felt.winner):
+        assert contrast_ratio(felt.badge_text, badge) >= AA_TEXT, (name, badge)
+
+
+@pytest.mark.parametrize("name", list(FELTS))
+def test_seat_rings_and_the_focus_ring_stand_out_on_every_felt(name: str) -> None:
+    felt = FELTS[name]
+    for cloth in felt.cloth:
+        for ring in (felt.to_act, felt.winner, felt.focus):
+            assert contrast_ratio(ring, cloth) >= AA_GRAPHICS, (name, ring, cloth)
+
+
+def test_both_suit_colours_pass_wcag_aa_on_the_card_face() -> None:
+    assert contrast_ratio(RED_SUIT, CARD_FACE) >= AA_TEXT
+    assert contrast_ratio(BLACK_SUIT, CARD_FACE) >= AA_TEXT
+
+
+def test_the_contrast_formula_matches_known_wcag_values() -> None:
+    assert contrast_ratio("#ffffff", "#000000") == pytest.approx(21.0)
+    assert contrast_ratio("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)
+    with pytest.raises(ValueError, match="rrggbb"):
+        contrast_ratio("red", "#ffffff")
+
+
+def test_every_card_back_is_an_svg_made_here() -> None:
+    for back in CARD_BACKS.values():
+        assert back.svg.startswith("<svg") and "http" not in back.svg.replace(
+            'xmlns="http://www.w3.org/2000/svg"', ""
+        )
+        assert back.css_url().startswith('url("data:image/svg+xml;base64,')
+
+
+# --------------------------------------------------------------------- preferences
+def test_preferences_are_kept_per_player_and_bad_values_read_as_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "prefs.json"
+    prefs.save("Ada", TablePrefs(felt="royal", back="gold", sound=True, volume=30), path=path)
+    prefs.save("Bob", TablePrefs(voids=True), path=path)
+    assert prefs.load(" ada ", path=path) == TablePrefs("royal", "gold", True, 30, False)
+    assert prefs.load("Bob", path=path).voids
+    assert prefs.load("Cy", path=path) == TablePrefs()
+    data = json.loads(path.read_text())
+    data["ada"] = {"felt": "plaid", "volume": 400, "sound": "yes"}
+    path.write_text(json.dumps(data))
+    assert prefs.load("Ada", path=path) == TablePrefs()
+    path.write_text("not json")
+    assert prefs.load("Bob", path=path) == TablePrefs()
+
+
+def test_the_table_starts_green_with_linen_backs_and_no_sound() -> None:
+    at = _app()
+    assert at.selectbox(key="felt").value == "emerald"
+    assert at.selectbox(key="back_design").value == "linen"
+    assert at.toggle(key="sound_on").value is False
+    assert at.slider(key="sound_volume").disabled
+    assert FELTS["emerald"].cloth[0] in _html(at)
+    _to_first_card(at)
+    at.button(key=next(b.key for b in at.button if b.key.startswith("card_") and not b.disabled))
+    at.run()
+    assert not at.get("audio")
+
+
+def test_felt_and_back_apply_at_once_and_are_remembered_for_the_player(data_dir: Path) -> None:
+    at = _app()
+    at.text_input(key="player_name").set_value("Ada").run()
+    at.selectbox(key="felt").set_value("crimson").run()
+    at.selectbox(key="back_design").set_value("victorian").run()
+    page = _html(at)
+    assert FELTS["crimson"].cloth[0] in page and FELTS["emerald"].cloth[0] not in page
+    assert CARD_BACKS["victorian"].css_url() in page
+    assert prefs.load("Ada") == TablePrefs(felt="crimson", back="victorian")
+    assert (data_dir / prefs.FILE_NAME).exists()
+    # A new session: Ada enters her name and her table comes back; another player's does not.
+    again = _app()
+    assert again.selectbox(key="felt").value == "emerald"
+    again.text_input(key="player_name").set_value("ada").run()
+    assert again.selectbox(key="felt").value == "crimson"
+    assert again.selectbox(key="back_design").value == "victorian"
+    again.text_input(key="player_name").set_value("Bob").run()
+    assert again.selectbox(key="felt").value == "emerald"
+
+
+def test_a_reopened_game_brings_back_its_players_name_and_table() -> None:
+    at = _app()
+    at.text_input(key="player_name").set_value("Ada").run()
+    at.selectbox(key="felt").set_value("royal").run()
+    at.button(key="new_game").click().run()
+    game_id = at.query_params["game"]
+    again = AppTest.from_file(PAGE, default_timeout=30)
+    again.query_params["game"] = game_id
+    again.run()
+    assert again.text_input(key="player_name").value == "Ada"
+    assert again.selectbox(key="felt").value == "royal"
+
+
+def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> None:
+    at = _app()
+    at.text_input(key="player_name").set_value("Ada").run()
+    at.toggle(key="sound_on").set_value(True).run()
+    at.slider(key="sound_volume").set_value(40).run()
+    assert prefs.load("Ada") == TablePrefs(sound=True, volume=40)
+    _to_first_card(at)
+    card = next(b.key for b in at.button if b.key.startswith("card_") and not b.disabled)
+    at.button(key=card).click().run()
+    audio = at.get("audio")
+    assert len(audio) == 1
+    assert audio[0].proto.autoplay
+    at.toggle(key="sound_on").set_value(False).run()
+    assert not at.get("audio")
+    assert prefs.load("Ada").sound is False
+
+
+def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None:
+    at = _app()
+    _to_first_card(at)
+    assert 'class="sp-voids' not in _html(at)
+    at.toggle(key="show_voids").set_value(True).run()
+    controller = _controller(at)
+    while not controller.match.finished and not any(
+        controller.match.hand.observation(HUMAN).known_voids()[seat] for seat in (0, 1, 3)
+    ):
+        _human_move(at)
+    voids = controller.shown_hand.observation(HUMAN).known_voids()
+    page = _html(at)
+    assert page.count('class="sp-voids') == 3, "each other seat shows its voids"
+    for seat in (0, 1, 3):
+        for suit, name in enumerate(("clubs", "diamonds", "hearts", "spades")):
+            if voids[seat] >> suit & 1:
+                assert name in page
+
+
+def test_each_card_and_bid_gets_a_spoken_name_and_the_table_is_announced() -> None:
+    at = _app()
+    while not _controller(at).human_to_act:
+        at.run()
+    if "look" in [b.key for b in at.button]:
+        at.button(key="look").click().run()
+    page = _html(at)
+    labels = json.loads(
+        re.search(r'data-labels="([^"]*)"', page).group(1).replace("&quot;", '"')  # type: ignore[union-attr]
+    )
+    controller = _controller(at)
+    for card in controller.match.hand.hand(HUMAN):
+        key = next(
+            k for k in labels if k.startswith("card_") and card_name(card).capitalize() in labels[k]
+        )
+        assert labels[key].endswith("not playable: Cards are played after the bidding")
+    bids = [k for k in labels if k.startswith("bid_")]
+    assert "bid_nil" in bids and "bid_13" in bids
+    assert all(labels[k].startswith("Bid ") for k in bids)
+    assert 'role="status" aria-live="polite"' in page
+    assert "score 0" in page
+    _to_first_card(at)
+    while not _controller(at).human_to_act:
+        at.run()
+    page = _html(at)
+    hand = _controller(at).match.hand
+    legal = [a for a in hand.legal_actions() if a < NUM_CARDS]
+    assert f"{card_name(legal[0]).capitalize()}, playable" in page
