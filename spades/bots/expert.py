@@ -33,7 +33,7 @@ from spades.scoring import match_outcome, score_team
 from spades.state import SPADES, Deck, Phase, deck_for
 
 # Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
-# CPython 3.11), measured with benchmarks/bot_speed.py; it turns seconds into work.
+# CPython 3.11), measured with benchmarks/expert_speed.py; it turns seconds into work.
 PLAYS_PER_SECOND: Final = 300_000
 DEFAULT_TIME_BUDGET: Final = 0.1
 # A decided match outweighs any single hand's points.
