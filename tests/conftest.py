@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +60,13 @@ def app_db_url(app_data: Path) -> str:
     return f"sqlite:///{app_data / 'spades.db'}"
 
 
-@pytest.fixture(scope="session")
-def app_url(app_data: Path, app_db_url: str) -> Iterator[str]:
-    """Start the app the way a user does (``streamlit run``) on a free local port."""
+@contextmanager
+def serve_app(data: Path, db_url: str) -> Iterator[str]:
+    """Run the app the way a user does (``streamlit run``) on a free local port."""
     port = _free_port()
-    data = app_data
     env = {
         **os.environ,
-        "SPADES_DB_URL": app_db_url,
+        "SPADES_DB_URL": db_url,
         "SPADES_DATA_DIR": str(data),
         "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
     }
@@ -92,18 +92,33 @@ def app_url(app_data: Path, app_db_url: str) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            log.close()
-            raise RuntimeError("the app did not start:\n" + (data / "server.log").read_text())
-        time.sleep(0.2)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=20)
-    log.close()
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the app did not start:\n" + (data / "server.log").read_text())
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url(app_data: Path, app_db_url: str) -> Iterator[str]:
+    """The app server shared by the browser tests."""
+    with serve_app(app_data, app_db_url) as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_app_url(tmp_path: Path) -> Iterator[str]:
+    """An app server of the test's own, so that its first request is the test's."""
+    with serve_app(tmp_path, f"sqlite:///{tmp_path / 'spades.db'}") as url:
+        yield url
