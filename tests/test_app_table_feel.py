@@ -133,7 +133,7 @@ def test_the_table_starts_green_with_linen_backs_and_no_sound() -> None:
     assert at.selectbox(key="felt").value == "emerald"
     assert at.selectbox(key="back_design").value == "linen"
     assert at.toggle(key="sound_on").value is False
-    assert at.slider(key="sound_volume").disabled
+    assert at.slider(key="sound_volume").value == TablePrefs().volume
     assert FELTS["emerald"].cloth[0] in _html(at)
     _to_first_card(at)
     at.button(key=next(b.key for b in at.button if b.key.startswith("card_") and not b.disabled))

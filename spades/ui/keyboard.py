@@ -74,7 +74,10 @@ SCRIPT: Final = """
     attributeFilter: ["disabled", "data-labels"] });
   const RANKS = "23456789TJQKA";
   doc.addEventListener("mousedown", () => { usingKeys = false; }, true);
-  doc.addEventListener("keydown", (event) => {
+  // Streamlit has one-letter shortcuts of its own (C clears the cache, R reruns): a key
+  // the table uses is taken on the window, before they see it.
+  const take = (event) => { event.preventDefault(); event.stopImmediatePropagation(); };
+  window.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (target instanceof Element && target.closest(
@@ -86,7 +89,7 @@ SCRIPT: Final = """
     if (!buttons.length) return;
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(key)) {
       usingKeys = true;
-      event.preventDefault();
+      take(event);
       const step = key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1;
       const at = buttons.indexOf(doc.activeElement);
       const next = at < 0 ? (step > 0 ? 0 : buttons.length - 1)
@@ -98,25 +101,28 @@ SCRIPT: Final = """
     if (!letter) return;
     const now = Date.now();
     const recent = now - pendingAt < 1500 ? pending : "";
-    if (doc.querySelector(".st-key-bids") && buttons[0].closest(".st-key-bids")) {
+    if (buttons[0].closest(".st-key-bids")) {
       let bid = null;
       if (recent === "1" && "0123".includes(letter)) bid = "bid_1" + letter;
       else if (letter === "N" || letter === "0") bid = "bid_nil";
       else if ("123456789".includes(letter)) bid = "bid_" + letter;
+      if (!bid) return;
+      take(event);
       pending = letter; pendingAt = now;
-      const button = bid && find(bid);
-      if (button) { usingKeys = true; event.preventDefault(); button.focus(); }
+      const button = find(bid);
+      if (button) { usingKeys = true; button.focus(); }
       return;
     }
     if (!buttons[0].closest(".st-key-hand")) return;
-    if ("SHDC".includes(letter) && recent) {
-      const button = find("card_" + recent + letter);
+    if ("SHDC".includes(letter)) {
+      take(event);
+      const button = recent && find("card_" + recent + letter);
       pending = "";
-      if (button) { usingKeys = true; event.preventDefault(); button.focus(); button.click(); }
+      if (button) { usingKeys = true; button.focus(); button.click(); }
       return;
     }
     const rank = letter === "0" || letter === "1" ? "T" : letter;
-    if (RANKS.includes(rank)) { pending = rank; pendingAt = now; event.preventDefault(); }
+    if (RANKS.includes(rank)) { take(event); pending = rank; pendingAt = now; }
   }, true);
   window.spadesKeyboard = { apply };
   apply();

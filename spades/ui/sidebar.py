@@ -155,7 +155,7 @@ def _table_widgets() -> None:
         step=5,
         key=PREF_KEYS["volume"],
         on_change=_save_prefs,
-        disabled=not st.session_state[PREF_KEYS["sound"]],
+        help="How loud the sounds play; it can be set while they are off.",
     )
 
 

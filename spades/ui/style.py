@@ -31,6 +31,9 @@ CSS: Final = """
 [class*="st-key-card_"] button:enabled:hover, [class*="st-key-card_"] button:enabled:focus-visible {
   transform: translateY(-0.45rem); border-color: var(--sp-cloth-2);
 }
+[class*="st-key-card_"] button:enabled:is(:hover, :focus, :active) {
+  background: var(--sp-face); color: var(--sp-black);
+}
 [class*="st-key-card_"] button:focus-visible, .st-key-bids button:focus-visible,
 .st-key-blind button:focus-visible, .st-key-controls button:focus-visible {
   outline: 3px solid var(--sp-focus); outline-offset: 2px;
@@ -55,7 +58,7 @@ CSS: Final = """
   background-color: var(--sp-cloth-3); background-image: var(--sp-back);
   border: 3px solid var(--sp-face); outline: 1px solid var(--sp-back-border);
 }
-.sp-card.sp-mini { width: 1.3rem; height: 1.85rem; border-width: 2px; border-radius: 0.25rem; }
+.sp-card.sp-mini { width: 1.5rem; height: 2.15rem; border-width: 2px; border-radius: 0.25rem; }
 .sp-held { display: inline-flex; align-items: center; gap: 0.25rem; font-size: 0.8rem; }
 .sp-play { display: inline-flex; flex-direction: column; align-items: center; gap: 0.1rem; }
 .sp-table {
@@ -118,6 +121,9 @@ CSS: Final = """
 }
 .sp-trump { font-size: 1.6rem; }
 .sp-marker { font-size: 0.8rem; }
+/* Streamlit's captions are a light grey below WCAG AA on white: darken them to the text
+   colour, slightly faded, which keeps them readable on a light or a dark theme. */
+[data-testid="stCaptionContainer"] { color: inherit; opacity: 0.86; }
 .st-key-table_sound {
   position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
 }

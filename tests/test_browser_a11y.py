@@ -1,0 +1,276 @@
+"""The Play page in Chromium for everyone: keyboard play, a phone-width screen, reduced
+motion, each felt theme (screenshots for the README) and an axe-core accessibility check."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from spades.ui.themes import CARD_BACKS, FELTS
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+CARDS = "[class*='st-key-card_'] button:visible"
+WAIT = 30_000
+#: The card name, then whether it can be played (and why not).
+CARD_LABEL = re.compile(
+    r"^(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of "
+    r"(clubs|diamonds|hearts|spades), (playable|not playable: .+)$"
+)
+BID_LABEL = re.compile(r"^Bid (nil|blind nil|1[0-3]|[1-9])(, not allowed: .+)?$")
+THEMES = (("emerald", "linen"), ("crimson", "gold"), ("royal", "victorian"))
+
+
+def _open(page: Page, url: str, speed: str = "instant", width: int = 1280) -> None:
+    page.set_viewport_size({"width": width, "height": 900 if width > 600 else 844})
+    page.goto(url)
+    expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
+    if width <= 600:
+        # On a phone the sidebar starts closed; open it to set the pace, then close it.
+        page.get_by_test_id("stExpandSidebarButton").click()
+    page.locator(".st-key-speed").get_by_text(speed, exact=True).click()
+    expect(page.locator(".st-key-speed input[type='radio']:checked")).to_have_value(
+        str(["slow", "normal", "fast", "instant"].index(speed)), timeout=WAIT
+    )
+    _settled(page)
+    if width <= 600:
+        page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
+    _your_turn(page)
+    # The player now puts the mouse away: everything below is typed.
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+
+
+def _settled(page: Page) -> None:
+    """Wait until the app has finished its run (Streamlit's running indicator is gone)."""
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=WAIT)
+
+
+def _your_turn(page: Page) -> None:
+    expect(page.locator(".st-key-status")).to_contain_text("Your turn", timeout=WAIT)
+
+
+def _focused_key(page: Page) -> str:
+    return str(
+        page.evaluate(
+            "(() => { const box = document.activeElement?.closest(\"[class*='st-key-']\");"
+            " const m = box && box.className.match(/st-key-(\\S+)/); return m ? m[1] : ''; })()"
+        )
+    )
+
+
+def _press_until(page: Page, key: str, wanted: re.Pattern[str], tries: int = 20) -> str:
+    """Press ``key`` until the focused button's key matches ``wanted``; returns that key."""
+    for _ in range(tries):
+        page.keyboard.press(key)
+        focused = _focused_key(page)
+        if wanted.fullmatch(focused):
+            return focused
+    rows = page.evaluate(
+        "['blind', 'bids', 'hand'].map(k => k + ': ' + [...document.querySelectorAll("
+        "'.st-key-' + k + ' button')].filter(b => !b.disabled && b.offsetParent).length)"
+    )
+    raise AssertionError(
+        f"{key} never reached {wanted.pattern}; focus is on {_focused_key(page)!r}, "
+        f"{page.evaluate('document.activeElement?.outerHTML?.slice(0, 120)')}, "
+        f"enabled buttons per row: {rows}"
+    )
+
+
+def _keyboard_bid(page: Page) -> None:
+    if page.locator(".st-key-look button:visible").count():
+        _press_until(page, "ArrowRight", re.compile("look"))
+        page.keyboard.press("Enter")
+        expect(page.locator(".st-key-look")).to_have_count(0, timeout=WAIT)
+        _your_turn(page)
+    expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
+    page.keyboard.press("2")
+    if _focused_key(page) != "bid_2":
+        _press_until(page, "ArrowRight", re.compile(r"bid_(nil|\d+)"))
+    page.keyboard.press("Enter")
+    expect(page.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
+
+
+def _playable_keys(page: Page) -> list[str]:
+    keys = []
+    for button in page.locator(".st-key-hand " + CARDS + ":enabled").all():
+        box = button.locator("xpath=ancestor::*[contains(@class, 'st-key-card_')][1]")
+        found = re.search(r"st-key-card_(\w+)", box.get_attribute("class") or "")
+        assert found
+        keys.append(found.group(1))
+    return keys
+
+
+def _won(page: Page) -> int:
+    text = page.locator(".sp-table").inner_text()
+    return sum(int(n) for n in re.findall(r"won (\d+)", text))
+
+
+def test_a_trick_is_bid_and_played_from_the_keyboard_alone(page: Page, app_url: str) -> None:
+    _open(page, app_url)
+    _keyboard_bid(page)
+    _your_turn(page)
+    expect(page.locator(".st-key-hand " + CARDS + ":enabled").first).to_be_visible(timeout=WAIT)
+    # First trick: type the card's rank and suit.
+    code = _playable_keys(page)[0]
+    page.keyboard.type(code[0])
+    page.keyboard.type(code[1])
+    expect(page.locator(f".st-key-card_{code}")).to_have_count(0, timeout=WAIT)
+    expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
+    _your_turn(page)
+    assert _won(page) == 1, "the bots finished the trick and it was gathered"
+    # Second trick: the arrows choose a card (the focus ring shows it), Enter plays it.
+    chosen = _press_until(page, "ArrowRight", re.compile(r"card_\w+"))
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid", "the focused card shows a focus ring"
+    page.keyboard.press("Enter")
+    expect(page.locator(f".st-key-{chosen}")).to_have_count(0, timeout=WAIT)
+    _your_turn(page)
+    assert _won(page) == 2
+    assert page.locator(CARDS).count() == 11
+
+
+def _no_horizontal_overflow(page: Page) -> None:
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"the page scrolls sideways: {widths}"
+    for selector in (".sp-table", ".st-key-hand_waiting", ".st-key-hand", ".st-key-bids"):
+        for element in page.locator(selector).all():
+            box = element.bounding_box()
+            if box is not None:  # None: not on screen (a row already gone)
+                assert box["x"] >= 0 and box["x"] + box["width"] <= widths[1], selector
+
+
+def test_a_phone_width_screen_fits_the_hand_trick_and_bids(page: Page, app_url: str) -> None:
+    _open(page, app_url, width=390)
+    if page.locator(".st-key-look button:visible").count():
+        page.locator(".st-key-look button:visible").click()
+        _your_turn(page)
+    expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
+    assert page.locator(CARDS).count() == 13
+    _no_horizontal_overflow(page)
+    bids = page.locator(".st-key-bids button:enabled:visible")
+    bids.nth(bids.count() // 2).click()
+    _your_turn(page)
+    expect(page.locator(".st-key-hand")).to_be_visible(timeout=WAIT)
+    _no_horizontal_overflow(page)
+    page.locator(".st-key-hand " + CARDS + ":enabled").first.click()
+    _your_turn(page)
+    _no_horizontal_overflow(page)
+    page.screenshot(path=str(SCREENSHOTS / "phone.png"), full_page=True)
+
+
+def _animation(page: Page, selector: str) -> tuple[str, float]:
+    """The animation name and duration (seconds) of the first element matching ``selector``."""
+    name, duration = page.locator(selector).first.evaluate(
+        "e => [getComputedStyle(e).animationName, getComputedStyle(e).animationDuration]"
+    )
+    return str(name), float(str(duration).split(",")[0].rstrip("s"))
+
+
+def test_animations_follow_the_pace_and_stop_for_reduced_motion(page: Page, app_url: str) -> None:
+    _open(page, app_url, speed="slow")
+    deal = ".st-key-hand_waiting " + CARDS
+    if page.locator(".st-key-look button:visible").count():
+        page.locator(".st-key-look button:visible").click()
+    expect(page.locator(deal).first).to_be_visible(timeout=WAIT)
+    name, slow = _animation(page, deal)
+    assert name == "sp-deal" and slow > 0
+    page.locator(".st-key-speed").get_by_text("fast", exact=True).click()
+    page.wait_for_function(
+        "() => getComputedStyle(document.documentElement).getPropertyValue('--sp-beat')"
+        ".trim() === '0.40s'",
+        timeout=WAIT,
+    )
+    assert _animation(page, deal)[1] < slow, "a faster pace deals faster"
+    page.emulate_media(reduced_motion="reduce")
+    assert _animation(page, deal) == ("none", 0.0)
+    # A card played to the trick slides in, unless the player asked for less motion.
+    bids = page.locator(".st-key-bids button:enabled:visible")
+    bids.nth(bids.count() // 2).click()
+    expect(page.locator(".st-key-status")).to_contain_text("Your turn: play", timeout=WAIT)
+    if not page.locator(".sp-slot .sp-card").count():
+        page.locator(".st-key-hand " + CARDS + ":enabled").first.click()
+    expect(page.locator(".sp-slot .sp-card").first).to_be_visible(timeout=WAIT)
+    assert _animation(page, ".sp-slot .sp-card") == ("none", 0.0)
+    page.emulate_media(reduced_motion="no-preference")
+    expect(page.locator(".sp-fresh")).to_have_count(1, timeout=WAIT)
+    assert _animation(page, ".sp-fresh")[0].startswith("sp-from-")
+
+
+def _choose(page: Page, key: str, label: str) -> None:
+    page.locator(f".st-key-{key}").click()
+    page.get_by_role("option", name=label, exact=True).click()
+    expect(page.locator(f".st-key-{key} input")).to_have_value(label, timeout=WAIT)
+
+
+def _axe(page: Page) -> list[dict[str, Any]]:
+    """axe-core's WCAG 2 A and AA violations on the page (Streamlit's own page menu aside)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(
+        page,
+        context={"exclude": [["[data-testid='stSidebarNav']"]]},
+        options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}},
+    )
+    violations: list[dict[str, Any]] = results.response["violations"]
+    return violations
+
+
+def _labels_of(page: Page, selector: str) -> list[str]:
+    return [str(b.get_attribute("aria-label")) for b in page.locator(selector).all()]
+
+
+def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
+    page: Page, app_url: str
+) -> None:
+    _open(page, app_url)
+    if page.locator(".st-key-look button:visible").count():
+        page.locator(".st-key-look button:visible").click()
+        _your_turn(page)
+    expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
+    # While bidding: every bid and card button has a spoken name, and axe finds no fault.
+    expect(page.locator(".st-key-bid_13 button:visible")).to_have_attribute(
+        "aria-label", BID_LABEL, timeout=WAIT
+    )
+    for label in _labels_of(page, ".st-key-bids button:visible"):
+        assert BID_LABEL.fullmatch(label), label
+    for label in _labels_of(page, CARDS):
+        assert CARD_LABEL.fullmatch(label), label
+    assert _axe(page) == []
+    bids = page.locator(".st-key-bids button:enabled:visible")
+    bids.nth(bids.count() // 2).click()
+    _your_turn(page)
+    page.get_by_text("Show known voids").click()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for felt, back in THEMES:
+        _choose(page, "felt", FELTS[felt].label)
+        _choose(page, "back_design", CARD_BACKS[back].label)
+        expect(page.locator(".st-key-table_felt")).to_have_css(
+            "background-image", re.compile(re.escape(_rgb(FELTS[felt].cloth[0]))), timeout=WAIT
+        )
+        _your_turn(page)
+        playable = page.locator(".st-key-hand " + CARDS + ":enabled")
+        expect(playable.first).to_have_attribute(
+            "aria-label", re.compile(", playable$"), timeout=WAIT
+        )
+        for label in _labels_of(page, CARDS):
+            assert CARD_LABEL.fullmatch(label), label
+        expect(page.locator(".sp-voids")).to_have_count(3)
+        assert _axe(page) == [], felt
+        page.locator(".st-key-table_felt").scroll_into_view_if_needed()
+        page.locator(".st-key-header").hover()  # no tooltip in the picture
+        page.screenshot(path=str(SCREENSHOTS / f"theme-{felt}.png"))
+        playable.first.click()
+        expect(page.locator(CARDS)).to_have_count(13 - THEMES.index((felt, back)) - 1, timeout=WAIT)
+    status = page.locator("[role='status'][aria-live='polite']")
+    expect(status).to_contain_text("Us: bid")
+    expect(status).to_contain_text("score")
+
+
+def _rgb(colour: str) -> str:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
