@@ -114,7 +114,7 @@ def wants_nil(k: Knowledge, value: HandValue, nil_risk: float) -> bool:
         return False
     if obs.rules.whiz:
         numbers = [a - NIL for a in obs.legal_actions if a > NIL]
-        return not numbers or whiz_nil_value(value) > whiz_number_value(value, numbers[0])
+        return not numbers or nil_points(value) > bid_points(value, numbers[0])
     if value.tricks > 3.5:
         return False
     threshold = nil_threshold(k, nil_risk)
@@ -131,12 +131,12 @@ def nil_success(value: HandValue) -> float:
     return min(0.95, max(0.05, 0.95 - 0.4 * value.nil_danger))
 
 
-def whiz_nil_value(value: HandValue) -> float:
-    """Expected points of bidding nil."""
+def nil_points(value: HandValue) -> float:
+    """Expected points of bidding nil with this hand."""
     return 100 * (2 * nil_success(value) - 1)
 
 
-def whiz_number_value(value: HandValue, bid: int) -> float:
+def bid_points(value: HandValue, bid: int) -> float:
     """Expected points of a forced numeric bid: made more often the further the hand's
     trick estimate is above it."""
     made = 1 / (1 + math.exp(-1.5 * (value.tricks - bid + 0.3)))
@@ -305,7 +305,7 @@ def lead_for_tricks(k: Knowledge, legal: list[Card]) -> Card:
     """Lead when the team wants tricks."""
     side = [c for c in legal if k.suit(c) != SPADES]
     spades = [c for c in legal if k.suit(c) == SPADES]
-    cashes = [c for c in side if k.p_win(c) >= 0.75]
+    cashes = [c for c in side if k.p_win(c) >= GOOD_WIN]
     if cashes:
         return max(cashes, key=lambda c: (k.p_win(c), k.power(c)))
     their_spades = k.unseen_count(SPADES)
