@@ -258,7 +258,8 @@ def _explain_follow(k: Knowledge, card: Card) -> str:
     need = k.need(k.team)
     if k.wins_now(card):
         if suit == SPADES and led != SPADES:
-            return f"Trump: you have no {SUIT_NAMES[led]}, and the {label} takes the trick"
+            takes = "takes" if k.sure_winner(card) else "should take"
+            return f"Trump: you have no {SUIT_NAMES[led]}, and the {label} {takes} the trick"
         if not k.still_to_play():
             winners = [c for c in k.obs.legal_actions if k.wins_now(c)]
             if card == min(winners, key=k.power):
