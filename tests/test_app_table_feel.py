@@ -10,11 +10,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from spades.cards import NUM_CARDS, card_name
+from spades.cards import LOOK, NUM_CARDS, card_name, card_str
+from spades.rules import Rules
 from spades.state import Phase
 from spades.ui import prefs
+from spades.ui.cards import trick_html
 from spades.ui.prefs import TablePrefs
 from spades.ui.session import HUMAN, GameController
+from spades.ui.table import announcement, seat_views
 from spades.ui.themes import (
     BLACK_SUIT,
     CARD_BACKS,
@@ -238,3 +241,48 @@ def test_each_card_and_bid_gets_a_spoken_name_and_the_table_is_announced() -> No
     hand = _controller(at).match.hand
     legal = [a for a in hand.legal_actions() if a < NUM_CARDS]
     assert f"{card_name(legal[0]).capitalize()}, playable" in page
+
+
+def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() -> None:
+    """Every held trick slides to its winner; only a spade beating another led suit shines."""
+    now = [0.0]
+    controller = GameController.new(
+        Rules(mercy_score=None),
+        seed=11,
+        player_name="Ada",
+        bot_levels={0: "random", 1: "random", 3: "random"},
+        undo_allowed=False,
+        clock=lambda: now[0],
+    )
+    controller.set_pace("fast")
+    seen = {True: 0, False: 0}
+    while not controller.match.finished:
+        now[0] += 1
+        if controller.hold:
+            trick = controller.held_trick
+            assert trick is not None
+            views = seat_views(controller, controller.shown_hand, TablePrefs())
+            winning = dict(trick.plays())[trick.winner]
+            trumped = winning // 13 == 3 and trick.cards[0] // 13 != 3
+            assert [v.trumped for v in views] == [trumped and s == trick.winner for s in range(4)]
+            assert [v.winner for v in views] == [s == trick.winner for s in range(4)]
+            assert not any(v.fresh for v in views), "a finished trick does not slide in again"
+            page = trick_html(views, center="", gather_to=trick.winner)
+            direction = ("north", "east", "south", "west")[trick.winner]
+            assert f"sp-table sp-to-{direction}" in page
+            assert ("sp-trumped" in page) == trumped
+            spoken = announcement(controller, controller.shown_hand)
+            assert f"{controller.players[trick.winner]} wins the trick" in spoken
+            seen[trumped] += 1
+            controller.tick()
+        elif controller.human_to_act:
+            legal = controller.match.hand.legal_actions()
+            controller.act(LOOK if LOOK in legal else legal[-1], controller.ply)
+            trick = controller.match.hand.observation(HUMAN).trick
+            if trick and not controller.hold:
+                views = seat_views(controller, controller.shown_hand, TablePrefs())
+                fresh = [card_str(v.card) for v in views if v.fresh and v.card is not None]
+                assert fresh == [card_str(trick[-1][1])], "the card just played slides in"
+        else:
+            controller.tick()
+    assert seen[True] and seen[False], seen

@@ -161,7 +161,9 @@ def _on_new_game() -> None:
 
 
 # -------------------------------------------------------------------- pieces
-def _seat_views(controller: GameController, hand: HandState, look: TablePrefs) -> list[SeatView]:
+def seat_views(controller: GameController, hand: HandState, look: TablePrefs) -> list[SeatView]:
+    """What each seat shows: name, bid, tricks, its card (the newest slides in, a trump that
+    takes a trick shines), cards left, and the known voids when that aid is on."""
     obs = hand.observation(HUMAN)
     held = controller.held_trick
     on_table: dict[int, Card] = dict(held.plays()) if held is not None else dict(obs.trick)
@@ -427,7 +429,7 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
         with st.container(key="table_felt"):
             held = controller.held_trick
             trick_view(
-                _seat_views(controller, hand, look),
+                seat_views(controller, hand, look),
                 center=_center(hand),
                 jokers=jokers,
                 gather_to=held.winner if held is not None else None,
@@ -441,7 +443,7 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
             else:
                 if hand.phase is Phase.BIDDING and obs.bids[HUMAN] is None:
                     labels |= _bids(controller)
-                if not hand.tricks and not obs.trick and hand is match.hand:
+                if hand.phase is Phase.BIDDING and hand is match.hand:
                     # The hand was just dealt: its cards fly in, once, while it is bid.
                     st.html(style.deal_css(len(obs.hand)))
                 labels |= hand_row(
