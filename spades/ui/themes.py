@@ -92,7 +92,7 @@ DEFAULT_FELT: Final = "emerald"
 
 
 def _linen() -> str:
-    # Fine cross-hatched threads on a cream ground inside a navy frame.
+    # Fine cross-hatched threads on a cream ground, woven with navy diagonals.
     threads = "".join(
         f'<path d="M{i} 0V16M0 {i}H16" stroke="#9fb3c8" stroke-width="0.6"/>'
         for i in (2, 6, 10, 14)
@@ -100,7 +100,8 @@ def _linen() -> str:
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">'
         f'<rect width="16" height="16" fill="#f3efe2"/>{threads}'
-        '<path d="M0 16L16 0" stroke="#2f4f7a" stroke-width="0.8"/></svg>'
+        '<path d="M0 16L16 0M0 0L16 16" stroke="#2f4f7a" stroke-width="0.5" '
+        'stroke-opacity="0.7"/><circle cx="8" cy="8" r="1.3" fill="#2f4f7a"/></svg>'
     )
 
 
