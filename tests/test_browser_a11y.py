@@ -160,7 +160,6 @@ def test_a_phone_width_screen_fits_the_hand_trick_and_bids(page: Page, app_url: 
     page.locator(".st-key-hand " + CARDS + ":enabled").first.click()
     _your_turn(page)
     _no_horizontal_overflow(page)
-    page.screenshot(path=str(SCREENSHOTS / "phone.png"), full_page=True)
 
 
 def _animation(page: Page, selector: str) -> tuple[str, float]:
