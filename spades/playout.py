@@ -1,7 +1,7 @@
 """The bots' fast path: play the rest of a hand at random on bitmasks, without building
 any objects, and count the tricks.
 
-The legality here is the engine's (``HandState._compute_legal_play_mask``) restated on
+The legality here is the engine's (``HandState._legal_mask``) restated on
 local variables for speed; ``tests/test_playout.py`` checks that both agree card by card.
 """
 

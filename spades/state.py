@@ -67,6 +67,8 @@ class Phase(IntEnum):
 
 
 _PLAYING: Final = Phase.PLAYING
+_BIT: Final = tuple(1 << card for card in range(NUM_CARDS))
+_FIRST_BID_BIT: Final = 1 << NUM_CARDS
 
 
 class IllegalAction(ValueError):
@@ -206,10 +208,11 @@ class HandState:
         rng = random.Random(seed)
         keys = [rng.random() for _ in range(NUM_CARDS)]
         deck = sorted(range(NUM_CARDS), key=keys.__getitem__)
-        # Cards go round one at a time, starting at the dealer's left.
+        # Cards go round one at a time, starting at the dealer's left: the i-th card of
+        # every four goes to the i-th seat after the dealer.
         masks = [0, 0, 0, 0]
-        for i, card in enumerate(deck):
-            masks[(dealer + 1 + i) & 3] |= 1 << card
+        for i in range(4):
+            masks[(dealer + 1 + i) & 3] = sum(map(_BIT.__getitem__, deck[i::4]))
         return cls._start(rules, masks, dealer, scores, bags)
 
     @classmethod
@@ -346,63 +349,65 @@ class HandState:
 
         Claiming the rest is offered separately by :meth:`can_claim`.
         """
-        phase = self.phase
-        if phase is _PLAYING:
-            mask = self._legal
-            if mask < 0:
-                self._legal = mask = self._compute_legal_play_mask()
+        mask = self._legal
+        if mask < 0:
+            mask = self._legal_mask()
+        if mask < _FIRST_BID_BIT:
             return [
                 *CARDS_IN_CHUNK[0][mask & 0x1FFF],
                 *CARDS_IN_CHUNK[1][mask >> 13 & 0x1FFF],
                 *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
                 *CARDS_IN_CHUNK[3][mask >> 39],
             ]
-        if phase is Phase.BIDDING:
-            seat = self.current
+        return [a for a in range(mask.bit_length() - 1, NUM_CARDS - 1, -1) if mask >> a & 1][::-1]
+
+    def _legal_mask(self) -> Mask:
+        """The legal actions as a bitmask over action ids: the one source of legality."""
+        if self._legal >= 0:
+            return self._legal
+        phase = self.phase
+        seat = self.current
+        if phase is _PLAYING:
+            assert seat is not None
+            hand = self.hands[seat]
+            deck = self.deck
+            spades = deck.suit_masks[SPADES]
+            first = not self.tricks and self.rules.no_spades_first_trick
+            if self.trick:
+                mask = hand & deck.suit_masks[deck.suit[self.trick[0]]]
+                if not mask:
+                    # Void in the led suit: anything, but no spade on a first trick that
+                    # forbids them unless nothing else is left.
+                    mask = hand & ~spades if first and hand & ~spades else hand
+            elif ((not self.broken and not self.rules.spades_lead_any_time) or first) and (
+                hand & ~spades
+            ):
+                mask = hand & ~spades
+            else:
+                mask = hand
+        elif phase is Phase.BIDDING:
             assert seat is not None
             allowed = self._allowed_bids(seat)
             if not self.looked[seat]:
-                return [BLIND_NIL, LOOK] if allowed and allowed[0] == 0 else [LOOK]
-            return [BID_BASE + b for b in allowed]
-        if phase is Phase.EXCHANGE:
-            seat = self.current
+                mask = 1 << LOOK | (1 << BLIND_NIL if allowed and allowed[0] == 0 else 0)
+            else:
+                mask = 0
+                for bid in allowed:
+                    mask |= 1 << (BID_BASE + bid)
+        elif phase is Phase.EXCHANGE:
             assert seat is not None
-            mask = self.hands[seat] & ~cards_mask(self.passes[seat])
-            return [EXCHANGE_BASE + c for c in self.deck.chunks(mask)]
-        return []
-
-    def _legal_play_mask(self) -> Mask:
-        if self._legal >= 0:
-            return self._legal
-        self._legal = mask = self._compute_legal_play_mask()
+            mask = (self.hands[seat] & ~cards_mask(self.passes[seat])) << EXCHANGE_BASE
+        else:
+            mask = 0
+        self._legal = mask
         return mask
-
-    def _compute_legal_play_mask(self) -> Mask:
-        seat = self.current
-        assert seat is not None
-        hand = self.hands[seat]
-        deck = self.deck
-        spades = deck.suit_masks[SPADES]
-        first = not self.tricks and self.rules.no_spades_first_trick
-        if self.trick:
-            follow = hand & deck.suit_masks[deck.suit[self.trick[0]]]
-            if follow:
-                return follow
-            if first and hand & ~spades:
-                return hand & ~spades
-            return hand
-        restricted = (not self.broken and not self.rules.spades_lead_any_time) or first
-        if restricted and hand & ~spades:
-            return hand & ~spades
-        return hand
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalAction` with a reason unless ``action`` is legal now."""
         if (
-            self.phase is _PLAYING
-            and type(action) is int
-            and 0 <= action < NUM_CARDS
-            and (self._legal if self._legal >= 0 else self._legal_play_mask()) >> action & 1
+            type(action) is int
+            and 0 <= action < CLAIM
+            and (self._legal if self._legal >= 0 else self._legal_mask()) >> action & 1
         ):
             return
         if isinstance(action, bool) or not isinstance(action, int):
@@ -413,6 +418,8 @@ class HandState:
         assert seat is not None
         if action == CLAIM:
             problem = self._claim_problem()
+            if problem is None:
+                return
         elif 0 <= action < NUM_CARDS:
             problem = self._play_problem(seat, action)
         elif BID_BASE <= action <= BLIND_NIL or action == LOOK:
@@ -421,8 +428,7 @@ class HandState:
             problem = self._exchange_problem(seat, action - EXCHANGE_BASE)
         else:
             problem = f"{action} is not an action"
-        if problem is not None:
-            raise IllegalAction(problem)
+        raise IllegalAction(problem or "That is not allowed now")
 
     def can(self, action: Action) -> bool:
         """Whether ``action`` is legal now (the same question :meth:`verify` asks)."""
@@ -437,7 +443,7 @@ class HandState:
             return f"Cards are played after the {self.phase.name.lower()}"
         if not self.hands[seat] >> card & 1:
             return f"You do not hold the {self.deck.label(card)}"
-        if self._legal_play_mask() >> card & 1:
+        if self._legal_mask() >> card & 1:
             return None
         suit = self.deck.suit[card]
         if self.trick:
@@ -526,10 +532,9 @@ class HandState:
     def apply(self, action: Action) -> None:
         """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
         if (
-            self.phase is _PLAYING
-            and type(action) is int
+            type(action) is int
             and 0 <= action < NUM_CARDS
-            and (self._legal if self._legal >= 0 else self._legal_play_mask()) >> action & 1
+            and (self._legal if self._legal >= 0 else self._legal_mask()) >> action & 1
         ):
             self._play(action)
             return
@@ -550,6 +555,7 @@ class HandState:
     def _bid(self, action: Action) -> None:
         seat = self.current
         assert seat is not None
+        self._legal = -1
         self.history.append(action)
         if action == LOOK:
             self.looked[seat] = True
@@ -579,6 +585,7 @@ class HandState:
             self.current = self.leader
 
     def _pass(self, card: Card) -> None:
+        self._legal = -1
         seat = self.exchange_queue.pop(0)
         self.history.append(EXCHANGE_BASE + card)
         self.passes[seat].append(card)
@@ -592,7 +599,6 @@ class HandState:
         else:
             self.phase = Phase.PLAYING
             self.current = self.leader
-            self._legal = -1
 
     def _play(self, card: Card) -> None:
         seat = self.current
@@ -653,7 +659,7 @@ class HandState:
             first = not self.tricks and self.rules.no_spades_first_trick
             spades_open = (self.broken or lead_free) and not first
             return None if self._leads_win_all(hand, unseen, spades_open) else _CLAIM_REFUSED
-        for card in self.deck.chunks(self._legal_play_mask()):
+        for card in self.deck.chunks(self._legal_mask()):
             spades_open = self.broken or lead_free or self.deck.suit[card] == SPADES
             if self._wins_current_trick(card, unseen) and self._leads_win_all(
                 hand & ~(1 << card), unseen, spades_open
@@ -709,6 +715,7 @@ class HandState:
     def _claim(self) -> None:
         seat = self.current
         assert seat is not None
+        self._legal = -1
         self.history.append(CLAIM)
         remaining = 13 - len(self.tricks)
         self.tricks_won[seat] += remaining
