@@ -123,6 +123,7 @@ def test_preferences_are_kept_per_player_and_bad_values_read_as_defaults(tmp_pat
     assert prefs.load(" ada ", path=path) == TablePrefs("royal", "gold", True, 30, False)
     assert prefs.load("Bob", path=path).voids
     assert prefs.load("Cy", path=path) == TablePrefs()
+    assert prefs.find("Cy", path=path) is None
     data = json.loads(path.read_text())
     data["ada"] = {"felt": "plaid", "volume": 400, "sound": "yes"}
     path.write_text(json.dumps(data))
@@ -160,8 +161,12 @@ def test_felt_and_back_apply_at_once_and_are_remembered_for_the_player(data_dir:
     again.text_input(key="player_name").set_value("ada").run()
     assert again.selectbox(key="felt").value == "crimson"
     assert again.selectbox(key="back_design").value == "victorian"
+    # Bob has nothing saved: he keeps the table he sits at, and it is kept for him.
+    again.selectbox(key="felt").set_value("royal").run()
     again.text_input(key="player_name").set_value("Bob").run()
-    assert again.selectbox(key="felt").value == "emerald"
+    assert again.selectbox(key="felt").value == "royal"
+    assert prefs.find("bob") == TablePrefs(felt="royal", back="victorian")
+    assert prefs.load("Ada").felt == "royal", "Ada changed her felt before Bob sat down"
 
 
 def test_a_reopened_game_brings_back_its_players_name_and_table() -> None:

@@ -78,9 +78,15 @@ def _read(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def find(name: str, *, path: Path | None = None) -> TablePrefs | None:
+    """The preferences saved for ``name``, or None when none are."""
+    data = _read(path or prefs_path()).get(player_key(name))
+    return None if data is None else TablePrefs.from_dict(data)
+
+
 def load(name: str, *, path: Path | None = None) -> TablePrefs:
     """The preferences saved for ``name`` (the defaults when none are)."""
-    return TablePrefs.from_dict(_read(path or prefs_path()).get(player_key(name)))
+    return find(name, path=path) or TablePrefs()
 
 
 def save(name: str, prefs: TablePrefs, *, path: Path | None = None) -> None:

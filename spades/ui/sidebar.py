@@ -114,8 +114,13 @@ def _save_prefs() -> None:
 
 
 def _load_player_prefs() -> None:
-    """A new name at the table: that player's saved look and sound (if any) come back."""
-    _put_prefs(prefs.load(_player_name()))
+    """A new name at the table: that player's saved look and sound come back; a player
+    with none saved keeps the table as it is, and it is saved for them."""
+    found = prefs.find(_player_name())
+    if found is None:
+        _save_prefs()
+    else:
+        _put_prefs(found)
 
 
 def _table_widgets() -> None:
