@@ -632,7 +632,6 @@ def render() -> None:
     controller.set_pace(chosen.pace)
     look = sidebar.table_prefs()
     style.inject(look.felt, look.back, controller.interval)
-    keyboard.install()
     if controller.pace == "instant":
         controller.run_bots()
     if controller.match.is_over and not controller.hold:
@@ -644,3 +643,5 @@ def render() -> None:
     _scoresheet(controller.match)
     if controller.show_summary:
         _summary(controller)
+    # Last on the page: the script's empty element adds no gap above the table.
+    keyboard.install()
