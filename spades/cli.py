@@ -88,9 +88,10 @@ def bench_checked(seconds: float, seed: int = 0) -> float:
     while True:
         for _ in range(100):
             hand = HandState.deal(rules, dealer=done & 3, seed=done)
-            while not hand.is_over:
-                legal = hand.legal_actions()
+            legal = hand.legal_actions()
+            while legal:
                 hand.apply(legal[int(rng.random() * len(legal))])
+                legal = hand.legal_actions()
             hand.result()
             done += 1
         now = time.perf_counter()

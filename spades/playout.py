@@ -1,8 +1,7 @@
 """The bots' fast path: play the rest of a hand at random on bitmasks, without building
 any objects, and count the tricks.
 
-The legality here is the engine's (``HandState._legal_mask``) restated on
-local variables for speed; ``tests/test_playout.py`` checks that both agree card by card.
+Which cards may be played comes from the engine's own rule, :func:`spades.state.legal_play_mask`.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import time
 from typing import Any
 
 from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase
+from spades.state import SPADES, HandState, Phase, legal_play_mask
 
 
 def _nth_bit(mask: int, n: int) -> int:
@@ -22,34 +21,6 @@ def _nth_bit(mask: int, n: int) -> int:
     for _ in range(n):
         mask &= mask - 1
     return (mask & -mask).bit_length() - 1
-
-
-def legal_play_mask(
-    hand: int,
-    trick_len: int,
-    led_mask: int,
-    broken: bool,
-    first: bool,
-    lead_free: bool,
-    no_first: bool,
-    spades: int,
-) -> int:
-    """The playable cards of ``hand`` (a bitmask) on raw state: the engine's play rules.
-
-    ``led_mask`` is the led suit's card mask (ignored when leading), ``first`` whether
-    this is the hand's first trick, ``lead_free`` and ``no_first`` the house options
-    ``spades_lead_any_time`` and ``no_spades_first_trick``.
-    """
-    if trick_len:
-        legal = hand & led_mask
-        if legal:
-            return legal
-        if first and no_first and hand & ~spades:
-            return hand & ~spades
-        return hand
-    if ((not broken and not lead_free) or (first and no_first)) and hand & ~spades:
-        return hand & ~spades
-    return hand
 
 
 def finish_bidding(state: HandState, rng: random.Random) -> HandState:
@@ -87,14 +58,9 @@ def random_playout(state: HandState, rng: random.Random) -> list[int]:
     random_ = rng.random
     while True:
         hand = hands[seat]
-        if trick:
-            legal = hand & masks[led]
-            if not legal:
-                legal = hand & ~spades if first and no_first and hand & ~spades else hand
-        elif ((not broken and not lead_free) or (first and no_first)) and hand & ~spades:
-            legal = hand & ~spades
-        else:
-            legal = hand
+        legal = legal_play_mask(
+            hand, trick, masks[led] if trick else 0, broken, first, lead_free, no_first, spades
+        )
         card = _nth_bit(legal, int(random_() * legal.bit_count()))
         hands[seat] = hand ^ (1 << card)
         suit = suits[card]

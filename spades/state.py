@@ -128,6 +128,34 @@ def _check_dealer(dealer: object) -> None:
         raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
 
 
+def legal_play_mask(
+    hand: int,
+    trick_len: int,
+    led_mask: int,
+    broken: bool,
+    first: bool,
+    lead_free: bool,
+    no_first: bool,
+    spades: int,
+) -> int:
+    """The playable cards of ``hand`` (a bitmask): the one statement of the play rules.
+
+    ``led_mask`` is the led suit's card mask (ignored when leading), ``first`` whether
+    this is the hand's first trick, ``lead_free`` and ``no_first`` the house options
+    ``spades_lead_any_time`` and ``no_spades_first_trick``.
+    """
+    if trick_len:
+        legal = hand & led_mask
+        if legal:
+            return legal
+        if first and no_first and hand & ~spades:
+            return hand & ~spades
+        return hand
+    if ((not broken and not lead_free) or (first and no_first)) and hand & ~spades:
+        return hand & ~spades
+    return hand
+
+
 def _blind_eligible(rules: Rules, scores: tuple[int, int], seat: Seat) -> bool:
     team = seat % 2
     return rules.blind_nil and scores[1 - team] - scores[team] >= rules.blind_nil_deficit
@@ -369,22 +397,19 @@ class HandState:
         seat = self.current
         if phase is _PLAYING:
             assert seat is not None
-            hand = self.hands[seat]
+            trick = self.trick
             deck = self.deck
-            spades = deck.suit_masks[SPADES]
-            first = not self.tricks and self.rules.no_spades_first_trick
-            if self.trick:
-                mask = hand & deck.suit_masks[deck.suit[self.trick[0]]]
-                if not mask:
-                    # Void in the led suit: anything, but no spade on a first trick that
-                    # forbids them unless nothing else is left.
-                    mask = hand & ~spades if first and hand & ~spades else hand
-            elif ((not self.broken and not self.rules.spades_lead_any_time) or first) and (
-                hand & ~spades
-            ):
-                mask = hand & ~spades
-            else:
-                mask = hand
+            rules = self.rules
+            mask = legal_play_mask(
+                self.hands[seat],
+                len(trick),
+                deck.suit_masks[deck.suit[trick[0]]] if trick else 0,
+                self.broken,
+                not self.tricks,
+                rules.spades_lead_any_time,
+                rules.no_spades_first_trick,
+                deck.suit_masks[SPADES],
+            )
         elif phase is Phase.BIDDING:
             assert seat is not None
             allowed = self._allowed_bids(seat)

@@ -9,9 +9,8 @@ from spades.bots import make_bot
 from spades.bots.expert import ExpertBot
 from spades.cards import BID_BASE, LOOK, NIL, parse_card
 from spades.match import Match
-from spades.playout import legal_play_mask
 from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase
+from spades.state import SPADES, HandState, Phase, legal_play_mask
 from tests.engine_helpers import deal_by_suits, random_rules
 
 # Small budgets keep the tests fast; the search is the same at any size.

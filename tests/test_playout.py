@@ -8,9 +8,9 @@ import pytest
 from engine_helpers import random_rules, snapshot
 
 from spades.cards import cards_mask
-from spades.playout import finish_bidding, legal_play_mask, random_playout
+from spades.playout import finish_bidding, random_playout
 from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase
+from spades.state import SPADES, HandState, Phase, legal_play_mask
 
 
 def engine_playout(state: HandState, rng: random.Random) -> list[int]:

@@ -27,10 +27,9 @@ from spades.bots.base import register, require_turn
 from spades.bots.sampler import DealSampler, InconsistentObservation
 from spades.cards import BID_BASE, BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Mask, Seat
 from spades.observation import Observation
-from spades.playout import legal_play_mask
 from spades.rules import Rules
 from spades.scoring import match_outcome, score_team
-from spades.state import SPADES, Deck, Phase, deck_for
+from spades.state import SPADES, Deck, Phase, deck_for, legal_play_mask
 
 # Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
 # CPython 3.11), measured with benchmarks/expert_speed.py; it turns seconds into work.
