@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from spades.ui.prefs import FILE_NAME
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 
@@ -52,6 +54,20 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def app_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The app server's data directory."""
     return tmp_path_factory.mktemp("app-data")
+
+
+@pytest.fixture
+def fresh_table_prefs(app_data: Path) -> Iterator[None]:
+    """No table preferences saved on the shared app server while the test runs.
+
+    The preferences are kept per player name in the server's data directory, and every
+    browser test plays as "You": without this, what one test chose (a felt, sound on, the
+    volume) would greet the next test on the same server.
+    """
+    saved = app_data / FILE_NAME
+    saved.unlink(missing_ok=True)
+    yield
+    saved.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from spades.ui.prefs import TablePrefs
 from spades.ui.themes import CARD_BACKS, FELTS
 
 pytestmark = pytest.mark.browser
@@ -275,13 +276,17 @@ def _rgb(colour: str) -> str:
     return f"rgb({r}, {g}, {b})"
 
 
+@pytest.mark.usefixtures("fresh_table_prefs")
 def test_sound_is_off_until_turned_on_then_a_card_plays_a_clip(page: Page, app_url: str) -> None:
     _open(page, app_url)
     switch = page.locator(".st-key-sound_on input")
     expect(switch).not_to_be_checked()
+    volume = page.locator(".st-key-sound_volume input[type='range']")
+    expect(volume).to_have_value(str(TablePrefs().volume), timeout=WAIT)
     assert page.locator("audio").count() == 0
     page.locator(".st-key-sound_on label").click()
     expect(switch).to_be_checked(timeout=WAIT)
+    expect(volume).to_have_value(str(TablePrefs().volume))
     _settled(page)
     if page.locator(".st-key-look button:visible").count():
         page.locator(".st-key-look button:visible").click()

@@ -80,6 +80,24 @@ def _cards_held(page: Page) -> set[str]:
     return keys
 
 
+def _whole_hand(page: Page, count: int) -> set[str]:
+    """The keys of the cards held, read once the hand shows ``count`` different cards.
+
+    While a run redraws the hand, the page holds only the cards drawn so far; the count and
+    the keys are read together in one look at the page, so a half-drawn hand is never read.
+    """
+    keys = page.wait_for_function(
+        """n => {
+          const keys = [...document.querySelectorAll("[class*='st-key-card_']")]
+            .map(e => (e.className.match(/st-key-(card_\\w+)/) || [])[1]).filter(Boolean);
+          return keys.length === n && new Set(keys).size === n ? keys : null;
+        }""",
+        arg=count,
+        timeout=WAIT,
+    ).json_value()
+    return {str(key) for key in keys}
+
+
 def _new_game_without_mercy(page: Page) -> None:
     """Turn the mercy score off in the sidebar (no single hand then ends the match)."""
     game = _game_id(page)
@@ -121,13 +139,13 @@ def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) 
     _your_turn(page)
     played = _play_a_card(page)
     expect(page.locator(".sp-south .sp-card")).to_have_count(1, timeout=WAIT)
-    held = _cards_held(page)
+    held = _whole_hand(page, 12)
+    assert played not in held
     page.reload()
     expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
     assert _game_id(page) == game
     expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
-    assert played not in _cards_held(page)
-    assert _cards_held(page) == held
+    assert _whole_hand(page, 12) == held
     page.locator(".st-key-speed").get_by_text("instant", exact=True).click()
     _your_turn(page)
     _play_a_card(page)
@@ -149,8 +167,7 @@ def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url:
         two.reload()
         expect(two.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
         if held:
-            expect(two.locator("[class*='st-key-card_']")).to_have_count(len(held), timeout=WAIT)
-            assert _cards_held(two) == held
+            assert _whole_hand(two, len(held)) == held
         assert _hand_size(one) == 12
     finally:
         first.close()
