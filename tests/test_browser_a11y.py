@@ -227,6 +227,8 @@ def _labels_of(page: Page, selector: str) -> list[str]:
 def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
     page: Page, app_url: str
 ) -> None:
+    # Contrast is judged on the settled colours, not halfway through a transition.
+    page.emulate_media(reduced_motion="reduce")
     _open(page, app_url)
     if page.locator(".st-key-look button:visible").count():
         page.locator(".st-key-look button:visible").click()
@@ -240,6 +242,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         assert BID_LABEL.fullmatch(label), label
     for label in _labels_of(page, CARDS):
         assert CARD_LABEL.fullmatch(label), label
+    _settled(page)
     assert _axe(page) == []
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
@@ -260,6 +263,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         for label in _labels_of(page, CARDS):
             assert CARD_LABEL.fullmatch(label), label
         expect(page.locator(".sp-voids")).to_have_count(3)
+        _settled(page)
         assert _axe(page) == [], felt
         page.locator(".st-key-table_felt").scroll_into_view_if_needed()
         page.locator(".st-key-header").hover()  # no tooltip in the picture
