@@ -99,6 +99,21 @@ class Deck:
     def label(self, card: Card) -> str:
         return card_label(card, jokers=self.jokers)
 
+    def beats(self, card: Card, other: Card) -> bool:
+        """Whether ``card``, played after ``other`` (the card led or the one winning so
+        far), takes the trick from it: a higher card of its suit, or any spade over a
+        side suit.
+
+        >>> from spades.cards import parse_card as c
+        >>> d = deck_for(False)
+        >>> d.beats(c("2S"), c("AH")), d.beats(c("KH"), c("AH")), d.beats(c("AD"), c("2H"))
+        (True, False, False)
+        """
+        suit, other_suit = self.suit[card], self.suit[other]
+        if suit == other_suit:
+            return self.power[card] > self.power[other]
+        return suit == SPADES
+
     def chunks(self, mask: Mask) -> list[Card]:
         return [
             *CARDS_IN_CHUNK[0][mask & 0x1FFF],
@@ -106,6 +121,15 @@ class Deck:
             *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
             *CARDS_IN_CHUNK[3][mask >> 39 & 0x1FFF],
         ]
+
+
+def trick_winner(deck: Deck, plays: Sequence[tuple[Seat, Card]]) -> tuple[Seat, Card]:
+    """The seat and card winning a trick so far, from its (seat, card) plays in order."""
+    win_seat, win_card = plays[0]
+    for seat, card in plays[1:]:
+        if deck.beats(card, win_card):
+            win_seat, win_card = seat, card
+    return win_seat, win_card
 
 
 @lru_cache(maxsize=2)
@@ -636,6 +660,7 @@ class HandState:
         suits = self.deck.suit
         suit = suits[card]
         trick = self.trick
+        # Deck.beats, written out: this is the hottest path of the engine.
         if not trick:
             self.win_seat = seat
             self.win_card = card
@@ -725,11 +750,7 @@ class HandState:
     def _wins_current_trick(self, card: Card, unseen: Mask) -> bool:
         deck = self.deck
         suit = deck.suit[card]
-        win_suit = deck.suit[self.win_card]
-        beats = (suit == win_suit and deck.power[card] > deck.power[self.win_card]) or (
-            suit == SPADES and win_suit != SPADES
-        )
-        if not beats:
+        if not deck.beats(card, self.win_card):
             return False
         if len(self.trick) == 3:
             return True

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from spades.cards import CLAIM, bid_action, parse_card
 from spades.rules import Rules
-from spades.state import HandState, IllegalAction, Phase, deck_for
+from spades.state import HandState, IllegalAction, Phase, deck_for, trick_winner
 
 # North is void of nothing, East of hearts; West deals, so North leads.
 VOID_HEARTS_EAST = deal_by_suits(
@@ -286,3 +286,18 @@ def test_clone_is_independent_of_the_original() -> None:
     _play(copy, "AD 2H 7H QH")
     assert snapshot(state) == before
     assert len(copy.tricks) == 1 and not state.tricks
+
+
+@pytest.mark.parametrize("jokers", [False, True])
+def test_trick_winner_agrees_with_the_tricks_the_engine_scores(jokers: bool) -> None:
+    rng = random.Random(7)
+    rules = Rules(jokers=jokers)
+    for seed in range(20):
+        hand = HandState.deal(rules, dealer=seed % 4, seed=seed)
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+        for trick in hand.tricks:
+            seat, card = trick_winner(hand.deck, trick.plays())
+            assert seat == trick.winner
+            assert (seat, card) in trick.plays()

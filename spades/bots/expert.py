@@ -29,7 +29,7 @@ from spades.cards import BID_BASE, BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card,
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.scoring import match_outcome, score_team
-from spades.state import SPADES, Deck, Phase, deck_for, legal_play_mask
+from spades.state import SPADES, Deck, Phase, deck_for, legal_play_mask, trick_winner
 
 # Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
 # CPython 3.11), measured with benchmarks/expert_speed.py; it turns seconds into work.
@@ -379,18 +379,6 @@ def _public_key(observation: Observation) -> str:
     )
 
 
-def _winner(deck: Deck, trick: Sequence[tuple[Seat, Card]]) -> tuple[Seat, Card]:
-    """The seat and card winning a trick in progress."""
-    win_seat, win_card = trick[0]
-    for seat, card in trick[1:]:
-        same = deck.suit[card] == deck.suit[win_card]
-        if (same and deck.power[card] > deck.power[win_card]) or (
-            not same and deck.suit[card] == SPADES
-        ):
-            win_seat, win_card = seat, card
-    return win_seat, win_card
-
-
 @register("expert")
 class ExpertBot:
     """Determinized (PIMC) search with heuristic rollouts, for bids and for play.
@@ -467,12 +455,14 @@ class ExpertBot:
         if not observation.trick:
             return moves
         deck = deck_for(observation.rules.jokers)
-        win_seat, win_card = _winner(deck, observation.trick)
+        win_seat, win_card = trick_winner(deck, observation.trick)
         mate = observation.partner
         if win_seat != mate:
             return moves
         beats = [
-            c for c in moves if _winner(deck, [(mate, win_card), (observation.seat, c)])[0] != mate
+            c
+            for c in moves
+            if trick_winner(deck, [(mate, win_card), (observation.seat, c)])[0] != mate
         ]
         if observation.bids[mate] == 0 and observation.tricks_won[mate] == 0:
             # Take the trick off a partner who bid nil whenever we can.
@@ -520,7 +510,7 @@ class ExpertBot:
         )
         trick = observation.trick
         if trick:
-            win_seat, win_card = _winner(deck, trick)
+            win_seat, win_card = trick_winner(deck, trick)
             led = deck.suit[trick[0][1]]
         else:
             win_seat, win_card, led = observation.seat, -1, 0

@@ -43,7 +43,7 @@ from spades.cards import (
     cards_mask,
 )
 from spades.observation import Observation
-from spades.state import SPADES, Deck, deck_for
+from spades.state import SPADES, Deck, deck_for, trick_winner
 
 SIDE_SUITS: Final = (0, 1, 2)
 
@@ -150,19 +150,11 @@ class Knowledge:
 
     # ------------------------------------------------------------------ trick
     def _trick_winner(self) -> tuple[Seat, Card] | None:
-        best: tuple[Seat, Card] | None = None
-        for seat, card in self.obs.trick:
-            if best is None or self.beats(card, best[1]):
-                best = (seat, card)
-        return best
+        return trick_winner(self.deck, self.obs.trick) if self.obs.trick else None
 
     def beats(self, card: Card, other: Card) -> bool:
-        """Whether ``card`` played after ``other`` would beat it (``other`` leads its suit
-        or is the card winning so far)."""
-        suit, other_suit = self.deck.suit[card], self.deck.suit[other]
-        if suit == other_suit:
-            return self.deck.power[card] > self.deck.power[other]
-        return suit == SPADES
+        """Whether ``card`` played after ``other`` would beat it (the engine's rule)."""
+        return self.deck.beats(card, other)
 
     def wins_now(self, card: Card) -> bool:
         """Whether ``card`` would be winning the trick right after this seat plays it."""
