@@ -8,6 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import (
+    CARDS,
+    WAIT,
+    look_then_ready_to_bid,
+    offered_blind_nil,
+    ready_to_bid,
+    settled,
+    your_turn,
+)
 from playwright.sync_api import Page, expect
 
 from spades.ui.prefs import TablePrefs
@@ -16,8 +25,6 @@ from spades.ui.themes import CARD_BACKS, FELTS
 pytestmark = pytest.mark.browser
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-CARDS = "[class*='st-key-card_'] button:visible"
-WAIT = 30_000
 #: The card name, then whether it can be played (and why not).
 CARD_LABEL = re.compile(
     r"^(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of "
@@ -38,21 +45,12 @@ def _open(page: Page, url: str, speed: str = "instant", width: int = 1280) -> No
     expect(page.locator(".st-key-speed input[type='radio']:checked")).to_have_value(
         str(["slow", "normal", "fast", "instant"].index(speed)), timeout=WAIT
     )
-    _settled(page)
+    settled(page)
     if width <= 600:
         page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
-    _your_turn(page)
+    your_turn(page)
     # The player now puts the mouse away: everything below is typed.
     page.evaluate("document.activeElement && document.activeElement.blur()")
-
-
-def _settled(page: Page) -> None:
-    """Wait until the app has finished its run (Streamlit's running indicator is gone)."""
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=WAIT)
-
-
-def _your_turn(page: Page) -> None:
-    expect(page.locator(".st-key-status")).to_contain_text("Your turn", timeout=WAIT)
 
 
 def _focused_key(page: Page) -> str:
@@ -83,12 +81,10 @@ def _press_until(page: Page, key: str, wanted: re.Pattern[str], tries: int = 20)
 
 
 def _keyboard_bid(page: Page) -> None:
-    if page.locator(".st-key-look button:visible").count():
+    if offered_blind_nil(page):
         _press_until(page, "ArrowRight", re.compile("look"))
         page.keyboard.press("Enter")
-        expect(page.locator(".st-key-look")).to_have_count(0, timeout=WAIT)
-        _your_turn(page)
-    expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
+    ready_to_bid(page)
     page.keyboard.press("2")
     if _focused_key(page) != "bid_2":
         _press_until(page, "ArrowRight", re.compile(r"bid_(nil|\d+)"))
@@ -114,7 +110,7 @@ def _won(page: Page) -> int:
 def test_a_trick_is_bid_and_played_from_the_keyboard_alone(page: Page, app_url: str) -> None:
     _open(page, app_url)
     _keyboard_bid(page)
-    _your_turn(page)
+    your_turn(page)
     expect(page.locator(".st-key-hand " + CARDS + ":enabled").first).to_be_visible(timeout=WAIT)
     # First trick: type the card's rank and suit.
     code = _playable_keys(page)[0]
@@ -122,7 +118,7 @@ def test_a_trick_is_bid_and_played_from_the_keyboard_alone(page: Page, app_url: 
     page.keyboard.type(code[1])
     expect(page.locator(f".st-key-card_{code}")).to_have_count(0, timeout=WAIT)
     expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
-    _your_turn(page)
+    your_turn(page)
     assert _won(page) == 1, "the bots finished the trick and it was gathered"
     # Second trick: the arrows choose a card (the focus ring shows it), Enter plays it.
     chosen = _press_until(page, "ArrowRight", re.compile(r"card_\w+"))
@@ -130,9 +126,9 @@ def test_a_trick_is_bid_and_played_from_the_keyboard_alone(page: Page, app_url: 
     assert outline == "solid", "the focused card shows a focus ring"
     page.keyboard.press("Enter")
     expect(page.locator(f".st-key-{chosen}")).to_have_count(0, timeout=WAIT)
-    _your_turn(page)
+    your_turn(page)
     assert _won(page) == 2
-    assert page.locator(CARDS).count() == 11
+    expect(page.locator(CARDS)).to_have_count(11, timeout=WAIT)
 
 
 def _no_horizontal_overflow(page: Page) -> None:
@@ -147,19 +143,15 @@ def _no_horizontal_overflow(page: Page) -> None:
 
 def test_a_phone_width_screen_fits_the_hand_trick_and_bids(page: Page, app_url: str) -> None:
     _open(page, app_url, width=390)
-    if page.locator(".st-key-look button:visible").count():
-        page.locator(".st-key-look button:visible").click()
-        _your_turn(page)
-    expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
-    assert page.locator(CARDS).count() == 13
+    look_then_ready_to_bid(page)
     _no_horizontal_overflow(page)
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
-    _your_turn(page)
+    your_turn(page)
     expect(page.locator(".st-key-hand")).to_be_visible(timeout=WAIT)
     _no_horizontal_overflow(page)
     page.locator(".st-key-hand " + CARDS + ":enabled").first.click()
-    _your_turn(page)
+    your_turn(page)
     _no_horizontal_overflow(page)
 
 
@@ -174,8 +166,7 @@ def _animation(page: Page, selector: str) -> tuple[str, float]:
 def test_animations_follow_the_pace_and_stop_for_reduced_motion(page: Page, app_url: str) -> None:
     _open(page, app_url, speed="slow")
     deal = ".st-key-hand_waiting " + CARDS
-    if page.locator(".st-key-look button:visible").count():
-        page.locator(".st-key-look button:visible").click()
+    look_then_ready_to_bid(page)
     expect(page.locator(deal).first).to_be_visible(timeout=WAIT)
     name, slow = _animation(page, deal)
     assert name == "sp-deal" and slow > 0
@@ -230,9 +221,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
     # Contrast is judged on the settled colours, not halfway through a transition.
     page.emulate_media(reduced_motion="reduce")
     _open(page, app_url)
-    if page.locator(".st-key-look button:visible").count():
-        page.locator(".st-key-look button:visible").click()
-        _your_turn(page)
+    look_then_ready_to_bid(page)
     expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
     # While bidding: every bid and card button has a spoken name, and axe finds no fault.
     expect(page.locator(".st-key-bid_13 button:visible")).to_have_attribute(
@@ -242,11 +231,11 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         assert BID_LABEL.fullmatch(label), label
     for label in _labels_of(page, CARDS):
         assert CARD_LABEL.fullmatch(label), label
-    _settled(page)
+    settled(page)
     assert _axe(page) == []
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
-    _your_turn(page)
+    your_turn(page)
     page.get_by_text("Show known voids").click()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for felt, back in THEMES:
@@ -255,7 +244,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         expect(page.locator(".st-key-table_felt")).to_have_css(
             "background-image", re.compile(re.escape(_rgb(FELTS[felt].cloth[0]))), timeout=WAIT
         )
-        _your_turn(page)
+        your_turn(page)
         playable = page.locator(".st-key-hand " + CARDS + ":enabled")
         expect(playable.first).to_have_attribute(
             "aria-label", re.compile(", playable$"), timeout=WAIT
@@ -263,7 +252,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         for label in _labels_of(page, CARDS):
             assert CARD_LABEL.fullmatch(label), label
         expect(page.locator(".sp-voids")).to_have_count(3)
-        _settled(page)
+        settled(page)
         assert _axe(page) == [], felt
         page.locator(".st-key-table_felt").scroll_into_view_if_needed()
         page.locator(".st-key-header").hover()  # no tooltip in the picture
@@ -291,10 +280,8 @@ def test_sound_is_off_until_turned_on_then_a_card_plays_a_clip(page: Page, app_u
     page.locator(".st-key-sound_on label").click()
     expect(switch).to_be_checked(timeout=WAIT)
     expect(volume).to_have_value(str(TablePrefs().volume))
-    _settled(page)
-    if page.locator(".st-key-look button:visible").count():
-        page.locator(".st-key-look button:visible").click()
-        _your_turn(page)
+    settled(page)
+    look_then_ready_to_bid(page)
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
     expect(page.locator(".st-key-status")).to_contain_text("Your turn: play", timeout=WAIT)

@@ -6,15 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, your_turn
 from playwright.sync_api import Browser, Locator, Page, expect
 
 pytestmark = pytest.mark.browser
 
 SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "table.png"
-# Streamlit draws a second, hidden copy of each button (to measure its label): count
-# only the visible ones.
-CARDS = "[class*='st-key-card_'] button:visible"
-WAIT = 30_000
 
 
 def _open(page: Page, url: str, speed: str = "instant") -> None:
@@ -22,16 +19,6 @@ def _open(page: Page, url: str, speed: str = "instant") -> None:
     page.goto(url)
     expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
     page.locator(".st-key-speed").get_by_text(speed, exact=True).click()
-
-
-def _your_turn(page: Page) -> Locator:
-    status = page.locator(".st-key-status")
-    expect(status).to_contain_text("Your turn", timeout=WAIT)
-    return status
-
-
-def _hand_size(page: Page) -> int:
-    return page.locator(CARDS).count()
 
 
 def _game_id(page: Page) -> str:
@@ -43,12 +30,7 @@ def _game_id(page: Page) -> str:
 
 def _bid_or_look(page: Page) -> None:
     """Make the human's bidding choices: look at the cards if asked, then bid."""
-    _your_turn(page)
-    look = page.locator(".st-key-look button:enabled:visible")
-    if look.count():
-        look.click()
-        expect(page.locator(".st-key-look")).to_have_count(0, timeout=WAIT)
-        _your_turn(page)
+    look_then_ready_to_bid(page)
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
     expect(page.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
@@ -69,15 +51,6 @@ def _card_key(button: Locator) -> str:
     found = re.search(r"st-key-(card_\w+)", classes.get_attribute("class") or "")
     assert found
     return found.group(1)
-
-
-def _cards_held(page: Page) -> set[str]:
-    keys = set()
-    for element in page.locator("[class*='st-key-card_']").all():
-        found = re.search(r"st-key-(card_\w+)", element.get_attribute("class") or "")
-        if found:
-            keys.add(found.group(1))
-    return keys
 
 
 def _whole_hand(page: Page, count: int) -> set[str]:
@@ -120,7 +93,7 @@ def test_a_full_hand_played_by_clicking(page: Page, app_url: str) -> None:
             SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             page.locator(".st-key-trick").scroll_into_view_if_needed()
             page.screenshot(path=str(SCREENSHOT))
-        _your_turn(page)
+        your_turn(page)
         _play_a_card(page)
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("Hand 1", timeout=WAIT)
@@ -136,7 +109,7 @@ def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) 
     _open(page, app_url, speed="slow")
     game = _game_id(page)
     _bid_or_look(page)
-    _your_turn(page)
+    your_turn(page)
     played = _play_a_card(page)
     expect(page.locator(".sp-south .sp-card")).to_have_count(1, timeout=WAIT)
     held = _whole_hand(page, 12)
@@ -147,7 +120,7 @@ def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) 
     expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
     assert _whole_hand(page, 12) == held
     page.locator(".st-key-speed").get_by_text("instant", exact=True).click()
-    _your_turn(page)
+    your_turn(page)
     _play_a_card(page)
     assert _game_id(page) == game
 
@@ -160,15 +133,14 @@ def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url:
         _open(one, app_url)
         _open(two, app_url)
         assert _game_id(one) != _game_id(two)
-        held = _cards_held(two) if two.locator(CARDS).count() else set()
+        held = _whole_hand(two, 13)
         _bid_or_look(one)
-        _your_turn(one)
+        your_turn(one)
         _play_a_card(one)
         two.reload()
         expect(two.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
-        if held:
-            assert _whole_hand(two, len(held)) == held
-        assert _hand_size(one) == 12
+        assert _whole_hand(two, 13) == held
+        expect(one.locator(CARDS)).to_have_count(12, timeout=WAIT)
     finally:
         first.close()
         second.close()

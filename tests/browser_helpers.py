@@ -1,0 +1,45 @@
+"""Shared helpers for the Play page's browser tests: waiting on the page, never on a clock.
+
+Streamlit draws a run's elements one after another, so a check made the moment one element
+appears may see the page half drawn; these helpers wait for the state they name.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
+
+# Streamlit draws a second, hidden copy of each button (to measure its label): count
+# only the visible ones.
+CARDS = "[class*='st-key-card_'] button:visible"
+WAIT = 30_000
+
+
+def your_turn(page: Page) -> Locator:
+    """Wait until the status line asks the human to act; returns the status element."""
+    status = page.locator(".st-key-status")
+    expect(status).to_contain_text("Your turn", timeout=WAIT)
+    return status
+
+
+def settled(page: Page) -> None:
+    """Wait until the app has finished its run (Streamlit's running indicator is gone)."""
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=WAIT)
+
+
+def offered_blind_nil(page: Page) -> bool:
+    """Whether the human, to bid, is first asked to bid blind nil or look at the cards."""
+    return "blind nil before you see" in your_turn(page).inner_text()
+
+
+def ready_to_bid(page: Page, cards: int = 13) -> None:
+    """Wait until the bids and the whole hand of ``cards`` cards are drawn."""
+    expect(page.locator(".st-key-status")).to_contain_text("how many tricks", timeout=WAIT)
+    expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
+    expect(page.locator(CARDS)).to_have_count(cards, timeout=WAIT)
+
+
+def look_then_ready_to_bid(page: Page) -> None:
+    """Decline blind nil by looking at the cards when it is offered, then wait to bid."""
+    if offered_blind_nil(page):
+        page.locator(".st-key-look button:visible").click()
+    ready_to_bid(page)
