@@ -22,8 +22,10 @@ def your_turn(page: Page) -> Locator:
 
 
 def settled(page: Page) -> None:
-    """Wait until the app has finished its run (Streamlit's running indicator is gone)."""
+    """Wait until the app has finished its run: Streamlit's running indicator is gone and
+    no element is left stale (drawn dimmed until the run redraws or removes it)."""
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=WAIT)
+    expect(page.locator("[data-stale='true']")).to_have_count(0, timeout=WAIT)
 
 
 def offered_blind_nil(page: Page) -> bool:

@@ -208,7 +208,10 @@ def _axe(page: Page) -> list[dict[str, Any]]:
         options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}},
     )
     violations: list[dict[str, Any]] = results.response["violations"]
-    return violations
+    return [
+        {"id": v["id"], "nodes": [(n["target"], n["failureSummary"]) for n in v["nodes"]]}
+        for v in violations
+    ]
 
 
 def _labels_of(page: Page, selector: str) -> list[str]:
