@@ -92,30 +92,30 @@ def score_team(
 ) -> TeamResult:
     """Score one team from its two players' bids (0 = nil), blind flags and tricks."""
     lines: list[ScoreLine] = []
-    bid = sum(bids)
+    bid = bids[0] + bids[1]
     counted = 0
     nil_tricks = 0
     for player_bid, is_blind, taken in zip(bids, blind, tricks, strict=True):
-        if player_bid == 0:
-            value = 200 if is_blind else 100
-            name = "blind nil" if is_blind else "nil"
-            if taken == 0:
-                kind: LineKind = "blind_nil_made" if is_blind else "nil_made"
-                lines.append(ScoreLine(kind, value, f"{name} made"))
-            else:
-                kind = "blind_nil_failed" if is_blind else "nil_failed"
-                plural = "s" if taken != 1 else ""
-                lines.append(ScoreLine(kind, -value, f"{name} failed ({taken} trick{plural})"))
-            if rules.nil_tricks_count_toward_bid:
-                counted += taken
-            else:
-                nil_tricks += taken
-        else:
+        if player_bid:
             counted += taken
+            continue
+        value = 200 if is_blind else 100
+        name = "blind nil" if is_blind else "nil"
+        if taken == 0:
+            kind: LineKind = "blind_nil_made" if is_blind else "nil_made"
+            lines.append(ScoreLine(kind, value, f"{name} made"))
+        else:
+            kind = "blind_nil_failed" if is_blind else "nil_failed"
+            plural = "s" if taken != 1 else ""
+            lines.append(ScoreLine(kind, -value, f"{name} failed ({taken} trick{plural})"))
+        if rules.nil_tricks_count_toward_bid:
+            counted += taken
+        else:
+            nil_tricks += taken
     bags = nil_tricks
     if bid > 0:
-        value = 20 * bid if rules.ten_for_two_hundred and bid == 10 else 10 * bid
         ten = rules.ten_for_two_hundred and bid == 10
+        value = 20 * bid if ten else 10 * bid
         if counted >= bid:
             kind = "ten_for_two_hundred" if ten else "contract_made"
             lines.append(ScoreLine(kind, value, f"bid {bid}, took {counted}: made"))
@@ -130,25 +130,26 @@ def score_team(
     if rules.bag_limit is None:
         if bags:
             lines.append(ScoreLine("bags", bags, f"{bags} overtrick{'s' if bags != 1 else ''}"))
-        bags_added = 0
-    else:
-        bags_added = bags
-        if bags:
-            lines.append(ScoreLine("bags", bags, f"{bags} bag{'s' if bags != 1 else ''}"))
-    penalty, bags_after = apply_bag_penalty(rules, bags_before, bags_added)
+        bags = 0  # overtricks score a point each and never reach a bag count
+    elif bags:
+        lines.append(ScoreLine("bags", bags, f"{bags} bag{'s' if bags != 1 else ''}"))
+    penalty, bags_after = apply_bag_penalty(rules, bags_before, bags)
     if penalty:
         lines.append(
             ScoreLine(
                 "bag_penalty",
                 -penalty,
-                f"bag penalty: {bags_before + bags_added} bags reach {rules.bag_limit}",
+                f"bag penalty: {bags_before + bags} bags reach {rules.bag_limit}",
             )
         )
+    points = 0
+    for line in lines:
+        points += line.points
     return TeamResult(
         bid=bid,
-        tricks=sum(tricks),
-        points=sum(line.points for line in lines),
-        bags=bags_added,
+        tricks=tricks[0] + tricks[1],
+        points=points,
+        bags=bags,
         bags_before=bags_before,
         bags_after=bags_after,
         penalty=penalty,

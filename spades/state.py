@@ -20,11 +20,12 @@ All legality lives here. ``legal_actions()`` lists the moves, ``verify(action)``
 
 from __future__ import annotations
 
-import random
+import _random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import starmap
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from spades.cards import (
@@ -69,6 +70,9 @@ class Phase(IntEnum):
 _PLAYING: Final = Phase.PLAYING
 _BIT: Final = tuple(1 << card for card in range(NUM_CARDS))
 _FIRST_BID_BIT: Final = 1 << NUM_CARDS
+_NO_ARGS: Final = ((),) * NUM_CARDS
+_NOBODY: Final = (False, False, False, False)
+_NIL_BIT: Final = 1 << BID_BASE
 
 
 class IllegalAction(ValueError):
@@ -123,6 +127,11 @@ class Deck:
         ]
 
 
+#: ``Trick(leader, cards, winner)`` from one tuple, without the Python-level constructor
+#: (a trick is made 13 times a hand).
+_new_trick: Final = partial(tuple.__new__, Trick)
+
+
 def trick_winner(deck: Deck, plays: Sequence[tuple[Seat, Card]]) -> tuple[Seat, Card]:
     """The seat and card winning a trick so far, from its (seat, card) plays in order."""
     win_seat, win_card = plays[0]
@@ -145,6 +154,12 @@ def deck_for(jokers: bool) -> Deck:
             suit[card] = SPADES
             power[card] = rank
     return Deck(jokers, tuple(suit), tuple(power), (masks[0], masks[1], masks[2], masks[3]))
+
+
+@lru_cache(maxsize=4096)
+def _other_actions(mask: Mask) -> tuple[Action, ...]:
+    """The bidding or exchange actions in a legal-action ``mask`` (no cards), sorted."""
+    return tuple(a for a in range(NUM_CARDS, mask.bit_length()) if mask >> a & 1)
 
 
 def _check_dealer(dealer: object) -> None:
@@ -180,9 +195,20 @@ def legal_play_mask(
     return hand
 
 
-def _blind_eligible(rules: Rules, scores: tuple[int, int], seat: Seat) -> bool:
-    team = seat % 2
-    return rules.blind_nil and scores[1 - team] - scores[team] >= rules.blind_nil_deficit
+def _int_pair(pair: Sequence[int]) -> tuple[int, int]:
+    """``pair`` as a tuple of two ints (the scores or the bags of the two teams)."""
+    if len(pair) != 2 or not isinstance(pair[0], int) or not isinstance(pair[1], int):
+        raise ValueError("scores and bags are pairs of ints")
+    return pair[0], pair[1]
+
+
+def _blind_eligible(rules: Rules, scores: tuple[int, int]) -> tuple[bool, bool, bool, bool]:
+    """Which seats may bid blind nil: those whose team trails by the rule's deficit."""
+    if not rules.blind_nil:
+        return _NOBODY
+    behind = scores[1] - scores[0]
+    ours, theirs = behind >= rules.blind_nil_deficit, -behind >= rules.blind_nil_deficit
+    return ours, theirs, ours, theirs
 
 
 class HandState:
@@ -257,8 +283,8 @@ class HandState:
     ) -> HandState:
         """Shuffle with ``seed`` and deal 13 cards to each seat."""
         _check_dealer(dealer)
-        rng = random.Random(seed)
-        keys = [rng.random() for _ in range(NUM_CARDS)]
+        # random.Random(seed) draws the same numbers; its C base is quicker to seed.
+        keys = list(starmap(_random.Random(seed).random, _NO_ARGS))
         deck = sorted(range(NUM_CARDS), key=keys.__getitem__)
         # Cards go round one at a time, starting at the dealer's left: the i-th card of
         # every four goes to the i-th seat after the dealer.
@@ -303,29 +329,21 @@ class HandState:
     ) -> HandState:
         if not isinstance(rules, Rules):
             raise TypeError("rules must be a Rules")
-        for pair in (scores, bags):
-            if len(pair) != 2 or not all(isinstance(v, int) for v in pair):
-                raise ValueError("scores and bags are pairs of ints")
-        if min(bags) < 0:
-            raise ValueError("bags are never negative")
         self = cls.__new__(cls)
+        self.scores = _int_pair(scores)
+        self.bags = _int_pair(bags)
+        if min(self.bags) < 0:
+            raise ValueError("bags are never negative")
         self.rules = rules
         self.deck = deck_for(rules.jokers)
         self.dealer = dealer
-        self.scores = (scores[0], scores[1])
-        self.bags = (bags[0], bags[1])
         self.initial_hands = (masks[0], masks[1], masks[2], masks[3])
         self.hands = masks
         self.phase = Phase.BIDDING
         self.current = (dealer + 1) % 4
         self.bids = [None] * 4
         self.blind = [False] * 4
-        self.eligible = (
-            _blind_eligible(rules, self.scores, 0),
-            _blind_eligible(rules, self.scores, 1),
-            _blind_eligible(rules, self.scores, 2),
-            _blind_eligible(rules, self.scores, 3),
-        )
+        self.eligible = _blind_eligible(rules, self.scores)
         self.looked = [not e for e in self.eligible]
         self.exchange_queue = []
         self.passes = [[], [], [], []]
@@ -411,7 +429,7 @@ class HandState:
                 *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
                 *CARDS_IN_CHUNK[3][mask >> 39],
             ]
-        return [a for a in range(mask.bit_length() - 1, NUM_CARDS - 1, -1) if mask >> a & 1][::-1]
+        return list(_other_actions(mask))
 
     def _legal_mask(self) -> Mask:
         """The legal actions as a bitmask over action ids: the one source of legality."""
@@ -436,13 +454,11 @@ class HandState:
             )
         elif phase is Phase.BIDDING:
             assert seat is not None
-            allowed = self._allowed_bids(seat)
+            bids = self._bid_mask(seat)
             if not self.looked[seat]:
-                mask = 1 << LOOK | (1 << BLIND_NIL if allowed and allowed[0] == 0 else 0)
+                mask = 1 << LOOK | (1 << BLIND_NIL if bids & _NIL_BIT else 0)
             else:
-                mask = 0
-                for bid in allowed:
-                    mask |= 1 << (BID_BASE + bid)
+                mask = bids
         elif phase is Phase.EXCHANGE:
             assert seat is not None
             mask = (self.hands[seat] & ~cards_mask(self.passes[seat])) << EXCHANGE_BASE
@@ -523,8 +539,8 @@ class HandState:
             return "Bid blind nil or look at your cards first"
         return self._bid_problem(seat, action - BID_BASE)
 
-    def _allowed_bids(self, seat: Seat) -> list[int]:
-        """The bids (0 = nil) open to ``seat`` under the house rules, sorted."""
+    def _bid_mask(self, seat: Seat) -> Mask:
+        """The bids open to ``seat`` under the house rules, as a mask over action ids."""
         rules = self.rules
         partner_bid = self.bids[(seat + 2) % 4]
         room = 13 if partner_bid is None else 13 - partner_bid
@@ -533,7 +549,7 @@ class HandState:
             room = 12
         if rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
-            return [0] if count == 0 or count > room else [0, count]
+            return _NIL_BIT if count == 0 or count > room else _NIL_BIT | _NIL_BIT << count
         low = 1 if partner_bid is None else max(1, rules.min_team_bid - partner_bid)
         nil = rules.nil_allowed and (partner_bid is None or partner_bid >= rules.min_team_bid)
         if rules.suicide:
@@ -543,10 +559,11 @@ class HandState:
                 nil = False
             else:
                 room = 0
-        return [0] * nil + list(range(low, room + 1))
+        numbers = (_NIL_BIT << room + 1) - (_NIL_BIT << low) if low <= room else 0
+        return numbers | (_NIL_BIT if nil else 0)
 
     def _bid_problem(self, seat: Seat, bid: int) -> str | None:
-        if bid in self._allowed_bids(seat):
+        if self._bid_mask(seat) >> (BID_BASE + bid) & 1:
             return None
         rules = self.rules
         partner_bid = self.bids[(seat + 2) % 4]
@@ -582,13 +599,18 @@ class HandState:
         """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
         if (
             type(action) is int
-            and 0 <= action < NUM_CARDS
+            and 0 <= action < CLAIM
             and (self._legal if self._legal >= 0 else self._legal_mask()) >> action & 1
         ):
-            self._play(action)
+            if action < NUM_CARDS:
+                self._play(action)
+            elif action < EXCHANGE_BASE:
+                self._bid(action)
+            else:
+                self._pass(action - EXCHANGE_BASE)
             return
-        self.verify(action)
-        self.apply_fast(action)
+        self.verify(action)  # raises unless the action is a sound claim
+        self._claim()
 
     def apply_fast(self, action: Action) -> None:
         """Apply an action the caller knows is legal (the bots' fast path)."""
@@ -681,7 +703,7 @@ class HandState:
             self.current = (seat + 1) & 3
             return
         winner = self.win_seat
-        self.tricks.append(Trick(self.leader, tuple(trick), winner))
+        self.tricks.append(_new_trick((self.leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.leader = winner
@@ -775,10 +797,10 @@ class HandState:
         """The scored hand. Raises ``ValueError`` before the hand is over."""
         if self.phase is not Phase.OVER:
             raise ValueError("the hand is not over yet")
-        bids = tuple(b if b is not None else 0 for b in self.bids)
+        bids = self.bids  # every seat has bid by now: `or 0` only tells the type checker
         return score_hand(
             self.rules,
-            bids=(bids[0], bids[1], bids[2], bids[3]),
+            bids=(bids[0] or 0, bids[1] or 0, bids[2] or 0, bids[3] or 0),
             blind=(self.blind[0], self.blind[1], self.blind[2], self.blind[3]),
             tricks=(self.tricks_won[0], self.tricks_won[1], self.tricks_won[2], self.tricks_won[3]),
             bags_before=self.bags,
