@@ -70,27 +70,44 @@ class Observation:
     def known_voids(self) -> tuple[int, int, int, int]:
         """For each seat, a bitmask of the suits it has shown it no longer holds.
 
-        A seat is void in a suit once it did not follow that suit, and void in every
-        other suit once it led an unbroken spade (it held only spades).
+        Read from the play rule itself: a seat that played a card the rule forbids to a
+        hand holding any card of some suit held none of that suit. So a seat that did not
+        follow is void in the suit led, and one that led an unbroken spade, or played a
+        spade to the first trick where that is barred, held nothing but spades.
         """
-        from spades.state import deck_for
+        from spades.state import SPADES, deck_for, legal_play_mask
 
-        deck = deck_for(self.rules.jokers)
+        rules = self.rules
+        deck = deck_for(rules.jokers)
+        masks = deck.suit_masks
         voids = [0, 0, 0, 0]
         broken = False
         plays = [trick.plays() for trick in self.tricks]
         plays.append(list(self.trick))
-        for trick_plays in plays:
+        for number, trick_plays in enumerate(plays):
             if not trick_plays:
                 continue
-            lead_seat, lead_card = trick_plays[0]
-            led = deck.suit[lead_card]
-            if led == 3 and not broken and not self.rules.spades_lead_any_time:
-                voids[lead_seat] |= 0b0111
-            for seat, card in trick_plays[1:]:
-                if deck.suit[card] != led:
-                    voids[seat] |= 1 << led
-            broken = broken or any(deck.suit[c] == 3 for _, c in trick_plays)
+            led_mask = masks[deck.suit[trick_plays[0][1]]]
+            for position, (seat, card) in enumerate(trick_plays):
+                bit = 1 << card
+                for suit in range(4):
+                    if voids[seat] >> suit & 1:
+                        continue
+                    others = masks[suit] & ~bit
+                    holding = bit | (others & -others)  # the card and one of the suit
+                    legal = legal_play_mask(
+                        holding,
+                        position,
+                        led_mask,
+                        broken,
+                        number == 0,
+                        rules.spades_lead_any_time,
+                        rules.no_spades_first_trick,
+                        masks[SPADES],
+                    )
+                    if not legal & bit:
+                        voids[seat] |= 1 << suit
+                broken = broken or deck.suit[card] == SPADES
         return (voids[0], voids[1], voids[2], voids[3])
 
 

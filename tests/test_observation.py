@@ -127,6 +127,24 @@ def test_known_voids_after_leading_an_unbroken_spade() -> None:
     assert free.observation(0).known_voids()[1] == 0
 
 
+def test_known_voids_after_a_spade_on_the_first_trick_where_spades_are_barred() -> None:
+    # East holds only spades, so under "no spades on the first trick" its spade to the
+    # heart lead shows it holds nothing else; where spades are allowed, only no hearts.
+    hands = deal_by_suits(
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    )
+    for rules, shown in ((Rules(no_spades_first_trick=True), 0b0111), (Rules(), 0b0100)):
+        state = HandState.from_hands(rules, hands, dealer=3)
+        for _ in range(4):
+            state.apply(bid_action(3))
+        state.apply(parse_card("AH"))
+        state.apply(parse_card("2S"))
+        assert state.observation(2).known_voids()[1] == shown
+
+
 def test_known_voids_are_true_voids() -> None:
     marked = 0
     for state in POSITIONS:
