@@ -283,6 +283,9 @@ class HandState:
     ) -> HandState:
         """Shuffle with ``seed`` and deal 13 cards to each seat."""
         _check_dealer(dealer)
+        if seed is not None and not isinstance(seed, int):
+            # A text seed would be hashed differently in every process.
+            raise ValueError(f"seed must be an int or None, not {seed!r}")
         # random.Random(seed) draws the same numbers; its C base is quicker to seed.
         keys = list(starmap(_random.Random(seed).random, _NO_ARGS))
         deck = sorted(range(NUM_CARDS), key=keys.__getitem__)

@@ -3,6 +3,8 @@ blind-nil card exchange."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from engine_helpers import cards, snapshot
 
@@ -265,6 +267,25 @@ def test_a_dealer_that_is_not_a_seat_is_refused(dealer: object) -> None:
         HandState.deal(Rules(), dealer=dealer, seed=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"dealer must be a seat 0\.\.3"):
         HandState.from_hands(Rules(), [range(13 * s, 13 * s + 13) for s in range(4)], dealer=dealer)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", ["7", 7.0, b"7"])
+def test_a_seed_that_is_not_an_int_is_refused(seed: object) -> None:
+    with pytest.raises(ValueError, match="seed must be an int or None"):
+        HandState.deal(Rules(), dealer=0, seed=seed)  # type: ignore[arg-type]
+
+
+def test_the_deal_draws_its_order_from_random_random_with_the_seed() -> None:
+    # Stored games are dealt again from their seeds: the deal must stay the one that
+    # Python's random.Random(seed) gives, sorting the cards by one draw each.
+    for seed in (0, 11, -5, 2**40):
+        rng = random.Random(seed)
+        keys = [rng.random() for _ in range(52)]
+        order = sorted(range(52), key=keys.__getitem__)
+        state = HandState.deal(Rules(), dealer=1, seed=seed)
+        for seat in range(4):
+            expected = sorted(order[(seat - 2) % 4 :: 4])
+            assert state.hand(seat) == expected, (seed, seat)
 
 
 def test_the_deal_gives_13_different_cards_to_each_seat_from_the_seed() -> None:
