@@ -1,7 +1,9 @@
-"""The bots' fast path: play the rest of a hand at random on bitmasks, without building
-any objects, and count the tricks.
+"""The bots' fast path: random playouts of many hands at once, played in lockstep on numpy
+arrays of card bitmasks, and the random finish of the bidding that comes before them.
 
-Which cards may be played comes from the engine's own rule, :func:`spades.state.legal_play_mask`.
+Which cards may be played is the engine's rule :func:`spades.state.legal_play_mask`,
+restated over arrays in :func:`legal_play_masks`; which card takes a trick is
+:meth:`spades.state.Deck.beats`, likewise restated. Tests hold each pair together.
 """
 
 from __future__ import annotations
@@ -10,17 +12,221 @@ import os
 import platform
 import random
 import time
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Final
 
+import numpy as np
+import numpy.typing as npt
+
+from spades.cards import FULL_DECK, NUM_CARDS
 from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase, legal_play_mask
+from spades.state import SPADES, HandState, Phase, deck_for
+
+Masks = npt.NDArray[np.uint64]
+Ints = npt.NDArray[np.intp]
+Flags = npt.NDArray[np.bool_]
+
+#: ``_NTH_IN_BYTE[b, n]``: the position (0..7) of the ``n``-th lowest set bit of byte ``b``.
+_NTH_IN_BYTE: Final = np.array(
+    [[([i for i in range(8) if b >> i & 1] + [0] * 8)[n] for n in range(8)] for b in range(256)],
+    dtype=np.intp,
+)
+_ONE: Final = np.uint64(1)
+#: The halvings of a card mask down to a byte: (bits in the low half, its mask).
+_HALVES: Final = tuple((width, np.uint64((1 << width) - 1)) for width in (32, 16, 8))
 
 
-def _nth_bit(mask: int, n: int) -> int:
-    """The card id of the ``n``-th lowest set bit of ``mask``."""
-    for _ in range(n):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
+@dataclass(frozen=True)
+class _Tables:
+    """A :class:`spades.state.Deck` as numpy lookup tables."""
+
+    suit: Ints
+    power: Ints
+    suit_masks: Masks
+    spades: int
+
+
+@lru_cache(maxsize=2)
+def _tables(jokers: bool) -> _Tables:
+    deck = deck_for(jokers)
+    return _Tables(
+        np.array(deck.suit, dtype=np.intp),
+        np.array(deck.power, dtype=np.intp),
+        np.array(deck.suit_masks, dtype=np.uint64),
+        deck.suit_masks[SPADES],
+    )
+
+
+def legal_play_masks(
+    hands: Masks,
+    trick_len: int | Ints,
+    led_mask: Masks,
+    broken: Flags,
+    first: bool | Flags,
+    lead_free: bool,
+    no_first: bool,
+    spades: int,
+) -> Masks:
+    """The playable cards of each hand: :func:`spades.state.legal_play_mask`, the same rule
+    with the same arguments, over arrays that broadcast against each other."""
+    side = hands & np.uint64(~spades & FULL_DECK)
+    following = np.asarray(trick_len) != 0
+    follow = hands & led_mask
+    restricted = (np.asarray(first) & no_first) | (~following & ~broken & (not lead_free))
+    free = np.where(restricted & (side != 0), side, hands)
+    return np.where(following & (follow != 0), follow, free)
+
+
+def _random_cards(legal: Masks, rng: np.random.Generator) -> Ints:
+    """One card a game, uniformly among the set bits of its ``legal`` mask.
+
+    The n-th set bit is found by halving: while more than a byte is left, count the set
+    bits of the low half and go on in the half that holds it; the byte left is looked up.
+    """
+    pick = (rng.random(len(legal)) * np.bitwise_count(legal)).astype(np.uint8)
+    cards = np.zeros(len(legal), dtype=np.intp)
+    for width, low_mask in _HALVES:
+        low = legal & low_mask
+        below = np.bitwise_count(low)
+        high = pick >= below
+        pick -= below * high
+        legal = np.where(high, legal >> np.uint64(width), low)
+        cards += width * high
+    found: Ints = cards + _NTH_IN_BYTE[legal, pick]
+    return found
+
+
+@dataclass(frozen=True)
+class PlayoutBatch:
+    """N hands in the play, one a row, as arrays for :func:`random_playouts`.
+
+    Every game must have the same number of cards left, so the cards already in the
+    current trick and whether it is the first trick are the same for all and follow from
+    that number.
+    """
+
+    hands: Masks  #: (N, 4) the cards each seat holds, as bitmasks of card ids.
+    seat: Ints  #: (N,) the seat to play.
+    led: Ints  #: (N,) the led suit of the current trick (ignored when it has no card).
+    win_seat: Ints  #: (N,) the seat winning the current trick so far (likewise).
+    win_card: Ints  #: (N,) the card winning it (likewise).
+    broken: Flags  #: (N,) whether spades are broken.
+    won: Ints  #: (N, 4) the tricks each seat has won so far.
+
+    @classmethod
+    def of(cls, states: Sequence[HandState]) -> PlayoutBatch:
+        """The batch of ``states``, which must all be in the play phase; they are not
+        changed."""
+        for index, state in enumerate(states):
+            if state.phase is not Phase.PLAYING:
+                raise ValueError(f"state {index} is not in the play phase ({state.phase.name})")
+        return cls(
+            hands=np.array([state.hands for state in states], dtype=np.uint64).reshape(-1, 4),
+            seat=np.array([state.current for state in states], dtype=np.intp),
+            led=np.array([s.deck.suit[s.trick[0]] if s.trick else 0 for s in states], np.intp),
+            win_seat=np.array([s.win_seat if s.trick else 0 for s in states], np.intp),
+            win_card=np.array([s.win_card if s.trick else 0 for s in states], np.intp),
+            broken=np.array([state.broken for state in states], dtype=np.bool_),
+            won=np.array([state.tricks_won for state in states], dtype=np.intp).reshape(-1, 4),
+        )
+
+
+def random_playouts(
+    batch: PlayoutBatch,
+    rules: Rules,
+    rng: np.random.Generator,
+    *,
+    first_cards: Ints | None = None,
+    plays: npt.NDArray[np.int8] | None = None,
+) -> Ints:
+    """The tricks each seat ends with, shape (N, 4), when every game of ``batch`` is
+    played out with a uniformly random legal card at every turn under ``rules``.
+
+    ``first_cards``, if given, is the card each game plays first (it must be legal), the
+    rest being random. ``plays``, if given, an (N, cards left) array, receives each game's
+    cards in the order played. ``batch`` is not changed.
+    """
+    count = len(batch.seat)
+    left = np.bitwise_count(batch.hands).sum(axis=1)
+    if count and (left != left[0]).any():
+        other = int(np.flatnonzero(left != left[0])[0])
+        raise ValueError(
+            "every game of a batch must have the same number of cards left: "
+            f"game 0 has {left[0]}, game {other} has {left[other]}"
+        )
+    steps = int(left[0]) if count else 0
+    if plays is not None and plays.shape != (count, steps):
+        raise ValueError(f"plays must have shape {(count, steps)}, not {plays.shape}")
+    tables = _tables(rules.jokers)
+    lead_free, no_first = rules.spades_lead_any_time, rules.no_spades_first_trick
+    # Row-major offsets of each game's seat 0, to address one seat a game in the flat arrays.
+    rows = np.arange(0, 4 * count, 4, dtype=np.intp)
+    hands, won = batch.hands.flatten(), batch.won.flatten()
+    broken = batch.broken.copy()
+    seat, win_seat, win_card = batch.seat, batch.win_seat, batch.win_card
+    led_mask = tables.suit_masks[batch.led]
+    played = NUM_CARDS - steps
+    for step in range(steps):
+        trick_len = played % 4
+        hand = hands[rows + seat]
+        legal = legal_play_masks(
+            hand, trick_len, led_mask, broken, played < 4, lead_free, no_first, tables.spades
+        )
+        if step == 0 and first_cards is not None:
+            card = np.asarray(first_cards, dtype=np.intp)
+            if card.shape != (count,):
+                raise ValueError(f"first_cards must have shape {(count,)}, not {card.shape}")
+            illegal = np.flatnonzero((legal >> card.astype(np.uint64) & _ONE) == 0)
+            if len(illegal):
+                game = int(illegal[0])
+                raise ValueError(f"first card {card[game]} is not legal in game {game}")
+        else:
+            card = _random_cards(legal, rng)
+        if plays is not None:
+            plays[:, step] = card
+        hands[rows + seat] = hand ^ (_ONE << card.astype(np.uint64))
+        suit = tables.suit[card]
+        broken |= suit == SPADES
+        if trick_len == 0:
+            led_mask, win_seat, win_card = tables.suit_masks[suit], seat, card
+        else:
+            # Deck.beats: a higher card of the winning card's suit, or a spade over a side suit.
+            beats = np.where(
+                suit == tables.suit[win_card],
+                tables.power[card] > tables.power[win_card],
+                suit == SPADES,
+            )
+            win_seat = np.where(beats, seat, win_seat)
+            win_card = np.where(beats, card, win_card)
+        played += 1
+        if played % 4:
+            seat = (seat + 1) & 3
+        else:
+            won[rows + win_seat] += 1
+            seat = win_seat
+    return won.reshape(count, 4)
+
+
+def random_playouts_of(
+    states: Sequence[HandState],
+    rng: np.random.Generator,
+    *,
+    first_cards: Ints | None = None,
+    plays: npt.NDArray[np.int8] | None = None,
+) -> Ints:
+    """:func:`random_playouts` of ``states``: hands in the play phase, all under the same
+    rules and with the same number of cards left; they are not changed."""
+    if not states:
+        return np.zeros((0, 4), dtype=np.intp)
+    rules = states[0].rules
+    for index, state in enumerate(states):
+        if state.rules != rules:
+            raise ValueError(f"state {index} is played under other rules than state 0")
+    return random_playouts(
+        PlayoutBatch.of(states), rules, rng, first_cards=first_cards, plays=plays
+    )
 
 
 def finish_bidding(state: HandState, rng: random.Random) -> HandState:
@@ -32,75 +238,29 @@ def finish_bidding(state: HandState, rng: random.Random) -> HandState:
     return state
 
 
-def random_playout(state: HandState, rng: random.Random) -> list[int]:
-    """The tricks each seat ends with when the rest of the hand is played at random.
-
-    ``state`` must be in the play (use :func:`finish_bidding` first); it is not changed.
-    """
-    won = state.tricks_won[:]
-    if state.phase is not Phase.PLAYING:
-        return won
-    rules = state.rules
-    deck = state.deck
-    suits, power, masks = deck.suit, deck.power, deck.suit_masks
-    spades = masks[SPADES]
-    hands = state.hands[:]
-    lead_free = rules.spades_lead_any_time
-    no_first = rules.no_spades_first_trick
-    first = not state.tricks
-    broken = state.broken
-    seat = state.current
-    assert seat is not None
-    trick = len(state.trick)
-    led = suits[state.trick[0]] if trick else -1
-    win_seat, win_card = state.win_seat, state.win_card
-    left = 13 - len(state.tricks)
-    random_ = rng.random
-    while True:
-        hand = hands[seat]
-        legal = legal_play_mask(
-            hand, trick, masks[led] if trick else 0, broken, first, lead_free, no_first, spades
-        )
-        card = _nth_bit(legal, int(random_() * legal.bit_count()))
-        hands[seat] = hand ^ (1 << card)
-        suit = suits[card]
-        if suit == SPADES:
-            broken = True
-        if not trick:
-            led, win_seat, win_card = suit, seat, card
-        elif suit == suits[win_card]:
-            if power[card] > power[win_card]:
-                win_seat, win_card = seat, card
-        elif suit == SPADES:
-            win_seat, win_card = seat, card
-        trick += 1
-        if trick < 4:
-            seat = (seat + 1) & 3
-            continue
-        won[win_seat] += 1
-        left -= 1
-        if not left:
-            return won
-        trick = 0
-        first = False
-        seat = win_seat
+#: Games played in lockstep by the bench: the playouts a second grow with the batch and
+#: level off past a few thousand games.
+BENCH_BATCH: Final = 4096
 
 
-def bench_playouts(seconds: float, seed: int = 0) -> dict[str, Any]:
-    """Random playouts of a full hand (all 52 cards, from the first lead) a second."""
+def bench_playouts(seconds: float, seed: int = 0, size: int = BENCH_BATCH) -> dict[str, Any]:
+    """Random playouts of a full hand (all 52 cards, from the first lead) a second, in
+    batches of ``size`` games dealt from 64 seeds."""
     rng = random.Random(seed)
     rules = Rules()
-    starts = [finish_bidding(HandState.deal(rules, dealer=i & 3, seed=i), rng) for i in range(64)]
+    deals = [finish_bidding(HandState.deal(rules, dealer=i & 3, seed=i), rng) for i in range(64)]
+    batch = PlayoutBatch.of([deals[i % len(deals)] for i in range(size)])
+    generator = np.random.default_rng(seed)
     done = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        for state in starts:
-            random_playout(state, rng)
-        done += len(starts)
+        random_playouts(batch, rules, generator)
+        done += size
         now = time.perf_counter()
         if now >= deadline:
             return {
                 "fast_playouts_per_s": round(done / (now - start)),
+                "playout_batch": size,
                 "playout_machine": f"{platform.machine()} {os.cpu_count()} cores",
             }

@@ -1,25 +1,25 @@
-"""The bots' fast random playouts follow the engine's rules card by card."""
+"""The bots' batched random playouts follow the engine's rules card by card."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
+import numpy as np
 import pytest
 from engine_helpers import random_rules, snapshot
 
 from spades.cards import cards_mask
-from spades.playout import finish_bidding, random_playout
+from spades.playout import (
+    PlayoutBatch,
+    bench_playouts,
+    finish_bidding,
+    legal_play_masks,
+    random_playouts,
+    random_playouts_of,
+)
 from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase, legal_play_mask
-
-
-def engine_playout(state: HandState, rng: random.Random) -> list[int]:
-    """The same random playout through the checked API: the k-th legal card, sorted."""
-    state = state.clone()
-    while not state.is_over:
-        legal = state.legal_actions()
-        state.apply(legal[int(rng.random() * len(legal))])
-    return state.tricks_won
+from spades.state import SPADES, HandState, Phase, deck_for, legal_play_mask
 
 
 def _positions(count: int) -> list[HandState]:
@@ -36,24 +36,79 @@ def _positions(count: int) -> list[HandState]:
     return positions
 
 
+def _alike(seed: int, count: int) -> list[HandState]:
+    """``count`` different deals under one random set of rules, each played at random to
+    the same random point of the hand."""
+    rng = random.Random(seed)
+    rules = random_rules(rng)
+    cards_played = rng.randrange(52)
+    states = []
+    for deal in range(count):
+        state = finish_bidding(
+            HandState.deal(rules, dealer=deal % 4, seed=seed * 100 + deal, scores=(0, 200)), rng
+        )
+        for _ in range(cards_played):
+            state.apply(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states
+
+
 POSITIONS = _positions(120)
+GROUPS = [_alike(seed, 6) for seed in range(40)]
 
 
-def test_random_playout_makes_the_same_choices_as_the_engine() -> None:
-    for index, state in enumerate(POSITIONS):
-        for draw in range(3):
-            fast = random_playout(state, random.Random(index * 10 + draw))
-            slow = engine_playout(state, random.Random(index * 10 + draw))
-            assert fast == slow, (index, state.rules)
+def _cards_left(state: HandState) -> int:
+    return sum(len(state.hand(seat)) for seat in range(4))
 
 
-def test_random_playout_ends_with_13_tricks_and_leaves_the_state_alone() -> None:
-    for index, state in enumerate(POSITIONS):
-        before = snapshot(state)
-        won = random_playout(state, random.Random(index))
-        assert sum(won) == 13
-        assert all(w >= t for w, t in zip(won, state.tricks_won, strict=True))
-        assert snapshot(state) == before
+def _replayed(state: HandState, cards: np.ndarray) -> list[int]:
+    """The engine's tricks after playing ``cards`` from ``state`` through the checked API,
+    which raises on any illegal card."""
+    state = state.clone()
+    for card in cards:
+        state.apply(int(card))
+    assert state.is_over
+    return state.tricks_won
+
+
+@pytest.mark.parametrize(
+    ("jokers", "lead_free", "no_first"), list(itertools.product([False, True], repeat=3))
+)
+def test_legal_play_masks_is_the_engine_rule_over_arrays(
+    jokers: bool, lead_free: bool, no_first: bool
+) -> None:
+    rng = np.random.default_rng(7)
+    size = 4000
+    masks = deck_for(jokers).suit_masks
+    # Small random hands, so that voids, spade-only hands and single cards are common.
+    hands = np.zeros(size, dtype=np.uint64)
+    for row in range(size):
+        for card in rng.choice(52, size=rng.integers(1, 14), replace=False):
+            hands[row] |= np.uint64(1) << np.uint64(card)
+    trick_len = rng.integers(0, 4, size=size).astype(np.intp)
+    led_mask = np.array(masks, dtype=np.uint64)[rng.integers(0, 4, size=size)]
+    broken = rng.random(size) < 0.5
+    first = rng.random(size) < 0.5
+    fast = legal_play_masks(
+        hands, trick_len, led_mask, broken, first, lead_free, no_first, masks[SPADES]
+    )
+    kinds = set()
+    for row in range(size):
+        hand, led = int(hands[row]), int(led_mask[row])
+        slow = legal_play_mask(
+            hand,
+            int(trick_len[row]),
+            led,
+            bool(broken[row]),
+            bool(first[row]),
+            lead_free,
+            no_first,
+            masks[SPADES],
+        )
+        assert int(fast[row]) == slow, row
+        kinds.add("whole hand" if slow == hand else "follow" if slow == hand & led else "side")
+    expected = {"whole hand", "follow"} | ({"side"} if no_first or not lead_free else set())
+    assert kinds == expected
 
 
 def test_legal_play_mask_matches_the_engine_at_every_card() -> None:
@@ -83,9 +138,96 @@ def test_legal_play_mask_matches_the_engine_at_every_card() -> None:
     assert checked > 500
 
 
-def test_random_playout_before_the_play_changes_nothing() -> None:
-    state = HandState.deal(Rules(), dealer=0, seed=1)
-    assert random_playout(state, random.Random(1)) == [0, 0, 0, 0]
+def test_every_batched_card_is_legal_and_the_tricks_are_the_engines() -> None:
+    for index, group in enumerate(GROUPS):
+        states = group * 4
+        plays = np.full((len(states), _cards_left(group[0])), -1, dtype=np.int8)
+        won = random_playouts_of(states, np.random.default_rng(index), plays=plays)
+        for state, cards, tricks in zip(states, plays, won, strict=True):
+            assert _replayed(state, cards) == tricks.tolist(), (index, state.rules)
+
+
+def test_single_positions_anywhere_in_the_hand_play_out_as_the_engine_allows() -> None:
+    for index, state in enumerate(POSITIONS):
+        plays = np.full((3, _cards_left(state)), -1, dtype=np.int8)
+        won = random_playouts_of([state] * 3, np.random.default_rng(index), plays=plays)
+        for cards, tricks in zip(plays, won, strict=True):
+            assert _replayed(state, cards) == tricks.tolist(), (index, state.rules)
+
+
+def test_every_game_ends_with_13_tricks_and_the_states_are_left_alone() -> None:
+    for index, group in enumerate(GROUPS):
+        before = [snapshot(state) for state in group]
+        batch = PlayoutBatch.of(group)
+        arrays = [array.copy() for array in vars(batch).values()]
+        won = random_playouts(batch, group[0].rules, np.random.default_rng(index))
+        assert (won.sum(axis=1) == 13).all()
+        assert (won >= batch.won).all()
+        assert [snapshot(state) for state in group] == before
+        for array, kept in zip(vars(batch).values(), arrays, strict=True):
+            assert (array == kept).all()
+
+
+def test_the_first_card_is_chosen_uniformly_among_the_legal_cards() -> None:
+    state = finish_bidding(HandState.deal(Rules(), dealer=0, seed=3), random.Random(3))
+    legal = state.legal_actions()
+    assert len(legal) >= 5
+    games = 300 * len(legal)
+    plays = np.zeros((games, 52), dtype=np.int8)
+    random_playouts_of([state] * games, np.random.default_rng(0), plays=plays)
+    counts = np.bincount(plays[:, 0], minlength=52)
+    assert set(np.flatnonzero(counts)) == set(legal)
+    expected = games / len(legal)
+    chi_square = float((((counts[legal] - expected) ** 2) / expected).sum())
+    # Far above the 99.9th percentile for these degrees of freedom, yet far below the
+    # thousands that a lean towards any card gives over this many games.
+    assert chi_square < 3 * (len(legal) - 1) + 30
+
+
+def test_the_forced_first_card_is_played_and_the_rest_is_random() -> None:
+    state = finish_bidding(HandState.deal(Rules(), dealer=1, seed=5), random.Random(5))
+    legal = state.legal_actions()
+    forced = np.repeat(np.array(legal, dtype=np.intp), 20)
+    plays = np.zeros((len(forced), 52), dtype=np.int8)
+    won = random_playouts_of(
+        [state] * len(forced), np.random.default_rng(1), first_cards=forced, plays=plays
+    )
+    assert (plays[:, 0] == forced).all()
+    assert len({tuple(row) for row in plays[:20, 1:]}) > 1
+    for cards, tricks in zip(plays, won, strict=True):
+        assert _replayed(state, cards) == tricks.tolist()
+
+
+def test_an_illegal_forced_first_card_is_refused() -> None:
+    state = finish_bidding(HandState.deal(Rules(), dealer=1, seed=5), random.Random(5))
+    assert state.current is not None
+    held = state.hand((state.current + 1) % 4)[0]
+    with pytest.raises(ValueError, match="not legal in game 0"):
+        random_playouts_of([state], np.random.default_rng(1), first_cards=np.array([held]))
+
+
+def test_games_with_different_numbers_of_cards_left_are_refused() -> None:
+    start = finish_bidding(HandState.deal(Rules(), dealer=0, seed=2), random.Random(2))
+    later = start.clone()
+    later.apply(later.legal_actions()[0])
+    with pytest.raises(ValueError, match="same number of cards left: game 0 has 52, game 1"):
+        random_playouts_of([start, later], np.random.default_rng(0))
+
+
+def test_a_batch_takes_one_set_of_rules_and_only_hands_in_the_play() -> None:
+    start = finish_bidding(HandState.deal(Rules(), dealer=0, seed=2), random.Random(2))
+    other = finish_bidding(HandState.deal(Rules(jokers=True), dealer=0, seed=2), random.Random(2))
+    with pytest.raises(ValueError, match="state 1 is played under other rules"):
+        random_playouts_of([start, other], np.random.default_rng(0))
+    with pytest.raises(ValueError, match="state 0 is not in the play phase"):
+        random_playouts_of([HandState.deal(Rules(), dealer=0, seed=1)], np.random.default_rng(0))
+
+
+def test_random_playouts_are_reproducible_from_the_seed() -> None:
+    group = GROUPS[0]
+    first = random_playouts_of(group * 10, np.random.default_rng(42))
+    again = random_playouts_of(group * 10, np.random.default_rng(42))
+    assert (first == again).all()
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -98,3 +240,9 @@ def test_finish_bidding_returns_a_copy_ready_to_play(seed: int) -> None:
     assert all(bid is not None for bid in ready.bids)
     assert all(len(ready.hand(s)) == 13 for s in range(4))
     assert snapshot(state) == before
+
+
+def test_the_bench_plays_whole_batches_of_full_hands() -> None:
+    figures = bench_playouts(0, size=64)
+    assert figures["playout_batch"] == 64
+    assert figures["fast_playouts_per_s"] > 0
