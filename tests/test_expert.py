@@ -4,17 +4,23 @@ engine's, and scripted positions pin the skills a partner relies on."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+
+import pytest
 
 from spades.bots import make_bot
 from spades.bots.expert import ExpertBot
+from spades.bots.sampler import Deal, DealSampler
 from spades.cards import BID_BASE, LOOK, NIL, parse_card
 from spades.match import Match
+from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import SPADES, HandState, Phase, legal_play_mask
 from tests.engine_helpers import deal_by_suits, random_rules
 
 # Small budgets keep the tests fast; the search is the same at any size.
 FAST = {"iterations": 24, "bid_samples": 12}
+ROLLOUTS = pytest.mark.parametrize("rollout", ["heuristic", "random"])
 
 
 def _fill(partial: list[str]) -> list[list[int]]:
@@ -44,11 +50,12 @@ def _script(
     return state
 
 
-def test_expert_only_returns_legal_actions_under_every_house_rule_set() -> None:
+@ROLLOUTS
+def test_expert_only_returns_legal_actions_under_every_house_rule_set(rollout: str) -> None:
     decisions = 0
     for seed in range(8):
         rules = random_rules(random.Random(100 + seed))
-        bots = [make_bot("expert", seed=seed * 4 + s, **FAST) for s in range(4)]
+        bots = [make_bot("expert", seed=seed * 4 + s, rollout=rollout, **FAST) for s in range(4)]
         state = HandState.deal(rules, dealer=seed % 4, seed=seed, scores=(0, 250))
         while not state.is_over:
             seat = state.current_player
@@ -87,10 +94,11 @@ def test_the_rollouts_play_rules_match_the_engine() -> None:
             state.apply(rng.choice(legal))
 
 
-def test_same_seed_and_observation_give_the_same_choice() -> None:
+@ROLLOUTS
+def test_same_seed_and_observation_give_the_same_choice(rollout: str) -> None:
     match = Match(Rules(), seed=9)
-    first = make_bot("expert", seed=5, **FAST)
-    second = make_bot("expert", seed=5, **FAST)
+    first = make_bot("expert", seed=5, rollout=rollout, **FAST)
+    second = make_bot("expert", seed=5, rollout=rollout, **FAST)
     for _ in range(30):
         seat = match.current_player
         assert seat is not None
@@ -104,7 +112,8 @@ def test_same_seed_and_observation_give_the_same_choice() -> None:
         match.apply(choice)
 
 
-def test_the_choice_does_not_depend_on_hidden_cards() -> None:
+@ROLLOUTS
+def test_the_choice_does_not_depend_on_hidden_cards(rollout: str) -> None:
     # Two deals that differ only in which of East and West holds two hearts: North's
     # observation is the same, so North's choices must be too.
     base = deal_by_suits(
@@ -120,7 +129,7 @@ def test_the_choice_does_not_depend_on_hidden_cards() -> None:
     choices = []
     for hands in (base, swapped):
         state = HandState.from_hands(Rules(), hands, dealer=3)
-        bot = make_bot("expert", seed=1, **FAST)
+        bot = make_bot("expert", seed=1, rollout=rollout, **FAST)
         picks = []
         picks.append(bot.act(state.observation(0)))
         state.apply(picks[-1])
@@ -129,6 +138,81 @@ def test_the_choice_does_not_depend_on_hidden_cards() -> None:
         picks.append(bot.act(state.observation(0)))
         choices.append(picks)
     assert choices[0] == choices[1]
+
+
+def test_random_rollouts_give_the_same_values_for_the_same_seed_and_observation() -> None:
+    state = HandState.deal(Rules(), dealer=1, seed=21)
+    bidder = state.current_player
+    assert bidder is not None
+    bids = [ExpertBot(seed=3, rollout="random").bid_values(state.observation(bidder))]
+    bids.append(ExpertBot(seed=3, rollout="random").bid_values(state.observation(bidder)))
+    for bid in (3, 4, 2, 3):
+        state.apply(BID_BASE + bid)
+    state.apply(state.legal_actions()[0])
+    seat = state.current_player
+    assert seat is not None
+    plays = [ExpertBot(seed=3, rollout="random").evaluate(state.observation(seat))]
+    plays.append(ExpertBot(seed=3, rollout="random").evaluate(state.observation(seat)))
+    assert bids[0] == bids[1] and len(bids[0]) >= 2
+    assert plays[0] == plays[1] and len(plays[0]) >= 2
+    other = ExpertBot(seed=4, rollout="random").evaluate(state.observation(seat))
+    assert other != plays[0]
+
+
+def _nil_on_the_last_seat() -> Observation:
+    """North bid nil and plays last to a heart trick: the A♥ surely takes it (busting the
+    nil), the 2♥ surely does not."""
+    hands = _fill(
+        [
+            "AH 2H 3H 4H 2C 3C 4C 5C 2D 3D 4D 5D 6D",
+            "5H",
+            "6H",
+            "7H",
+        ]
+    )
+    state = _script(hands, dealer=0, bids=[3, 4, 3, 0], plays="5H 6H 7H")
+    assert state.current_player == 0
+    return state.observation(0)
+
+
+@ROLLOUTS
+def test_each_candidate_card_is_scored_by_the_rollouts_that_play_it_first(rollout: str) -> None:
+    obs = _nil_on_the_last_seat()
+    values = ExpertBot(seed=0, rollout=rollout, iterations=400).evaluate(obs)
+    assert set(values) == {parse_card("AH"), parse_card("2H")}
+    # A nil kept is worth 100 and a nil set costs 100: ducking is far ahead.
+    assert values[parse_card("2H")] > values[parse_card("AH")] + 50
+
+
+@ROLLOUTS
+def test_a_tiny_time_cap_still_gives_a_legal_choice_from_fewer_deals(
+    rollout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    draws = 0
+    sample: Callable[[DealSampler, random.Random], tuple[Deal, float]] = DealSampler.sample
+
+    def counted(self: DealSampler, rng: random.Random) -> tuple[Deal, float]:
+        nonlocal draws
+        draws += 1
+        return sample(self, rng)
+
+    monkeypatch.setattr(DealSampler, "sample", counted)
+
+    def draws_for(obs: Observation, cap: float | None) -> int:
+        nonlocal draws
+        draws = 0
+        bot = ExpertBot(seed=0, rollout=rollout, max_seconds=cap, iterations=400)
+        assert bot.act(obs) in obs.legal_actions
+        return draws
+
+    positions = [_nil_on_the_last_seat()]
+    if rollout == "random":
+        # Only the random mode's bids heed the cap.
+        state = HandState.deal(Rules(), dealer=2, seed=8)
+        assert state.current_player is not None
+        positions.append(state.observation(state.current_player))
+    for obs in positions:
+        assert 1 <= draws_for(obs, 1e-9) < draws_for(obs, None)
 
 
 def test_covers_a_partners_nil_by_overtaking_their_card() -> None:

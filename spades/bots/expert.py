@@ -5,15 +5,18 @@ For a card to play, the bot draws deals that agree with everything its seat know
 sizes, the exchange, and the bids as soft evidence), plays each candidate card in every
 deal, finishes the hand with a fast heuristic rollout, and scores the result with the
 engine's scoring from its team's side: both teams' points, nils, sets, bags at their
-expected cost, and the match ending. The card with the best average wins.
+expected cost, and the match ending. The card with the best average wins. With
+``rollout="random"`` the rollouts play uniformly random legal cards instead, all the
+deals and candidate cards of a decision at once on numpy
+(:func:`spades.playout.random_playouts`).
 
 Bids come from the same rollouts: the bot plays the hand out in sampled deals once as a
 normal bidder and once as a nil bidder and bids what scores best on average.
 
-The work per decision is a fixed number of simulated card plays, so the same seed and the
-same observation always give the same choice. ``time_budget`` converts seconds into that
-number with a rate measured on the reference machine; ``max_seconds`` is an optional
-wall-clock cap (which gives up determinism when it fires).
+The work per decision is a fixed number of simulated card plays (and sampled deals), so
+the same seed and the same observation always give the same choice. ``time_budget``
+converts seconds into that number with rates measured on the reference machine;
+``max_seconds`` is an optional wall-clock cap (which gives up determinism when it fires).
 """
 
 from __future__ import annotations
@@ -23,10 +26,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
+import numpy as np
+import numpy.typing as npt
+
 from spades.bots.base import register, require_turn
-from spades.bots.sampler import DealSampler, InconsistentObservation
+from spades.bots.sampler import Deal, DealSampler, InconsistentObservation
 from spades.cards import BID_BASE, BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Mask, Seat
 from spades.observation import Observation
+from spades.playout import Ints, PlayoutBatch, random_playouts
 from spades.rules import Rules
 from spades.scoring import match_outcome, score_team
 from spades.state import SPADES, Deck, Phase, deck_for, legal_play_mask, trick_winner
@@ -34,6 +41,16 @@ from spades.state import SPADES, Deck, Phase, deck_for, legal_play_mask, trick_w
 # Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
 # CPython 3.11), measured with benchmarks/expert_speed.py; it turns seconds into work.
 PLAYS_PER_SECOND: Final = 300_000
+# The random rollouts' costs on the same machine, which turn seconds into sampled deals:
+# the deal sampler (benchmarks/expert_speed.py's positions, bid weights on) draws a deal
+# in about 27 us in the play and 34 us in the bidding, so 33,000 deals a second; the
+# batched playouts play about 18,000,000 cards a second (360,000 full hands of 52 cards,
+# `python -m spades bench`, in batches of 4,096 games).
+SAMPLES_PER_SECOND: Final = 33_000
+RANDOM_PLAYS_PER_SECOND: Final = 18_000_000
+# Games played in lockstep at once: past a few thousand the playouts a second level off,
+# and between batches the wall-clock cap is checked.
+_BATCH_ROWS: Final = 4096
 DEFAULT_TIME_BUDGET: Final = 0.1
 # A decided match outweighs any single hand's points.
 _MATCH_BONUS: Final = 400.0
@@ -68,7 +85,6 @@ class _Table:
         "contract",
         "settled",
         "epsilon",
-        "heuristic",
     )
 
     def __init__(
@@ -76,7 +92,6 @@ class _Table:
         rules: Rules,
         bids: Sequence[int | None],
         *,
-        heuristic: bool,
         epsilon: float,
     ) -> None:
         self.deck: Deck = deck_for(rules.jokers)
@@ -98,7 +113,6 @@ class _Table:
             for team in (0, 1)
         ]
         self.settled = False
-        self.heuristic = heuristic
         self.epsilon = epsilon
 
     def settle(self, won: Sequence[int]) -> None:
@@ -250,7 +264,7 @@ def _rollout(
     first card being ``forced``; returns the tricks per seat."""
     suits, power, masks, spades = table.suits, table.power, table.masks, table.spades
     lead_free, no_first = table.lead_free, table.no_first
-    heuristic, epsilon = table.heuristic, table.epsilon
+    epsilon = table.epsilon
     choose = table.choose
     left = 13 - sum(won)
     live = table.live = [nil and not won[s] for s, nil in enumerate(table.nil_live)]
@@ -271,7 +285,7 @@ def _rollout(
             )
             if not legal & (legal - 1):
                 card = _lowbit(legal)
-            elif not heuristic or rnd() < epsilon:
+            elif rnd() < epsilon:
                 card = _nth_bit(legal, int(rnd() * legal.bit_count()))
             else:
                 card = choose(hands, seat, legal, trick_len, led, win_seat, win_card)
@@ -379,6 +393,64 @@ def _public_key(observation: Observation) -> str:
     )
 
 
+def _draw(
+    sampler: DealSampler, rng: random.Random, count: int, deadline: float | None
+) -> tuple[list[Deal], list[float]]:
+    """Up to ``count`` sampled deals and their weights; at least one, fewer once the
+    deadline has passed."""
+    deals: list[Deal] = []
+    weights: list[float] = []
+    for _ in range(count):
+        deal, weight = sampler.sample(rng)
+        deals.append(deal)
+        weights.append(weight)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return deals, weights
+
+
+def _batch(
+    deals: Sequence[Deal],
+    repeat: int,
+    seat: Seat,
+    trick: Sequence[tuple[Seat, Card]],
+    deck: Deck,
+    broken: bool,
+    won: Sequence[int],
+) -> PlayoutBatch:
+    """The playouts of each deal ``repeat`` times over (in consecutive rows) from the
+    public state of the play: the seat to play, the current trick, spades broken and the
+    tricks won so far."""
+    rows = len(deals) * repeat
+    if trick:
+        win_seat, win_card = trick_winner(deck, trick)
+        led = deck.suit[trick[0][1]]
+    else:
+        # Ignored by the playouts while the trick has no card.
+        win_seat, win_card, led = seat, 0, 0
+    return PlayoutBatch(
+        hands=np.repeat(np.array(deals, dtype=np.uint64).reshape(-1, 4), repeat, axis=0),
+        seat=np.full(rows, seat, dtype=np.intp),
+        led=np.full(rows, led, dtype=np.intp),
+        win_seat=np.full(rows, win_seat, dtype=np.intp),
+        win_card=np.full(rows, win_card, dtype=np.intp),
+        broken=np.full(rows, broken, dtype=np.bool_),
+        won=np.tile(np.array(won, dtype=np.intp), (rows, 1)),
+    )
+
+
+def _row_values(won: Ints, value: Callable[[Sequence[int]], float]) -> npt.NDArray[np.float64]:
+    """``value`` of each row's tricks per seat, computed once for each distinct row."""
+    keys = won[:, 0] | won[:, 1] << 4 | won[:, 2] << 8 | won[:, 3] << 12
+    distinct, index = np.unique(keys, return_inverse=True)
+    worth = np.array(
+        [value([k & 15, k >> 4 & 15, k >> 8 & 15, k >> 12]) for k in distinct.tolist()],
+        dtype=np.float64,
+    )
+    values: npt.NDArray[np.float64] = worth[index]
+    return values
+
+
 @register("expert")
 class ExpertBot:
     """Determinized (PIMC) search with heuristic rollouts, for bids and for play.
@@ -386,8 +458,9 @@ class ExpertBot:
     Options: ``time_budget`` (seconds of work a decision, turned into a fixed amount of
     simulation so that choices stay reproducible), ``iterations`` (rollouts a card
     decision, overriding the budget), ``bid_samples`` (deals a bid), ``max_seconds`` (a
-    wall-clock cap), ``rollout`` (``"heuristic"`` or ``"random"``), ``epsilon`` (the share
-    of random moves in heuristic rollouts) and ``bid_inference`` (read the bids when
+    wall-clock cap), ``rollout`` (``"heuristic"``, or ``"random"``: uniformly random
+    batched playouts, far cheaper, so a budget buys many more deals), ``epsilon`` (the
+    share of random moves in heuristic rollouts) and ``bid_inference`` (read the bids when
     drawing deals).
     """
 
@@ -410,13 +483,22 @@ class ExpertBot:
         if time_budget <= 0:
             raise ValueError(f"time_budget must be positive, not {time_budget}")
         self._seed = 0 if seed is None else seed
+        self.time_budget = time_budget
         self.plays = int(time_budget * PLAYS_PER_SECOND)
         self.iterations = iterations
-        self.bid_samples = bid_samples or max(8, self.plays // 104)
-        self.max_seconds = max_seconds
         self.heuristic = rollout == "heuristic"
+        # A random bid playout serves both roles: the roles steer only the heuristic.
+        default_bids = max(8, self.plays // 104) if self.heuristic else self._random_deals(52)
+        self.bid_samples = bid_samples or default_bids
+        self.max_seconds = max_seconds
         self.epsilon = epsilon
         self.bid_inference = bid_inference
+
+    def _random_deals(self, plays_per_deal: int) -> int:
+        """How many deals the budget buys when each is sampled and then played out at
+        random for ``plays_per_deal`` cards in all."""
+        cost = 1 / SAMPLES_PER_SECOND + plays_per_deal / RANDOM_PLAYS_PER_SECOND
+        return max(4, int(self.time_budget / cost))
 
     # ------------------------------------------------------------------ entry
     def act(self, observation: Observation) -> Action:
@@ -501,26 +583,25 @@ class ExpertBot:
         if len(moves) == 1:
             return {moves[0]: 0.0}
         sampler = _sampler(observation, bid_weight=self.bid_inference)
+        cards_left = sum(observation.hand_sizes)
+        if self.iterations is not None:
+            deals = max(1, self.iterations // len(moves))
+        elif self.heuristic:
+            deals = max(4, self.plays // (len(moves) * cards_left))
+        else:
+            deals = self._random_deals(len(moves) * cards_left)
+        deadline = self._deadline()
+        if not self.heuristic:
+            return self._evaluate_random(observation, moves, sampler, deals, deadline, rng)
         deck = deck_for(observation.rules.jokers)
-        table = _Table(
-            observation.rules,
-            observation.bids,
-            heuristic=self.heuristic,
-            epsilon=self.epsilon,
-        )
+        table = _Table(observation.rules, observation.bids, epsilon=self.epsilon)
         trick = observation.trick
         if trick:
             win_seat, win_card = trick_winner(deck, trick)
             led = deck.suit[trick[0][1]]
         else:
             win_seat, win_card, led = observation.seat, -1, 0
-        cards_left = sum(observation.hand_sizes)
-        if self.iterations is not None:
-            deals = max(1, self.iterations // len(moves))
-        else:
-            deals = max(4, self.plays // (len(moves) * cards_left))
         totals = dict.fromkeys(moves, 0.0)
-        deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
         value = _hand_value(observation)
         weights = 0.0
         for _ in range(deals):
@@ -547,28 +628,70 @@ class ExpertBot:
                 break
         return {card: total / weights for card, total in totals.items()}
 
+    def _deadline(self) -> float | None:
+        return None if self.max_seconds is None else time.perf_counter() + self.max_seconds
+
+    def _evaluate_random(
+        self,
+        observation: Observation,
+        moves: list[Card],
+        sampler: DealSampler,
+        deals: int,
+        deadline: float | None,
+        rng: random.Random,
+    ) -> dict[Card, float]:
+        """:meth:`evaluate` with random playouts: each deal played out once with each
+        candidate card first, many deals in one batch."""
+        rules = observation.rules
+        deck = deck_for(rules.jokers)
+        value = _hand_value(observation)
+        generator = np.random.default_rng(rng.getrandbits(64))
+        firsts = np.array(moves, dtype=np.intp)
+        per_batch = max(1, _BATCH_ROWS // len(moves))
+        totals = np.zeros(len(moves), dtype=np.float64)
+        weights = 0.0
+        while deals > 0:
+            drawn, weight = _draw(sampler, rng, min(per_batch, deals), deadline)
+            batch = _batch(
+                drawn,
+                len(moves),
+                observation.seat,
+                observation.trick,
+                deck,
+                observation.spades_broken,
+                observation.tricks_won,
+            )
+            won = random_playouts(batch, rules, generator, first_cards=np.tile(firsts, len(drawn)))
+            totals += np.array(weight) @ _row_values(won, value).reshape(len(drawn), len(moves))
+            weights += sum(weight)
+            deals -= len(drawn)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return {card: total / weights for card, total in zip(moves, totals.tolist(), strict=True)}
+
     # ---------------------------------------------------------------- bidding
     def bid_values(
         self, observation: Observation, rng: random.Random | None = None
     ) -> dict[Action, float]:
         """The average worth to the team of each legal bid, from rollouts of sampled deals
-        played once as a normal bidder and once as a nil bidder."""
+        played once as a normal bidder and once as a nil bidder (a random rollout, which
+        the roles do not steer, serves both)."""
         if rng is None:
             rng = random.Random(f"expert:{self._seed}:{_public_key(observation)}")
         rules = observation.rules
         me, mate = observation.seat, observation.partner
         sampler = _sampler(observation, bid_weight=self.bid_inference)
+        leader = (observation.dealer + 1) % 4
+        if not self.heuristic:
+            summed, taken = self._random_bid_outcomes(observation, sampler, leader, rng)
+            return self._bid_worth(observation, summed, [taken, taken])
         # The rollouts play the hand once with this seat as a numeric bidder (any
         # positive number: the contracts are not known yet) and once as a nil bidder.
         plain: list[int | None] = list(observation.bids)
         plain[me] = 1
         as_nil = plain[:]
         as_nil[me] = 0
-        tables = [
-            _Table(rules, roles, heuristic=self.heuristic, epsilon=self.epsilon)
-            for roles in (plain, as_nil)
-        ]
-        leader = (observation.dealer + 1) % 4
+        tables = [_Table(rules, roles, epsilon=self.epsilon) for roles in (plain, as_nil)]
         outcomes: list[list[tuple[int, int]]] = [[], []]
         weights: list[float] = []
         for _ in range(self.bid_samples):
@@ -591,6 +714,18 @@ class ExpertBot:
                     random.Random(seed).random,
                 )
                 out.append((won[me], won[mate]))
+        return self._bid_worth(observation, weights, outcomes)
+
+    @staticmethod
+    def _bid_worth(
+        observation: Observation,
+        weights: Sequence[float],
+        outcomes: Sequence[Sequence[tuple[int, int]]],
+    ) -> dict[Action, float]:
+        """The weighted average worth of each legal bid, from the tricks (own, partner's)
+        of each rollout as a normal bidder (``outcomes[0]``) and as a nil bidder."""
+        rules = observation.rules
+        mate = observation.partner
         mate_bid = observation.bids[mate]
         if mate_bid is None:
             # The partner has not bid yet: expect a bid near the tricks they take.
@@ -609,6 +744,32 @@ class ExpertBot:
                 total += weight * _team_econ(rules, bids, blind, taken, bags)[1]
             values[action] = total / sum(weights)
         return values
+
+    def _random_bid_outcomes(
+        self, observation: Observation, sampler: DealSampler, leader: Seat, rng: random.Random
+    ) -> tuple[list[float], list[tuple[int, int]]]:
+        """The tricks (own, partner's) of random playouts of sampled deals from the first
+        lead, each distinct outcome once with the summed weight of its deals."""
+        rules = observation.rules
+        me, mate = observation.seat, observation.partner
+        deck = deck_for(rules.jokers)
+        deadline = self._deadline()
+        generator = np.random.default_rng(rng.getrandbits(64))
+        keys: list[Ints] = []
+        weights: list[float] = []
+        left = self.bid_samples
+        while left > 0:
+            drawn, weight = _draw(sampler, rng, min(_BATCH_ROWS, left), deadline)
+            batch = _batch(drawn, 1, leader, (), deck, False, (0, 0, 0, 0))
+            won = random_playouts(batch, rules, generator)
+            keys.append(won[:, me] << 4 | won[:, mate])
+            weights.extend(weight)
+            left -= len(drawn)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        distinct, index = np.unique(np.concatenate(keys), return_inverse=True)
+        summed = np.bincount(index, weights=weights).tolist()
+        return summed, [(key >> 4, key & 15) for key in distinct.tolist()]
 
     def _bid(self, observation: Observation, rng: random.Random) -> Action:
         values = self.bid_values(observation, rng)
