@@ -79,13 +79,17 @@ def legal_play_masks(
     return np.where(following & (follow != 0), follow, free)
 
 
-def _random_cards(legal: Masks, rng: np.random.Generator) -> Ints:
-    """One card a game, uniformly among the set bits of its ``legal`` mask.
+def _random_cards(legal: Masks, rng: np.random.Generator, common: int) -> Ints:
+    """One card a game, uniformly among the set bits of its ``legal`` mask; the games in
+    each run of ``common`` consecutive ones use the same random number.
 
     The n-th set bit is found by halving: while more than a byte is left, count the set
     bits of the low half and go on in the half that holds it; the byte left is looked up.
     """
-    pick = (rng.random(len(legal)) * np.bitwise_count(legal)).astype(np.uint8)
+    draws = rng.random(len(legal) // common)
+    if common > 1:
+        draws = np.repeat(draws, common)
+    pick = (draws * np.bitwise_count(legal)).astype(np.uint8)
     cards = np.zeros(len(legal), dtype=np.intp)
     for width, low_mask in _HALVES:
         low = legal & low_mask
@@ -140,15 +144,21 @@ def random_playouts(
     *,
     first_cards: Ints | None = None,
     plays: npt.NDArray[np.int8] | None = None,
+    common: int = 1,
 ) -> Ints:
     """The tricks each seat ends with, shape (N, 4), when every game of ``batch`` is
     played out with a uniformly random legal card at every turn under ``rules``.
 
     ``first_cards``, if given, is the card each game plays first (it must be legal), the
     rest being random. ``plays``, if given, an (N, cards left) array, receives each game's
-    cards in the order played. ``batch`` is not changed.
+    cards in the order played. ``common``, which must divide N, makes each run of that
+    many consecutive games share their random numbers (every game still plays uniformly
+    random cards): common random numbers, for comparing first cards in the same deal with
+    less noise. ``batch`` is not changed.
     """
     count = len(batch.seat)
+    if common < 1 or count % common:
+        raise ValueError(f"common must be a positive divisor of the {count} games, not {common}")
     left = np.bitwise_count(batch.hands).sum(axis=1)
     if count and (left != left[0]).any():
         other = int(np.flatnonzero(left != left[0])[0])
@@ -183,7 +193,7 @@ def random_playouts(
                 game = int(illegal[0])
                 raise ValueError(f"first card {card[game]} is not legal in game {game}")
         else:
-            card = _random_cards(legal, rng)
+            card = _random_cards(legal, rng, common)
         if plays is not None:
             plays[:, step] = card
         hands[rows + seat] = hand ^ (_ONE << card.astype(np.uint64))

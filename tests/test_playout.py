@@ -198,6 +198,45 @@ def test_the_forced_first_card_is_played_and_the_rest_is_random() -> None:
         assert _replayed(state, cards) == tricks.tolist()
 
 
+def test_games_sharing_random_numbers_play_alike_from_the_same_position() -> None:
+    for index, group in enumerate(GROUPS[:12]):
+        states = [state for state in group for _ in range(3)]
+        plays = np.full((len(states), _cards_left(group[0])), -1, dtype=np.int8)
+        batch = PlayoutBatch.of(states)
+        won = random_playouts(
+            batch, group[0].rules, np.random.default_rng(index), plays=plays, common=3
+        )
+        runs = plays.reshape(len(group), 3, -1)
+        assert (runs == runs[:, :1]).all()
+        assert len({tuple(run[0]) for run in runs}) == len(group)
+        for state, cards, tricks in zip(states, plays, won, strict=True):
+            assert _replayed(state, cards) == tricks.tolist(), (index, state.rules)
+
+
+def test_shared_random_numbers_keep_forced_first_cards_legal_and_the_rest_random() -> None:
+    state = finish_bidding(HandState.deal(Rules(), dealer=1, seed=5), random.Random(5))
+    legal = state.legal_actions()
+    runs = 40
+    forced = np.tile(np.array(legal, dtype=np.intp), runs)
+    plays = np.zeros((len(forced), 52), dtype=np.int8)
+    won = random_playouts(
+        PlayoutBatch.of([state] * len(forced)),
+        state.rules,
+        np.random.default_rng(3),
+        first_cards=forced,
+        plays=plays,
+        common=len(legal),
+    )
+    assert (plays[:, 0] == forced).all()
+    assert len({tuple(row) for row in plays[:: len(legal), 1:]}) == runs
+    for cards, tricks in zip(plays, won, strict=True):
+        assert _replayed(state, cards) == tricks.tolist()
+    with pytest.raises(ValueError, match="common must be a positive divisor of the 6 games"):
+        random_playouts(
+            PlayoutBatch.of([state] * 6), state.rules, np.random.default_rng(0), common=4
+        )
+
+
 def test_an_illegal_forced_first_card_is_refused() -> None:
     state = finish_bidding(HandState.deal(Rules(), dealer=1, seed=5), random.Random(5))
     assert state.current is not None

@@ -661,7 +661,14 @@ class ExpertBot:
                 observation.spades_broken,
                 observation.tricks_won,
             )
-            won = random_playouts(batch, rules, generator, first_cards=np.tile(firsts, len(drawn)))
+            # Common random numbers: a deal's rows draw alike whatever card they start with.
+            won = random_playouts(
+                batch,
+                rules,
+                generator,
+                first_cards=np.tile(firsts, len(drawn)),
+                common=len(moves),
+            )
             totals += np.array(weight) @ _row_values(won, value).reshape(len(drawn), len(moves))
             weights += sum(weight)
             deals -= len(drawn)
