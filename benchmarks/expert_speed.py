@@ -1,10 +1,11 @@
-"""Expert decision time and memory at its default settings.
+"""Expert decision time and memory, at its default settings or at the options given.
 
 Positions come from seeded matches (expert and standard partnerships against each other);
 every expert decision in them is timed, then a sample of them is run again under
 tracemalloc for the memory one decision adds.
 
     python benchmarks/expert_speed.py --matches 4 --seed 1
+    python benchmarks/expert_speed.py --matches 2 --seed 1 --options '{"rollout": "random"}'
 """
 
 from __future__ import annotations
