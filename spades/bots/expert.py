@@ -260,8 +260,8 @@ def _rollout(
     forced: Card,
     rnd: Callable[[], float],
 ) -> list[int]:
-    """Play the rest of the hand from raw state (``hands`` and ``won`` are changed), the
-    first card being ``forced``; returns the tricks per seat."""
+    """Play the rest of the hand from raw state with the heuristic policy (``hands`` and
+    ``won`` are changed), the first card being ``forced``; returns the tricks per seat."""
     suits, power, masks, spades = table.suits, table.power, table.masks, table.spades
     lead_free, no_first = table.lead_free, table.no_first
     epsilon = table.epsilon
