@@ -3,10 +3,16 @@
 Everything follows from (rules, seed, actions): the seed fixes the first dealer and every
 deal, and the actions are applied in order, hand after hand.
 
+The seed is an int; anything else, a bool included, raises ``ValueError``.
+
 >>> from spades.rules import Rules
 >>> m = Match(Rules(), seed=3)
 >>> m.hand.dealer == m.first_dealer, m.scores, m.bags
 (True, (0, 0), (0, 0))
+>>> Match(Rules(), seed=True)
+Traceback (most recent call last):
+...
+ValueError: seed must be an int, not True
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ class Match:
         if not isinstance(rules, Rules):
             raise TypeError("rules must be a Rules")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an int, not {seed!r}")
+            raise ValueError(f"seed must be an int, not {seed!r}")
         self.rules = rules
         self.seed = seed
         self.first_dealer = random.Random(f"spades:{seed}:dealer").randrange(4)
@@ -70,7 +76,8 @@ class Match:
 
     @classmethod
     def replay(cls, rules: Rules, *, seed: int, actions: Iterable[Action]) -> Match:
-        """Rebuild a match from its seed and actions (raises ``IllegalAction``)."""
+        """Rebuild a match from its seed and actions (raises ``IllegalAction``, and
+        ``ValueError`` for a seed that is not an int, as the constructor does)."""
         match = cls(rules, seed=seed)
         for action in actions:
             match.apply(action)

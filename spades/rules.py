@@ -1,20 +1,45 @@
 """House rules: one frozen, keyword-only dataclass, validated at construction.
 
+Every option has its type (an int option takes an int, never a bool) and its range: scores
+up to 10,000 either way, bonuses and penalties up to 1,000 points, a bag limit of 1 to 100.
+A refused option raises :class:`RulesError` naming the field.
+
 >>> Rules().target_score, Rules().mercy_score, Rules().blind_nil
 (500, -200, True)
 >>> Rules(target_score=0)
 Traceback (most recent call last):
 ...
-spades.rules.RulesError: target_score: the target must be a positive score, not 0
+spades.rules.RulesError: target_score: the target must be a positive score up to 10,000, not 0
+>>> Rules(bag_penalty=10**19)
+Traceback (most recent call last):
+...
+spades.rules.RulesError: bag_penalty: must be 0 to 1,000 points, not 10000000000000000000
+>>> Rules(bag_limit=None).bag_penalty  # bags off: the penalty stays at its default
+100
+>>> Rules(bag_limit=None, bag_penalty=50)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+spades.rules.RulesError: bag_penalty: a penalty of 50 means nothing with bag_limit=None ...
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 TiePolicy = Literal["play_on", "draw"]
+
+#: The bounds of the int options, far beyond any table's, so that what a game stores fits
+#: a 32-bit column: a hand moves a team's score by at most 13 x MAX_BONUS + 400 points
+#: (13 bags, each reaching a bag limit of 1, and two failed blind nils). With a mercy score
+#: a match ends between -23,400 and +11,400; without one a losing team needs over 150,000
+#: hands to fall out of range.
+MAX_TARGET: Final = 10_000
+#: The Boston bonus and the bag penalty.
+MAX_BONUS: Final = 1_000
+MAX_BAG_LIMIT: Final = 100
+_DEFAULT_BAG_PENALTY: Final = 100
 
 _HELP = "help"
 _LABEL = "label"
@@ -76,7 +101,7 @@ class Rules:
         10, "Bag limit", "Every this many bags costs the bag penalty; None turns bags off."
     )
     bag_penalty: int = _option(
-        100, "Bag penalty", "Points lost each time the bags reach the limit."
+        _DEFAULT_BAG_PENALTY, "Bag penalty", "Points lost each time the bags reach the limit."
     )
     jokers: bool = _option(
         False, "Jokers", "The Big and Little Joker replace the 2♣ and 2♦ and rank above the A♠."
@@ -93,21 +118,25 @@ class Rules:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             _check_type(f.name, getattr(self, f.name), f.type)
-        if self.target_score <= 0:
+        # Every number has bounds no table would reach (see MAX_TARGET).
+        if not 1 <= self.target_score <= MAX_TARGET:
             raise RulesError(
-                f"target_score: the target must be a positive score, not {self.target_score}"
+                f"target_score: the target must be a positive score up to {MAX_TARGET:,}, "
+                f"not {self.target_score}"
             )
-        if self.mercy_score is not None and self.mercy_score >= 0:
+        if self.mercy_score is not None and not -MAX_TARGET <= self.mercy_score <= -1:
             raise RulesError(
-                f"mercy_score: the mercy score must be below zero, not {self.mercy_score}"
+                f"mercy_score: the mercy score must be below zero, down to {-MAX_TARGET:,} "
+                f"(or None to turn it off), not {self.mercy_score}"
             )
         if self.tie_policy not in ("play_on", "draw"):
             raise RulesError(f"tie_policy: must be 'play_on' or 'draw', not {self.tie_policy!r}")
         if self.blind_nil and not self.nil_allowed:
             raise RulesError("blind_nil: blind nil needs nil bids; turn nil_allowed on")
-        if self.blind_nil_deficit < 0:
+        if not 0 <= self.blind_nil_deficit <= MAX_TARGET:
             raise RulesError(
-                f"blind_nil_deficit: must be zero or more, not {self.blind_nil_deficit}"
+                f"blind_nil_deficit: must be 0 to {MAX_TARGET:,} points, "
+                f"not {self.blind_nil_deficit}"
             )
         if self.blind_nil_exchange and not self.blind_nil:
             raise RulesError("blind_nil_exchange: the exchange needs blind nil; turn blind_nil on")
@@ -124,12 +153,25 @@ class Rules:
             raise RulesError("suicide: suicide needs nil bids; turn nil_allowed on")
         if self.suicide and self.whiz:
             raise RulesError("suicide: suicide and whiz contradict each other; pick one")
-        if self.boston_bonus < 0:
-            raise RulesError(f"boston_bonus: must be zero or more, not {self.boston_bonus}")
-        if self.bag_limit is not None and self.bag_limit < 1:
-            raise RulesError(f"bag_limit: must be at least 1 or None, not {self.bag_limit}")
-        if self.bag_penalty < 0:
-            raise RulesError(f"bag_penalty: must be zero or more, not {self.bag_penalty}")
+        if not 0 <= self.boston_bonus <= MAX_BONUS:
+            raise RulesError(
+                f"boston_bonus: must be 0 to {MAX_BONUS:,} points, not {self.boston_bonus}"
+            )
+        if self.bag_limit is not None and not 1 <= self.bag_limit <= MAX_BAG_LIMIT:
+            raise RulesError(
+                f"bag_limit: must be 1 to {MAX_BAG_LIMIT} bags (or None to turn bags off), "
+                f"not {self.bag_limit}"
+            )
+        if not 0 <= self.bag_penalty <= MAX_BONUS:
+            raise RulesError(
+                f"bag_penalty: must be 0 to {MAX_BONUS:,} points, not {self.bag_penalty}"
+            )
+        if self.bag_limit is None and self.bag_penalty != _DEFAULT_BAG_PENALTY:
+            raise RulesError(
+                f"bag_penalty: a penalty of {self.bag_penalty} means nothing with "
+                f"bag_limit=None (bags off); set a bag_limit or leave bag_penalty at "
+                f"{_DEFAULT_BAG_PENALTY}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """The options as a plain dict (for JSON)."""
@@ -137,11 +179,15 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Rules from a dict; unknown names are refused, missing ones take the default."""
+        """Rules from a dict; unknown names are refused, missing ones take the default.
+
+        Every value is checked as the constructor checks it (saved games and imported
+        records come this way).
+        """
         if not isinstance(data, dict):
             raise RulesError(f"rules: expected an object, not {type(data).__name__}")
         known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(str(name) for name in data if name not in known)
         if unknown:
             raise RulesError(f"{unknown[0]}: not a rule option")
         return cls(**data)

@@ -195,11 +195,42 @@ def legal_play_mask(
     return hand
 
 
-def _int_pair(pair: Sequence[int]) -> tuple[int, int]:
-    """``pair`` as a tuple of two ints (the scores or the bags of the two teams)."""
-    if len(pair) != 2 or not isinstance(pair[0], int) or not isinstance(pair[1], int):
-        raise ValueError("scores and bags are pairs of ints")
+def _check_seed(seed: object) -> None:
+    # A text seed would be hashed differently in every process, and True would deal as 1.
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ValueError(f"seed must be an int or None, not {seed!r}")
+
+
+def _int_pair(pair: object, name: str) -> tuple[int, int]:
+    """``pair`` (the scores or the bags of the two teams) as a tuple of two ints."""
+    if (
+        not isinstance(pair, tuple | list)
+        or len(pair) != 2
+        or isinstance(pair[0], bool)
+        or isinstance(pair[1], bool)
+        or not isinstance(pair[0], int)
+        or not isinstance(pair[1], int)
+    ):
+        raise ValueError(f"{name} must be a pair of ints (North/South, East/West), not {pair!r}")
     return pair[0], pair[1]
+
+
+def _check_start(
+    rules: Rules, dealer: object, scores: object, bags: object
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Check what a hand starts from (before any dealing); returns the scores and bags."""
+    if not isinstance(rules, Rules):
+        raise TypeError("rules must be a Rules")
+    _check_dealer(dealer)
+    score_pair = _int_pair(scores, "scores")
+    bag_pair = _int_pair(bags, "bags")
+    if min(bag_pair) < 0:
+        raise ValueError(f"bags are never negative, not {bag_pair}")
+    limit = rules.bag_limit
+    if limit is not None and max(bag_pair) >= limit:
+        # The penalty takes the limit off the count whenever it is reached.
+        raise ValueError(f"bags must stay below the bag limit of {limit}, not {bag_pair}")
+    return score_pair, bag_pair
 
 
 def _blind_eligible(rules: Rules, scores: tuple[int, int]) -> tuple[bool, bool, bool, bool]:
@@ -281,11 +312,24 @@ class HandState:
         scores: tuple[int, int] = (0, 0),
         bags: tuple[int, int] = (0, 0),
     ) -> HandState:
-        """Shuffle with ``seed`` and deal 13 cards to each seat."""
-        _check_dealer(dealer)
-        if seed is not None and not isinstance(seed, int):
-            # A text seed would be hashed differently in every process.
-            raise ValueError(f"seed must be an int or None, not {seed!r}")
+        """Shuffle with ``seed`` and deal 13 cards to each seat.
+
+        ``seed`` is an int (None: a fresh random deal), ``dealer`` a seat 0..3, and
+        ``scores`` and ``bags`` the running totals of (North/South, East/West) before the
+        hand: ints, with bags from 0 to below the bag limit. Anything else raises
+        ``ValueError`` before dealing.
+
+        >>> HandState.deal(Rules(), dealer=0, seed=True)
+        Traceback (most recent call last):
+        ...
+        ValueError: seed must be an int or None, not True
+        >>> HandState.deal(Rules(), dealer=0, seed=1, bags=(10, 0))
+        Traceback (most recent call last):
+        ...
+        ValueError: bags must stay below the bag limit of 10, not (10, 0)
+        """
+        scores, bags = _check_start(rules, dealer, scores, bags)
+        _check_seed(seed)
         # random.Random(seed) draws the same numbers; its C base is quicker to seed.
         keys = list(starmap(_random.Random(seed).random, _NO_ARGS))
         deck = sorted(range(NUM_CARDS), key=keys.__getitem__)
@@ -306,8 +350,9 @@ class HandState:
         scores: tuple[int, int] = (0, 0),
         bags: tuple[int, int] = (0, 0),
     ) -> HandState:
-        """A hand from four given hands of 13 cards, indexed by seat."""
-        _check_dealer(dealer)
+        """A hand from four given hands of 13 cards, indexed by seat (the other inputs as
+        for :meth:`deal`)."""
+        scores, bags = _check_start(rules, dealer, scores, bags)
         if len(hands) != 4:
             raise ValueError(f"four hands are needed, not {len(hands)}")
         masks: list[Mask] = []
@@ -330,13 +375,10 @@ class HandState:
         scores: tuple[int, int],
         bags: tuple[int, int],
     ) -> HandState:
-        if not isinstance(rules, Rules):
-            raise TypeError("rules must be a Rules")
+        """A new hand from checked inputs (see :func:`_check_start`)."""
         self = cls.__new__(cls)
-        self.scores = _int_pair(scores)
-        self.bags = _int_pair(bags)
-        if min(self.bags) < 0:
-            raise ValueError("bags are never negative")
+        self.scores = scores
+        self.bags = bags
         self.rules = rules
         self.deck = deck_for(rules.jokers)
         self.dealer = dealer

@@ -94,7 +94,7 @@ def refused(data: Any, where: str) -> str:
 
 
 def changed(good: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-    data = json.loads(json.dumps(good))
+    data: dict[str, Any] = json.loads(json.dumps(good))
     change(data)
     return data
 

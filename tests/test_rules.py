@@ -39,7 +39,7 @@ def test_rules_are_frozen_and_keyword_only() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.target_score = 300  # type: ignore[misc]
     with pytest.raises(TypeError):
-        Rules(300)  # type: ignore[misc]
+        Rules(300)  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(
@@ -90,8 +90,9 @@ def test_contradictory_or_out_of_range_rules_are_refused_naming_the_field(
     ],
 )
 def test_wrong_types_are_refused_naming_the_field(field: str, value: object) -> None:
+    options: dict[str, Any] = {field: value}
     with pytest.raises(RulesError, match=f"^{field}: "):
-        Rules(**{field: value})
+        Rules(**options)
 
 
 def test_house_options_that_fit_together_are_accepted() -> None:
