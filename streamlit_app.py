@@ -1,6 +1,9 @@
-"""Router: the pages of the app and nothing else."""
+"""Router: the pages of the app, the fault boundary around them, and nothing else."""
 
 import streamlit as st
+
+from spades.ui.faults import store_faults
+from spades.ui.identity import remember
 
 st.set_page_config(page_title="Spades", page_icon="♠", layout="wide")
 
@@ -18,4 +21,6 @@ page = st.navigation(
         ],
     }
 )
-page.run()
+with store_faults():
+    page.run()
+    remember()

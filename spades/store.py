@@ -1,34 +1,53 @@
-"""The game store: every game, hand and action, in SQLite by default (SQLAlchemy 2).
+"""The game store: every game, hand, action and player, in SQLite by default (SQLAlchemy 2).
 
 The database is chosen by :func:`resolve_url`: an explicit URL, else ``SPADES_DB_URL``,
 else a SQLite file in the per-user data directory (``SPADES_DATA_DIR`` or
 ``~/.local/share/spades``). The UI layer may pass a URL from Streamlit secrets.
 
-Three tables hold the games (rules, seats, bot levels, kind, times, result, undo), the
+Three tables hold the games (rules, seats, bot levels, kind, owner, times, result, undo), the
 scored hands (dealer, bids, tricks, points breakdown, bags) and every action, so any game
-replays through the engine. A ``schema_version`` table names the layout; an older file is
-upgraded in place and a newer or foreign one is refused. Every write is one transaction,
-and SQLite runs in WAL mode so that pages reading and games writing do not block each other.
+replays through the engine. A fourth holds the players: a display name, table preferences
+and the hash of the secret token a browser presents to be that player again. A
+``schema_version`` table names the layout; an older file is upgraded in place and a newer
+or foreign one is refused. Every write is one transaction, and SQLite runs in WAL mode so
+that pages reading and games writing do not block each other.
+
+A write to a game in play names the ply it was made at. Two sessions on one game cannot
+both write: the second is refused with :class:`StaleWrite`, and no ply ever holds two
+actions. A database that cannot be used (damaged, read-only, busy, empty, or written by a
+newer version) raises :class:`StoreUnavailable` with a message for people; the details go
+to the server log, never into the message.
 
 >>> from spades.rules import Rules
 >>> store = Store("sqlite://")
 >>> gid = store.new_game(rules=Rules(), seed=1, players=("N", "E", "You", "W"),
 ...                      kind="human", bot_levels={0: "random", 1: "random", 3: "random"})
->>> store.append_action(gid, store.load(gid).match.legal_actions()[0])
+>>> first = store.load(gid).match.legal_actions()[0]
+>>> store.append_action(gid, first, ply=0)
 >>> len(store.load(gid).match.history)
 1
+>>> try:
+...     store.append_action(gid, first, ply=0)
+... except StaleWrite as err:
+...     (err.expected, err.stored)
+(0, 1)
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
+import math
 import os
+import secrets
+import sqlite3
 import threading
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager, suppress
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, ClassVar, Final, Literal
 
@@ -42,16 +61,87 @@ from spades.record import GameRecord, LoadedGame, RecordError, dumps, loads
 from spades.rules import Rules
 from spades.state import IllegalAction
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
 HUMAN: Final = "human"
 Kind = Literal["human", "simulated"]
 KINDS: Final = ("human", "simulated")
+#: The longest display name a player may have.
+NAME_MAX: Final = 40
+#: The most a player's preferences may take, as UTF-8 JSON.
+PREFS_MAX_BYTES: Final = 4096
+# How long a player's seen_at may lag: it is bookkeeping, not worth a write on every visit.
+_SEEN_EVERY: Final = timedelta(hours=1)
+# A token is URL-safe base64 (``secrets.token_urlsafe(32)`` gives 43 characters); anything
+# longer or with other characters is refused before it is hashed.
+_TOKEN_MAX: Final = 128
+_TOKEN_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_HEX: Final = frozenset("0123456789abcdef")
+
+_log = logging.getLogger("spades.store")
 
 
 class StoreError(ValueError):
     """A store operation that cannot be done; the message says why."""
+
+
+class StaleWrite(StoreError):
+    """The game has moved on: its stored actions are not the ones the writer's copy had.
+
+    ``expected`` is the number of actions the writer's copy had, ``stored`` the number the
+    store holds. Nothing was written; reload the game to see where it stands.
+    """
+
+    def __init__(self, game_id: str, *, expected: int, stored: int) -> None:
+        super().__init__(
+            f"game {game_id} has moved on elsewhere: it holds {stored} actions, "
+            f"where this copy has {expected}"
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.stored = stored
+
+
+UnavailableReason = Literal["damaged", "read_only", "busy", "newer", "empty", "unreachable"]
+
+_UNAVAILABLE: Final[dict[UnavailableReason, str]] = {
+    "damaged": (
+        "The game database is damaged, so it cannot be used. Nothing was changed; restore it "
+        "from a backup or move it aside to start a new one."
+    ),
+    "read_only": (
+        "The game database is read-only, so games cannot be saved. Nothing was lost; it can "
+        "be used again once this program may write to it."
+    ),
+    "busy": (
+        "The game database is busy: another program holds it. Nothing was lost; try again "
+        "in a moment."
+    ),
+    "newer": (
+        "The game database was written by a newer version of spades, so this one cannot "
+        "use it. Nothing was changed; upgrade spades to open it."
+    ),
+    "empty": (
+        "The game database file is empty, perhaps cut short, so it was not opened. Nothing "
+        "was changed; restore it from a backup or move it aside to start a new one."
+    ),
+    "unreachable": (
+        "The game database cannot be reached right now. Nothing was changed; try again later."
+    ),
+}
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be used at all; ``reason`` says why, the message says it plainly.
+
+    The message is written for players: it names no file, SQL or error text (those are
+    logged on the server, on the ``spades.store`` logger).
+    """
+
+    def __init__(self, reason: UnavailableReason) -> None:
+        super().__init__(_UNAVAILABLE[reason])
+        self.reason: UnavailableReason = reason
 
 
 # ------------------------------------------------------------------------------ schema
@@ -59,6 +149,19 @@ metadata = sa.MetaData()
 
 schema_version = sa.Table(
     "schema_version", metadata, sa.Column("version", sa.Integer, nullable=False)
+)
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    # Only the token's hash is kept: a copy of the database does not let anyone act as
+    # the players in it.
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("name", sa.String(NAME_MAX), nullable=False),
+    sa.Column("prefs", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+    sa.Column("seen_at", sa.DateTime, nullable=False),
 )
 
 games = sa.Table(
@@ -89,8 +192,11 @@ games = sa.Table(
     sa.Column("bags_ew", sa.Integer, nullable=False),
     sa.Column("winner", sa.Integer),
     sa.Column("outcome", sa.String(200), nullable=False),
+    # Simulated, imported and older games belong to nobody.
+    sa.Column("owner", sa.String(32), sa.ForeignKey("players.id", ondelete="SET NULL")),
     sa.Index("ix_games_kind_started", "kind", "started_at"),
 )
+_GAMES_OWNER_INDEX: Final = sa.Index("ix_games_owner", games.c.owner)
 
 hands = sa.Table(
     "hands",
@@ -125,18 +231,21 @@ actions = sa.Table(
     "actions",
     metadata,
     sa.Column("game", sa.Integer, sa.ForeignKey("games.num", ondelete="CASCADE"), primary_key=True),
+    # The key (game, ply) is what makes two actions for one ply impossible, whatever the
+    # writers do; the ply check in each write makes the loser hear about it.
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("action", sa.Integer, nullable=False),
     # Clustered on (game, ply): SQLite keeps the rows in that order, with no second index.
     sqlite_with_rowid=False,
 )
 
-_OUR_TABLES: Final = frozenset({"schema_version", "games", "hands", "actions"})
+_OUR_TABLES: Final = frozenset({"schema_version", "games", "hands", "actions", "players"})
 
 # Version 1 keyed games, and their actions, by the text id alone; it had no undo columns,
 # no rule-set or bot-level labels and no hands table (analytics replayed the actions).
-# The upgrade renames the old tables, creates the new ones, copies the rows across, and
-# fills the hands by replaying every finished game through the engine.
+# The upgrade renames the old tables, creates the current ones, copies the rows across,
+# and fills the hands by replaying every finished game through the engine. It lands on
+# the current layout in one step, so the later upgrades have nothing left to do.
 _V1_GAME_COLUMNS: Final = (
     "id, kind, status, started_at, updated_at, finished_at, seed, rules, "
     "player_n, player_e, player_s, player_w, level_n, level_e, level_s, level_w, "
@@ -153,6 +262,11 @@ _V1_COPY: Final = (
     "FROM actions_v1 a JOIN games g ON g.id = a.game_id",
     "DROP TABLE actions_v1",
     "DROP TABLE games_v1",
+)
+# Version 2 had no players and no game owners: the upgrade adds the table, the column
+# (empty, so every earlier game belongs to nobody) and its index.
+_V2_ADD_OWNER: Final = (
+    "ALTER TABLE games ADD COLUMN owner VARCHAR(32) REFERENCES players (id) ON DELETE SET NULL"
 )
 
 
@@ -179,14 +293,42 @@ def resolve_url(url: str | None = None) -> str:
     return f"sqlite:///{path}"
 
 
-def _sqlite_engine(url: str) -> Engine:
+def _sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL, or None for an in-memory database or another dialect."""
+    parsed = sa.make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    if database.startswith("file:"):
+        if parsed.query.get("mode") == "memory":
+            return None
+        database = database.removeprefix("file:")
+    return Path(database)
+
+
+def _empty_file(path: Path, busy_timeout: float) -> bool:
+    """Whether ``path`` is a zero-length file that no one is writing a new store into.
+
+    Another server creating the same new store makes the file, empty, a moment before
+    it takes the write lock and fills it: waiting for that lock tells the two apart.
+    """
+    if not path.is_file() or path.stat().st_size != 0:
+        return False
+    with suppress(sqlite3.Error), closing(sqlite3.connect(path, timeout=busy_timeout)) as probe:
+        probe.isolation_level = None
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+    return path.stat().st_size == 0
+
+
+def _sqlite_engine(url: str, busy_timeout: float) -> Engine:
     database = sa.make_url(url).database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     memory = not database or database == ":memory:"
     engine = sa.create_engine(
         url,
-        connect_args={"check_same_thread": False, "timeout": 30},
+        connect_args={"check_same_thread": False, "timeout": busy_timeout},
         poolclass=sa.StaticPool if memory else None,
     )
 
@@ -197,7 +339,7 @@ def _sqlite_engine(url: str) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={round(busy_timeout * 1000)}")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
@@ -208,6 +350,92 @@ def _sqlite_engine(url: str) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+# ---------------------------------------------------------------------------- faults
+# Words of the DB-API error (SQLite's error name, then its message) that tell why the
+# database cannot be used, checked in this order; other drivers' messages use the same words.
+_FAULT_WORDS: Final[tuple[tuple[UnavailableReason, tuple[str, ...]], ...]] = (
+    (
+        "busy",
+        ("sqlite_busy", "sqlite_locked", "locked", "lock timeout", "could not obtain lock"),
+    ),
+    ("read_only", ("sqlite_readonly", "readonly", "read-only", "read only")),
+    (
+        "damaged",
+        (
+            "sqlite_corrupt",
+            "sqlite_notadb",
+            "sqlite_ioerr",
+            "malformed",
+            "not a database",
+            "disk i/o",
+            "no such table",
+            "no such column",
+        ),
+    ),
+)
+_CANNOT_OPEN: Final = ("sqlite_cantopen", "unable to open")
+
+
+def _read_only_place(path: Path | None) -> bool:
+    """Whether a SQLite file, or the folder it is in, may be read but not written."""
+    if path is None:
+        return False
+    if path.exists() and not os.access(path, os.W_OK):
+        return True
+    return path.parent.is_dir() and not os.access(path.parent, os.W_OK)
+
+
+def _fault_reason(err: BaseException, path: Path | None) -> UnavailableReason:
+    """Why a database error means the database cannot be used."""
+    if isinstance(err, OSError):
+        return "read_only" if isinstance(err, PermissionError) else "unreachable"
+    orig = err.orig if isinstance(err, sa.exc.DBAPIError) else err
+    text = f"{getattr(orig, 'sqlite_errorname', '')} {orig}".lower()
+    for reason, words in _FAULT_WORDS:
+        if any(word in text for word in words):
+            return reason
+    if any(word in text for word in _CANNOT_OPEN) and _read_only_place(path):
+        # SQLite cannot open a WAL database whose folder it may not write to: the
+        # -wal and -shm files beside it cannot be made.
+        return "read_only"
+    return "unreachable"
+
+
+def _value_error(err: BaseException) -> bool:
+    """Whether ``err`` is a value the database cannot hold, rather than a database fault."""
+    if isinstance(err, sa.exc.DataError | OverflowError):
+        return True
+    return isinstance(err, sa.exc.StatementError) and not isinstance(err, sa.exc.DBAPIError)
+
+
+@contextmanager
+def _plain_faults(where: str, path: Path | None) -> Iterator[None]:
+    """Turn the database's own errors into plain :class:`StoreError` messages.
+
+    The driver's text names files, SQL and parameters; it goes to the server log only.
+    """
+    try:
+        yield
+    except StoreError:
+        raise
+    except sa.exc.IntegrityError:
+        _log.warning("%s refused a write", where, exc_info=True)
+        raise StoreError(
+            "the game database refused the change: it clashes with what another "
+            "session stored meanwhile, so nothing was stored"
+        ) from None
+    except (sa.exc.StatementError, sqlite3.Error, OverflowError, OSError) as err:
+        if _value_error(err):
+            _log.warning("%s refused a value", where, exc_info=True)
+            raise StoreError(
+                "a value is out of the range the game database can hold, so nothing was stored"
+            ) from None
+        reason = _fault_reason(err, path)
+        level = logging.WARNING if reason == "busy" else logging.ERROR
+        _log.log(level, "%s cannot be used (%s)", where, reason, exc_info=True)
+        raise StoreUnavailable(reason) from None
 
 
 def rule_set_label(rules: Rules) -> str:
@@ -275,7 +503,11 @@ def hand_rows(match: Match) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------- filters
 @dataclass(frozen=True, slots=True)
 class GameFilter:
-    """Which games an analytics query covers; ``None`` means no restriction."""
+    """Which games an analytics query covers; ``None`` means no restriction.
+
+    ``owner`` keeps one player's games only, and with ``others_finished`` also every game
+    that is over, whoever played it; a game in play is never shown to anyone but its owner.
+    """
 
     kinds: tuple[str, ...] | None = None
     start: date | None = None
@@ -283,6 +515,8 @@ class GameFilter:
     rule_sets: tuple[str, ...] | None = None
     bot_levels: tuple[str, ...] | None = None
     finished_only: bool = True
+    owner: str | None = None
+    others_finished: bool = False
 
     def clause(self) -> sa.ColumnElement[bool]:
         """The SQL condition on the ``games`` table."""
@@ -290,13 +524,16 @@ class GameFilter:
         parts: list[sa.ColumnElement[bool]] = []
         if self.finished_only:
             parts.append(c.status != "playing")
+        if self.owner is not None:
+            mine = c.owner == self.owner
+            parts.append(sa.or_(mine, c.status != "playing") if self.others_finished else mine)
         if self.kinds is not None:
             parts.append(c.kind.in_(self.kinds))
         if self.start is not None:
-            parts.append(c.started_at >= datetime.combine(self.start, datetime.min.time()))
+            parts.append(c.started_at >= datetime.combine(self.start, time.min))
         if self.end is not None:
-            end = datetime.combine(self.end, datetime.min.time()) + timedelta(days=1)
-            parts.append(c.started_at < end)
+            # The end of the day rather than the next midnight: date.max has no next day.
+            parts.append(c.started_at <= datetime.combine(self.end, time.max))
         if self.rule_sets is not None:
             parts.append(c.rule_set.in_(self.rule_sets))
         if self.bot_levels is not None:
@@ -317,6 +554,13 @@ class _NewGame:
     undo_used: bool
     started_at: datetime
     finished_at: datetime | None
+    owner: str | None = None
+
+
+def _shown(value: object) -> str:
+    """A value for a message, cut short: a hostile caller's megabyte is not echoed."""
+    text = repr(value)
+    return text if len(text) <= 70 else text[:69] + "…"
 
 
 def _check_players(players: Sequence[str]) -> tuple[str, str, str, str]:
@@ -343,24 +587,69 @@ def _check_kind(kind: str) -> str:
     return kind
 
 
+def _check_ply(ply: int) -> int:
+    if isinstance(ply, bool) or not isinstance(ply, int):
+        raise StoreError(f"ply: expected an int, not {_shown(ply)}")
+    return ply
+
+
+def _check_name(name: str) -> str:
+    """A display name, trimmed (runs of spaces, tabs and line breaks become one space)."""
+    if not isinstance(name, str):
+        raise StoreError(f"name: expected text, not {_shown(name)}")
+    trimmed = " ".join(name.split())
+    if not trimmed:
+        raise StoreError("name: a name needs at least one letter")
+    if len(trimmed) > NAME_MAX:
+        raise StoreError(f"name: a name is at most {NAME_MAX} characters long")
+    if not trimmed.isprintable():
+        raise StoreError("name: a name cannot hold control characters")
+    return trimmed
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def _is_player_id(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 32 and set(value) <= _HEX
+
+
 class Store:
-    """The games of one database. Thread-safe; share one per URL (:meth:`default`)."""
+    """The games of one database. Thread-safe; share one per URL (:meth:`default`).
+
+    ``busy_timeout`` (seconds, SQLite only) is how long a write waits for another writer
+    before the store gives up with :class:`StoreUnavailable` (reason ``busy``).
+    """
 
     _shared: ClassVar[dict[str, Store]] = {}
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
-    def __init__(self, url: str | None = None) -> None:
-        self.url = resolve_url(url)
+    def __init__(self, url: str | None = None, *, busy_timeout: float = 30.0) -> None:
+        if isinstance(busy_timeout, bool) or not isinstance(busy_timeout, int | float):
+            raise StoreError(f"busy_timeout: expected seconds, not {_shown(busy_timeout)}")
+        if not (math.isfinite(busy_timeout) and busy_timeout >= 0):
+            raise StoreError(f"busy_timeout: {busy_timeout} is not a number of seconds")
+        with _plain_faults("the default database folder", None):
+            self.url = resolve_url(url)
         try:
             dialect = sa.make_url(self.url).get_backend_name()
         except sa.exc.ArgumentError as err:
             raise StoreError(f"database URL: {err}") from None
-        self.engine = (
-            _sqlite_engine(self.url)
-            if dialect == "sqlite"
-            else sa.create_engine(self.url, pool_pre_ping=True)
-        )
-        self._open()
+        self._file = _sqlite_file(self.url)
+        self._busy_timeout = busy_timeout
+        with self._faults():
+            self.engine = (
+                _sqlite_engine(self.url, busy_timeout)
+                if dialect == "sqlite"
+                else sa.create_engine(self.url, pool_pre_ping=True)
+            )
+        try:
+            self._open()
+        except StoreError:
+            # Let go of the file now: a refused database is left as it was found.
+            self.engine.dispose()
+            raise
 
     @classmethod
     def default(cls, url: str | None = None) -> Store:
@@ -377,9 +666,18 @@ class Store:
         self.engine.dispose()
 
     # ----------------------------------------------------------------- transactions
+    def _faults(self) -> AbstractContextManager[None]:
+        return _plain_faults(self._where(), self._file)
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self._faults(), self.engine.connect() as conn:
+            yield conn
+
     @contextmanager
     def _write(self) -> Iterator[Connection]:
         with (
+            self._faults(),
             self.engine.connect().execution_options(spades_write=True) as conn,
             conn.begin(),
         ):
@@ -387,6 +685,12 @@ class Store:
 
     # ------------------------------------------------------------------ schema
     def _open(self) -> None:
+        # SQLite takes a zero-length file for a new database and would write one into it:
+        # a file cut short would silently become an empty store. Look before connecting,
+        # since connecting creates the file when it is missing.
+        if self._file is not None and _empty_file(self._file, self._busy_timeout):
+            _log.error("%s is an empty file; it is left as it is", self._where())
+            raise StoreUnavailable("empty")
         with self._write() as conn:
             tables = set(sa.inspect(conn).get_table_names()) & _OUR_TABLES
             if not tables:
@@ -394,27 +698,34 @@ class Store:
                 conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
                 return
             if "schema_version" not in tables:
+                _log.error("%s has spades tables but no schema_version table", self._where())
                 raise StoreError(
-                    f"{self._where()} has spades tables but no schema_version table; "
+                    "the game database has tables named like spades' but no schema version; "
                     "it was not written by this program and is left untouched"
                 )
             found = conn.execute(sa.select(schema_version.c.version)).scalars().all()
-            if len(found) != 1:
-                raise StoreError(f"{self._where()}: the schema_version table is damaged")
-            version = found[0]
+            version = found[0] if len(found) == 1 and isinstance(found[0], int) else None
             if version == SCHEMA_VERSION:
                 return
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self._where()} uses schema version {version}, newer than this "
-                    f"program's {SCHEMA_VERSION}; upgrade spades to open it"
+            if version is not None and version > SCHEMA_VERSION:
+                _log.error(
+                    "%s uses schema version %s, newer than this program's %s",
+                    self._where(),
+                    version,
+                    SCHEMA_VERSION,
                 )
+                raise StoreUnavailable("newer")
             if version == 1:
                 self._upgrade_v1(conn)
-                return
-            raise StoreError(f"{self._where()}: unknown schema version {version}")
+            elif version == 2:
+                self._upgrade_v2(conn)
+            else:
+                _log.error("%s: schema_version holds %r", self._where(), found)
+                raise StoreUnavailable("damaged")
+            conn.execute(schema_version.update().values(version=SCHEMA_VERSION))
 
     def _where(self) -> str:
+        """The database for the server log (never for a message a player sees)."""
         return f"the database {sa.make_url(self.url).render_as_string(hide_password=True)}"
 
     def _upgrade_v1(self, conn: Connection) -> None:
@@ -437,7 +748,12 @@ class Store:
             )
             if row.status != "playing":
                 self._insert_hands(conn, row.num, match)
-        conn.execute(schema_version.update().values(version=SCHEMA_VERSION))
+
+    @staticmethod
+    def _upgrade_v2(conn: Connection) -> None:
+        players.create(conn)
+        conn.exec_driver_sql(_V2_ADD_OWNER)
+        _GAMES_OWNER_INDEX.create(conn)
 
     # -------------------------------------------------------------------- writes
     def new_game(
@@ -449,8 +765,12 @@ class Store:
         kind: Kind,
         bot_levels: Mapping[int, str],
         undo_allowed: bool = True,
+        owner: str | None = None,
     ) -> str:
-        """Record a new game with no actions yet; returns its id (32 hex digits)."""
+        """Record a new game with no actions yet; returns its id (32 hex digits).
+
+        ``owner`` is the player (:meth:`new_player`) whose game it is, if anyone's.
+        """
         game = _NewGame(
             game_id=uuid.uuid4().hex,
             match=Match(rules, seed=seed),
@@ -461,33 +781,51 @@ class Store:
             undo_used=False,
             started_at=_now(),
             finished_at=None,
+            owner=owner,
         )
         with self._write() as conn:
+            if owner is not None:
+                self._player_row(conn, owner)
             self._insert_games(conn, [game])
         return game.game_id
 
-    def append_action(self, game_id: str, action: int, *, undo_used: bool = False) -> None:
-        """Append one action to a game in play (one transaction)."""
+    def append_action(
+        self, game_id: str, action: int, *, ply: int, undo_used: bool = False
+    ) -> None:
+        """Store ``action`` as action number ``ply`` of a game in play (one transaction).
+
+        ``ply`` is how many actions the caller's copy of the game had before this one.
+        When the store holds another number, the game has moved on elsewhere:
+        :class:`StaleWrite` is raised and nothing is stored.
+        """
         if isinstance(action, bool) or not isinstance(action, int):
-            raise StoreError(f"action: expected an int, not {action!r}")
+            raise StoreError(f"action: expected an int, not {_shown(action)}")
         if not 0 <= action < NUM_ACTIONS:
             raise StoreError(f"action: {action} is not an action")
+        _check_ply(ply)
         with self._write() as conn:
-            row = self._game_row(conn, game_id)
+            row = self._game_row(conn, game_id, lock=True)
+            if ply != row.actions_count:
+                raise StaleWrite(game_id, expected=ply, stored=row.actions_count)
             if row.status != "playing":
                 raise StoreError(f"game {game_id} is over; no more actions can be stored")
-            values: dict[str, Any] = {"actions_count": row.actions_count + 1, "updated_at": _now()}
+            values: dict[str, Any] = {"actions_count": ply + 1, "updated_at": _now()}
             if undo_used:
                 values["undo_used"] = True
-            conn.execute(
-                actions.insert().values(game=row.num, ply=row.actions_count, action=action)
-            )
+            conn.execute(actions.insert().values(game=row.num, ply=ply, action=action))
             conn.execute(games.update().where(games.c.num == row.num).values(**values))
 
-    def truncate(self, game_id: str, length: int) -> None:
-        """Undo: keep the first ``length`` actions of a game in play, mark undo as used."""
+    def truncate(self, game_id: str, length: int, *, ply: int) -> None:
+        """Undo: keep the first ``length`` actions of a game in play, mark undo as used.
+
+        ``ply`` is how many actions the caller's copy had before the undo; as in
+        :meth:`append_action`, another stored number raises :class:`StaleWrite`.
+        """
+        _check_ply(ply)
         with self._write() as conn:
-            row = self._game_row(conn, game_id)
+            row = self._game_row(conn, game_id, lock=True)
+            if ply != row.actions_count:
+                raise StaleWrite(game_id, expected=ply, stored=row.actions_count)
             if row.status != "playing":
                 raise StoreError(f"game {game_id} is over; it cannot be taken back")
             if not row.undo_allowed:
@@ -509,7 +847,7 @@ class Store:
         if not match.is_over:
             raise StoreError(f"finish: the match of game {game_id} is not over")
         with self._write() as conn:
-            row = self._game_row(conn, game_id)
+            row = self._game_row(conn, game_id, lock=True)
             if row.status != "playing":
                 raise StoreError(f"game {game_id} is already finished")
             stored = self._actions(conn, row.num)
@@ -568,11 +906,103 @@ class Store:
             self._insert_games(conn, batch)
         return [game.game_id for game in batch]
 
+    # -------------------------------------------------------------------- players
+    def new_player(self, name: str = "You") -> tuple[str, str]:
+        """A new player: returns ``(player_id, token)``.
+
+        The token is the player's secret (a browser keeps it to be this player again);
+        only its hash is stored, so it cannot be looked up later: hand it over now.
+        """
+        checked = _check_name(name)
+        player_id = uuid.uuid4().hex
+        token = secrets.token_urlsafe(32)
+        now = _now()
+        with self._write() as conn:
+            conn.execute(
+                players.insert().values(
+                    id=player_id,
+                    token_hash=_token_hash(token),
+                    name=checked,
+                    prefs="{}",
+                    created_at=now,
+                    seen_at=now,
+                )
+            )
+        return player_id, token
+
+    def player_for_token(self, token: str) -> str | None:
+        """The player whose token this is; None for an unknown, malformed or over-long one."""
+        if not isinstance(token, str) or not 0 < len(token) <= _TOKEN_MAX:
+            return None
+        if not set(token) <= _TOKEN_CHARS:
+            return None
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(players.c.id, players.c.seen_at).where(
+                    players.c.token_hash == _token_hash(token)
+                )
+            ).one_or_none()
+        if row is None:
+            return None
+        now = _now()
+        if row.seen_at < now - _SEEN_EVERY:
+            # seen_at is bookkeeping: a busy or read-only database must not turn a known
+            # player away. The fault is in the server log already.
+            with suppress(StoreUnavailable), self._write() as conn:
+                conn.execute(players.update().where(players.c.id == row.id).values(seen_at=now))
+        return str(row.id)
+
+    def player_name(self, player_id: str) -> str:
+        """A player's display name."""
+        with self._read() as conn:
+            return str(self._player_row(conn, player_id).name)
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        """Change a player's display name (trimmed, at most :data:`NAME_MAX` characters)."""
+        checked = _check_name(name)
+        with self._write() as conn:
+            self._player_row(conn, player_id)
+            conn.execute(players.update().where(players.c.id == player_id).values(name=checked))
+
+    def player_prefs(self, player_id: str) -> dict[str, Any]:
+        """A player's saved preferences (empty when none are, or they do not read back)."""
+        with self._read() as conn:
+            text = self._player_row(conn, player_id).prefs
+        try:
+            prefs = json.loads(text)
+        except ValueError:
+            _log.warning("%s: the preferences of player %s do not read", self._where(), player_id)
+            return {}
+        return prefs if isinstance(prefs, dict) else {}
+
+    def save_player_prefs(self, player_id: str, prefs: Mapping[str, Any]) -> None:
+        """Keep a player's preferences (JSON, at most :data:`PREFS_MAX_BYTES` bytes)."""
+        try:
+            text = json.dumps(dict(prefs), ensure_ascii=False, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as err:
+            raise StoreError(f"preferences: they cannot be saved as JSON ({err})") from None
+        size = len(text.encode("utf-8"))
+        if size > PREFS_MAX_BYTES:
+            raise StoreError(
+                f"preferences: they take {size} bytes, more than the {PREFS_MAX_BYTES} kept"
+            )
+        with self._write() as conn:
+            self._player_row(conn, player_id)
+            conn.execute(players.update().where(players.c.id == player_id).values(prefs=text))
+
     # ----------------------------------------------------------- import / export
     def export_json(self, game_id: str) -> str:
-        """The game as a JSON record (``spades.record``), with its store facts in ``meta``."""
-        with self.engine.connect() as conn:
+        """The game as a JSON record (``spades.record``), with its store facts in ``meta``.
+
+        Only a game that is over: the record holds every hand and the seed, so a game in
+        play would give away the cards still hidden and every deal still to come.
+        """
+        with self._read() as conn:
             row = self._game_row(conn, game_id)
+            if row.status == "playing":
+                raise StoreError(
+                    f"game {game_id} is still being played; it can be exported once it is over"
+                )
             match = self._replay(conn, row)
         meta = {
             "game_id": game_id,
@@ -645,7 +1075,7 @@ class Store:
     # -------------------------------------------------------------------- reads
     def load(self, game_id: str) -> LoadedGame:
         """The game replayed through the engine; :class:`StoreError` if unknown or corrupt."""
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             row = self._game_row(conn, game_id)
             match = self._replay(conn, row)
         if row.status != "playing" and (match.scores != (row.score_ns, row.score_ew)):
@@ -658,7 +1088,7 @@ class Store:
 
     def game_info(self, game_id: str) -> dict[str, Any]:
         """The ``games`` row of a game as a dict."""
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             return dict(self._game_row(conn, game_id)._mapping)
 
     def list_games(
@@ -676,7 +1106,7 @@ class Store:
 
     def frame(self, stmt: sa.Select[Any] | sa.CompoundSelect[Any]) -> pd.DataFrame:
         """Run a query and return the rows as a DataFrame."""
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             result = conn.execute(stmt)
             keys = list(result.keys())
             rows = result.all()
@@ -687,7 +1117,7 @@ class Store:
 
     def revision(self) -> tuple[int, int, str]:
         """Changes whenever a game is added, moves on, is taken back or ends (a cache key)."""
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             count, total, latest = conn.execute(
                 sa.select(
                     sa.func.count(),
@@ -699,7 +1129,7 @@ class Store:
 
     def choices(self) -> dict[str, list[str]]:
         """The distinct rule sets and bot levels stored (for filter widgets)."""
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             rule_sets = (
                 conn.execute(sa.select(games.c.rule_set).distinct().order_by(games.c.rule_set))
                 .scalars()
@@ -716,12 +1146,23 @@ class Store:
         }
 
     # ---------------------------------------------------------------- internals
-    def _game_row(self, conn: Connection, game_id: str) -> sa.Row[Any]:
+    def _game_row(self, conn: Connection, game_id: str, *, lock: bool = False) -> sa.Row[Any]:
+        """A game's row; ``lock`` holds it until the transaction ends (SQLite, which
+        ignores FOR UPDATE, already holds the whole database from BEGIN IMMEDIATE)."""
         if not isinstance(game_id, str) or len(game_id) > 64:
-            raise StoreError(f"no game with id {game_id!r}")
-        row = conn.execute(sa.select(games).where(games.c.id == game_id)).one_or_none()
+            raise StoreError(f"no game with id {_shown(game_id)}")
+        stmt = sa.select(games).where(games.c.id == game_id)
+        row = conn.execute(stmt.with_for_update() if lock else stmt).one_or_none()
         if row is None:
             raise StoreError(f"no game with id {game_id!r}")
+        return row
+
+    def _player_row(self, conn: Connection, player_id: str) -> sa.Row[Any]:
+        row = None
+        if _is_player_id(player_id):
+            row = conn.execute(sa.select(players).where(players.c.id == player_id)).one_or_none()
+        if row is None:
+            raise StoreError(f"no player with id {_shown(player_id)}")
         return row
 
     def _actions(self, conn: Connection, num: int) -> list[int]:
@@ -785,6 +1226,7 @@ class Store:
                 "bot_levels": bot_levels_label(game.levels),
                 "undo_allowed": game.undo_allowed,
                 "undo_used": game.undo_used,
+                "owner": game.owner,
                 **self._result_values(match, game.finished_at),
             }
             row["updated_at"] = game.started_at

@@ -10,7 +10,7 @@ import pytest
 
 from spades import analytics
 from spades.cli import play_match
-from spades.lab import MAX_MATCHES, LabJob, LabSpec
+from spades.lab import MAX_MATCHES, LabJob, LabSpec, StopReason
 from spades.match import Match
 from spades.rules import Rules
 from spades.store import GameFilter, Store
@@ -226,12 +226,14 @@ def test_an_empty_store_gives_empty_frames(tmp_path: Path) -> None:
 
 def test_a_stopped_lab_run_keeps_exactly_the_matches_it_stored(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'lab.db'}"
-    job = LabJob(url, LabSpec(("random",) * 4, Rules(), matches=MAX_MATCHES, seed=0))
+    job = LabJob(
+        url, LabSpec(("random",) * 4, Rules(), matches=MAX_MATCHES, seed=0), owner="analyst"
+    )
     while job.running and job.done == 0:
         job.wait(timeout=0.05)
     job.stop()
     assert job.wait(timeout=120)
     assert not job.failed
     assert 0 < job.done < MAX_MATCHES
-    assert job.stopped
+    assert job.stop_reason is StopReason.ASKED
     assert len(Store(url).list_games()) == job.done

@@ -14,9 +14,10 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import UnknownElement
 
 from spades.cli import play_match
-from spades.lab import LabSpec, run_lab
+from spades.lab import MAX_MATCHES, MAX_RUNS, LabJob, LabSpec, run_lab
 from spades.rules import Rules
 from spades.store import Store
+from spades.ui.identity import STATE_KEY, Identity
 
 pytestmark = pytest.mark.apptest
 
@@ -47,6 +48,22 @@ def filled(store: Store) -> Store:
 
 def _page(name: str) -> AppTest:
     at = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _explorer(
+    *, player: str | None = None, others: bool = True, query: dict[str, str] | None = None
+) -> AppTest:
+    """The Game explorer of ``player`` (a new visitor when None), with or without the
+    finished games of others (every game the ``filled`` store holds is nobody's)."""
+    at = AppTest.from_file(str(PAGES / "explorer.py"), default_timeout=60)
+    at.session_state["explorer_others"] = others
+    if player is not None:
+        at.session_state[STATE_KEY] = Identity(player)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
     at.run()
     assert not at.exception
     return at
@@ -118,7 +135,7 @@ def test_a_date_range_without_games_says_so(filled: Store) -> None:
 
 
 def test_explorer_draws_score_with_rule_lines_and_an_interactive_legend(filled: Store) -> None:
-    at = _page("explorer")
+    at = _explorer()
     score, bags = _charts(at)
     spec = _spec(score)
     assert spec["params"][0]["bind"] == "legend"
@@ -134,7 +151,7 @@ def test_explorer_draws_score_with_rule_lines_and_an_interactive_legend(filled: 
 
 
 def test_explorer_shows_the_hands_and_replays_a_hand_trick_by_trick(filled: Store) -> None:
-    at = _page("explorer")
+    at = _explorer()
     game_id = at.selectbox(key="explorer_game").value
     match = filled.load(game_id).match
     hands_table, tricks_table = (frame.value for frame in at.dataframe)
@@ -148,9 +165,7 @@ def test_explorer_shows_the_hands_and_replays_a_hand_trick_by_trick(filled: Stor
 
 def test_explorer_opens_the_game_named_in_the_url(filled: Store) -> None:
     oldest = filled.list_games().iloc[-1]["id"]
-    at = AppTest.from_file(str(PAGES / "explorer.py"), default_timeout=60)
-    at.query_params["game"] = oldest
-    at.run()
+    at = _explorer(query={"game": oldest})
     assert at.selectbox(key="explorer_game").value == oldest
 
 
@@ -204,12 +219,42 @@ def test_the_bot_lab_refuses_options_that_contradict_each_other(store: Store) ->
     assert store.list_games().empty
 
 
+def test_the_bot_lab_says_so_when_the_server_runs_all_the_runs_it_may(store: Store) -> None:
+    spec = LabSpec(("random",) * 4, Rules(), matches=MAX_MATCHES, seed=0)
+    others = [LabJob(store.url, spec, owner=f"other player {n}") for n in range(MAX_RUNS)]
+    try:
+        at = _page("bot_lab")
+        at.button(key="lab_run").click().run()
+        assert any("The lab is busy with other players' runs" in e.value for e in at.error)
+        assert "lab_job" not in at.session_state
+    finally:
+        for job in others:
+            job.stop()
+        assert all(job.wait(timeout=120) for job in others)
+
+
+def test_the_bot_lab_offers_to_stop_the_players_run_started_on_another_page(
+    store: Store,
+) -> None:
+    spec = LabSpec(("random",) * 4, Rules(), matches=MAX_MATCHES, seed=0)
+    ann, _ = store.new_player("Ann")
+    job = LabJob(store.url, spec, owner=ann)
+    at = AppTest.from_file(str(PAGES / "bot_lab.py"), default_timeout=60)
+    at.session_state[STATE_KEY] = Identity(ann)
+    at.run()
+    assert at.button(key="lab_run").disabled
+    at.button(key="lab_stop").click().run()
+    assert job.wait(timeout=120)
+    at.run()
+    assert any(f"Stopped: {job.done} of {MAX_MATCHES}" in w.value for w in at.warning)
+
+
 def test_explorer_opens_the_newest_game_with_a_finished_hand(filled: Store) -> None:
     newest_played = filled.list_games().iloc[0]["id"]
     filled.new_game(
         rules=Rules(), seed=5, players=("N", "E", "S", "W"), kind="human", bot_levels=HUMAN_LEVELS
     )
-    at = _page("explorer")
+    at = _explorer()
     assert at.selectbox(key="explorer_game").value == newest_played
     assert len(_charts(at)) == 2
 
@@ -222,7 +267,7 @@ def test_explorer_names_a_corrupt_game_instead_of_failing(filled: Store) -> None
             " AND game = (SELECT num FROM games WHERE id = ?)",
             (newest,),
         )
-    at = _page("explorer")
+    at = _explorer()
     assert at.selectbox(key="explorer_game").value == newest
     assert any(f"game {newest} is corrupt" in error.value for error in at.error)
 
@@ -230,9 +275,15 @@ def test_explorer_names_a_corrupt_game_instead_of_failing(filled: Store) -> None
 def test_a_game_started_after_the_page_was_drawn_is_listed_on_the_next_rerun(
     filled: Store,
 ) -> None:
-    at = _page("explorer")
+    ann, _ = filled.new_player("Ann")
+    at = _explorer(player=ann)
     started = filled.new_game(
-        rules=Rules(), seed=6, players=("N", "E", "S", "W"), kind="human", bot_levels=HUMAN_LEVELS
+        rules=Rules(),
+        seed=6,
+        players=("N", "E", "Ann", "W"),
+        kind="human",
+        bot_levels=HUMAN_LEVELS,
+        owner=ann,
     )
     at.run()
     assert started[:8] in at.selectbox(key="explorer_game").options[0]
@@ -248,3 +299,53 @@ def test_the_bot_lab_stop_button_ends_the_run_and_says_so(store: Store) -> None:
     at.run()
     assert any(f"Stopped: {job.done} of 10000" in w.value for w in at.warning)
     assert len(store.list_games()) == job.done
+
+
+def test_explorer_lists_only_the_players_own_games_unless_asked_for_finished_ones(
+    filled: Store,
+) -> None:
+    ann, _ = filled.new_player("Ann")
+    bob, _ = filled.new_player("Bob")
+    mine = filled.new_game(
+        rules=Rules(),
+        seed=7,
+        players=("N", "E", "Ann", "W"),
+        kind="human",
+        bot_levels=HUMAN_LEVELS,
+        owner=ann,
+    )
+    theirs = filled.new_game(
+        rules=Rules(),
+        seed=8,
+        players=("N", "E", "Bob", "W"),
+        kind="human",
+        bot_levels=HUMAN_LEVELS,
+        owner=bob,
+    )
+    own = _explorer(player=ann, others=False)
+    assert own.selectbox(key="explorer_game").options == [
+        label for label in own.selectbox(key="explorer_game").options if mine[:8] in label
+    ]
+    assert len(own.selectbox(key="explorer_game").options) == 1
+    everyone = _explorer(player=ann, others=True)
+    options = " ".join(everyone.selectbox(key="explorer_game").options)
+    assert mine[:8] in options and theirs[:8] not in options
+    assert len(everyone.selectbox(key="explorer_game").options) == SIMULATED + HUMAN + 3
+    stranger = _explorer(player=bob, others=False, query={"game": mine})
+    assert mine[:8] not in " ".join(stranger.selectbox(key="explorer_game").options)
+
+
+def test_a_game_in_play_is_never_exported(filled: Store) -> None:
+    ann, _ = filled.new_player("Ann")
+    playing = filled.new_game(
+        rules=Rules(),
+        seed=7,
+        players=("N", "E", "Ann", "W"),
+        kind="human",
+        bot_levels=HUMAN_LEVELS,
+        owner=ann,
+    )
+    at = _explorer(player=ann, others=False, query={"game": playing})
+    assert at.selectbox(key="explorer_game").value == playing
+    assert not [b for b in at.get("download_button") if "Export" in b.proto.label]
+    assert any("exported once it is over" in c.value for c in at.caption)

@@ -13,7 +13,8 @@ from spades.cli import play_match
 from spades.rules import Rules, describe_options
 from spades.state import Phase
 from spades.store import Store
-from spades.ui.session import HUMAN, GameController
+from spades.ui.identity import STATE_KEY
+from spades.ui.session import HUMAN, READ_ONLY, GameController
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
 BOT_KEYS = ("bot_N", "bot_E", "bot_W")
@@ -29,11 +30,22 @@ def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return url
 
 
-def _app(*, speed: str = "instant", query: dict[str, str] | None = None) -> AppTest:
-    """The page with random bots at ``speed``, on a new game (or the game in ``query``)."""
+def _app(
+    *,
+    speed: str = "instant",
+    query: dict[str, str] | None = None,
+    same_player_as: AppTest | None = None,
+) -> AppTest:
+    """The page with random bots at ``speed``, on a new game (or the game in ``query``).
+
+    A new AppTest is a new browser: a new player, unless ``same_player_as`` names a page
+    whose player it carries on (as the player's cookie does in a real browser).
+    """
     at = AppTest.from_file(PAGE, default_timeout=30)
     for key, value in (query or {}).items():
         at.query_params[key] = value
+    if same_player_as is not None:
+        at.session_state[STATE_KEY] = same_player_as.session_state[STATE_KEY]
     at.run()
     at.radio(key="speed").set_value(speed)
     for key in BOT_KEYS:
@@ -219,6 +231,7 @@ def test_each_sidebar_rule_reaches_the_engine(name: str, database: str) -> None:
         found[0].set_value(value)
     at.button(key="new_game").click().run()
     assert not at.exception
+    _human_move(at)
     controller = _controller(at)
     assert controller.match.rules == Rules(**change)
     stored = Store(database).load(controller.game_id or "")
@@ -234,12 +247,12 @@ def test_the_mercy_score_can_be_turned_off() -> None:
 
 def test_contradictory_rules_are_refused_with_the_reason() -> None:
     at = _app()
-    before = _controller(at).game_id
+    before = _controller(at)
     at.toggle(key="rule_whiz").set_value(True)
     at.toggle(key="rule_suicide").set_value(True).run()
     assert any("suicide" in e.value for e in at.sidebar.error)
     at.button(key="new_game").click().run()
-    assert _controller(at).game_id == before
+    assert _controller(at) is before
     assert any("house rules" in w.value for w in at.error)
 
 
@@ -249,6 +262,7 @@ def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> 
     at.text_input(key="player_name").set_value("Ada")
     at.toggle(key="allow_undo").set_value(False)
     at.button(key="new_game").click().run()
+    _human_move(at)
     controller = _controller(at)
     assert controller.bot_levels == {0: "random", 1: "basic", 3: "random"}
     assert controller.players[HUMAN] == "Ada"
@@ -288,7 +302,7 @@ def test_reload_by_id_resumes_the_same_position() -> None:
     first = _controller(at)
     game_id = at.query_params["game"]
     assert game_id == first.game_id
-    again = _app(query={"game": game_id})
+    again = _app(query={"game": game_id}, same_player_as=at)
     resumed = _controller(again)
     assert resumed.game_id == game_id
     assert resumed.match.history == first.match.history
@@ -297,12 +311,33 @@ def test_reload_by_id_resumes_the_same_position() -> None:
     assert len(_controller(again).match.history) > len(first.match.history)
 
 
-def test_a_tampered_game_id_starts_a_new_game_with_a_message() -> None:
-    at = _app(query={"game": "'; drop table games; --"})
+@pytest.mark.parametrize(
+    "value", ["'; drop table games; --", "[x](https://a.example)", "a" * 100_000]
+)
+def test_a_tampered_game_id_starts_a_new_game_without_echoing_it(value: str) -> None:
+    at = _app(query={"game": value})
     controller = _controller(at)
-    assert controller.game_id and controller.game_id != "'; drop table games; --"
-    assert at.query_params["game"] == controller.game_id
-    assert any("could not be opened" in w.value for w in at.warning)
+    assert controller.game_id is None, "nothing is stored before the player moves"
+    assert any("does not name a game" in w.value for w in at.warning)
+    assert not any(value[:20] in w.value for w in at.warning)
+    _human_move(at)
+    assert at.query_params["game"] == _controller(at).game_id
+
+
+def test_another_browser_may_watch_a_game_in_play_but_not_play_it(database: str) -> None:
+    owner = _app()
+    _to_first_card(owner)
+    game_id = owner.query_params["game"]
+    stranger = _app(query={"game": game_id})
+    watching = _controller(stranger)
+    assert watching.read_only and watching.game_id == game_id
+    assert not [b for b in stranger.button if b.key.startswith(("card_", "bid_"))]
+    assert any("watching" in m.value for m in stranger.markdown)
+    _human_move(owner)
+    stranger.run()
+    assert _controller(stranger).match.history == _controller(owner).match.history
+    assert Store(database).load(game_id).match.history == _controller(owner).match.history
+    assert _controller(stranger).why_not(0) == READ_ONLY
 
 
 def test_blind_nil_is_offered_before_the_cards_when_the_rules_allow_it() -> None:
@@ -353,7 +388,7 @@ def test_a_stale_window_reopens_the_game_instead_of_forking_it(database: str) ->
     first = _app()
     _to_first_card(first)
     game_id = first.query_params["game"]
-    second = _app(query={"game": game_id})
+    second = _app(query={"game": game_id}, same_player_as=first)
     first.button(key=_enabled(first, "card_")[0]).click().run()
     second.button(key=_enabled(second, "card_")[0]).click().run()
     assert not second.exception

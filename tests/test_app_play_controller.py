@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,8 +13,8 @@ from spades.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK
 from spades.match import Match
 from spades.rules import Rules
 from spades.state import Phase
-from spades.store import Store
-from spades.ui.session import HUMAN, PACES, GameController
+from spades.store import Store, StoreError
+from spades.ui.session import HUMAN, PACES, READ_ONLY, GameController
 
 LEVELS = {0: "random", 1: "random", 3: "random"}
 
@@ -45,6 +47,7 @@ def _game(
         bot_levels=LEVELS,
         undo_allowed=undo,
         store=store,
+        owner=store.new_player("Ada")[0] if store is not None else None,
         clock=clock,
     )
     controller.set_pace(pace)
@@ -217,7 +220,7 @@ def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store)
     controller, _ = _game(store)
     _to_first_play(controller)
     controller.act(controller.match.hand.legal_actions()[0], controller.ply)
-    again = GameController.resume(store, controller.game_id or "")
+    again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
     assert again.match.history == controller.match.history
     assert again.actors == controller.actors
     assert again.players[HUMAN] == "Ada"
@@ -227,7 +230,7 @@ def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store)
 def test_a_game_moved_on_in_another_window_is_not_forked(store: Store) -> None:
     controller, _ = _game(store)
     _to_first_play(controller)
-    other = GameController.resume(store, controller.game_id or "")
+    other = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
     other.set_pace("instant")
     other.act(other.match.hand.legal_actions()[0], other.ply)
     assert not controller.in_step_with_store()
@@ -260,7 +263,7 @@ def test_a_reloaded_fresh_hand_shows_the_last_summary_again(store: Store) -> Non
             controller.act(_human_move(controller), controller.ply)
         else:
             controller.tick()
-    again = GameController.resume(store, controller.game_id or "")
+    again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
     assert again.summary_for == 0
 
 
@@ -321,3 +324,135 @@ def test_replaying_the_match_gives_the_same_position() -> None:
     _to_first_play(controller)
     replay = Match.replay(Rules(), seed=8, actions=controller.match.history)
     assert replay.hand.hand(HUMAN) == controller.match.hand.hand(HUMAN)
+
+
+# ------------------------------------------------------------- ownership and stale writes
+def test_nothing_is_stored_until_the_human_acts(store: Store) -> None:
+    controller, _ = _game(store)
+    assert controller.match.history, "the bots before South have bid"
+    assert controller.game_id is None
+    assert store.list_games().empty
+    assert controller.act(_human_move(controller), controller.ply)
+    assert controller.game_id is not None
+    assert store.load(controller.game_id).match.history == controller.match.history
+    assert store.game_info(controller.game_id)["owner"] == controller.owner
+
+
+@pytest.mark.parametrize("stranger", ["another player", "nobody"])
+def test_another_players_game_opens_read_only(store: Store, stranger: str) -> None:
+    controller, _ = _game(store)
+    _to_first_play(controller)
+    game_id = controller.game_id or ""
+    viewer = store.new_player("Eve")[0] if stranger == "another player" else None
+    watcher = GameController.resume(store, game_id, viewer=viewer)
+    watcher.set_pace("instant")
+    assert watcher.read_only
+    assert not watcher.human_to_act and not watcher.bots_to_act
+    assert not watcher.act(controller.match.hand.legal_actions()[0], watcher.ply)
+    assert watcher.notice is not None and watcher.notice.text.startswith(READ_ONLY)
+    assert not watcher.run_bots()
+    assert not watcher.undo(watcher.ply)
+    assert store.load(game_id).match.history == controller.match.history
+
+
+def test_a_move_the_store_refuses_is_not_made(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    controller, _ = _game(store)
+    _to_first_play(controller)
+    before = list(controller.match.history)
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise StoreError("the game database is read-only")
+
+    monkeypatch.setattr(store, "append_action", refuse)
+    assert not controller.act(controller.match.hand.legal_actions()[0], controller.ply)
+    assert controller.match.history == before
+    assert controller.notice is not None and controller.notice.kind == "error"
+    monkeypatch.undo()
+    assert controller.in_step_with_store()
+    assert controller.act(controller.match.hand.legal_actions()[0], controller.ply)
+
+
+def _window(store: Store, game_id: str, owner: str | None, clock: FakeClock) -> GameController:
+    """One browser window on the game; its check for other windows is made to pass, as when
+    another window writes between that check and this window's write."""
+    window = GameController.resume(store, game_id, viewer=owner, clock=clock)
+    window.set_pace("normal")
+    window.in_step_with_store = lambda: True  # type: ignore[method-assign]
+    return window
+
+
+def _beat(window: GameController, rng: random.Random) -> None:
+    """Whatever the window's player or bots would do next."""
+    window.hold = False
+    if window.summary_for is not None:
+        window.next_hand()
+    elif window.human_to_act:
+        window.act(rng.choice(window.match.hand.legal_actions()), window.ply)
+    else:
+        window.step()
+
+
+def _two_windows_play(store: Store, game_id: str, owner: str | None, seed: int) -> int:
+    """Two windows of one player take turns at random; returns how many moves were
+    refused as stale. Every stale window reopens the stored game, as the page does."""
+    rng = random.Random(seed)
+    clock = FakeClock()
+    windows = [_window(store, game_id, owner, clock) for _ in range(2)]
+    refused = 0
+    for _ in range(120):
+        index = rng.randrange(2)
+        window = windows[index]
+        ply = window.ply
+        _beat(window, rng)
+        stored = store.load(game_id).match.history
+        if window.elsewhere:
+            refused += 1
+            assert len(stored) > ply
+            windows[index] = _window(store, game_id, owner, clock)
+        elif window.ply > ply:
+            # What the window made is what was stored (another server may have gone on).
+            assert stored[: window.ply] == window.match.history
+        if window.match.is_over:
+            break
+    return refused
+
+
+def test_two_windows_never_store_two_actions_for_one_ply(store: Store) -> None:
+    controller, _ = _game(store, seed=21)
+    _to_first_play(controller)
+    game_id = controller.game_id or ""
+    refused = _two_windows_play(store, game_id, controller.owner, seed=1)
+    assert refused > 0, "the windows raced: some of their moves must have been stale"
+    replay = store.load(game_id).match
+    assert len(replay.history) == store.game_info(game_id)["actions_count"]
+
+
+def test_two_windows_on_two_threads_never_fork_the_game(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first = Store(url)
+    controller, _ = _game(first, seed=33)
+    _to_first_play(controller)
+    game_id = controller.game_id or ""
+    errors: list[BaseException] = []
+
+    def play(seed: int) -> None:
+        # Each thread is its own server: its own store on the one database file.
+        own = Store(url)
+        try:
+            _two_windows_play(own, game_id, controller.owner, seed)
+        except BaseException as err:  # reported below, with the thread's failure
+            errors.append(err)
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in (2, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    replay = first.load(game_id).match
+    assert len(replay.history) == first.game_info(game_id)["actions_count"]
+    first.close()

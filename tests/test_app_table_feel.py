@@ -13,8 +13,11 @@ from streamlit.testing.v1 import AppTest
 from spades.cards import LOOK, NUM_CARDS, card_name, card_str
 from spades.rules import Rules
 from spades.state import Phase
+from spades.store import Store
 from spades.ui import prefs
 from spades.ui.cards import trick_html
+from spades.ui.db import app_store
+from spades.ui.identity import STATE_KEY, Identity
 from spades.ui.prefs import TablePrefs
 from spades.ui.session import HUMAN, GameController
 from spades.ui.table import announcement, seat_views
@@ -30,14 +33,6 @@ from spades.ui.themes import (
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
 AA_TEXT = 4.5
 AA_GRAPHICS = 3.0
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test gets its own store and its own preferences file."""
-    monkeypatch.setenv("SPADES_DB_URL", f"sqlite:///{tmp_path / 'games.db'}")
-    monkeypatch.setenv("SPADES_DATA_DIR", str(tmp_path))
-    return tmp_path
 
 
 def _app() -> AppTest:
@@ -116,20 +111,36 @@ def test_every_card_back_is_an_svg_made_here() -> None:
 
 
 # --------------------------------------------------------------------- preferences
+def _player(at: AppTest) -> str | None:
+    """The player at this test browser (None until they needed one)."""
+    if STATE_KEY not in at.session_state:
+        return None
+    identity: Identity = at.session_state[STATE_KEY]
+    return identity.player_id
+
+
+def _same_browser(at: AppTest, *, query: dict[str, str] | None = None) -> AppTest:
+    """A new session in the browser of ``at``: its cookie brings back the same player."""
+    again = AppTest.from_file(PAGE, default_timeout=30)
+    for key, value in (query or {}).items():
+        again.query_params[key] = value
+    again.session_state[STATE_KEY] = at.session_state[STATE_KEY]
+    again.run()
+    return again
+
+
 def test_preferences_are_kept_per_player_and_bad_values_read_as_defaults(tmp_path: Path) -> None:
-    path = tmp_path / "prefs.json"
-    prefs.save("Ada", TablePrefs(felt="royal", back="gold", sound=True, volume=30), path=path)
-    prefs.save("Bob", TablePrefs(voids=True), path=path)
-    assert prefs.load(" ada ", path=path) == TablePrefs("royal", "gold", True, 30, False)
-    assert prefs.load("Bob", path=path).voids
-    assert prefs.load("Cy", path=path) == TablePrefs()
-    assert prefs.find("Cy", path=path) is None
-    data = json.loads(path.read_text())
-    data["ada"] = {"felt": "plaid", "volume": 400, "sound": "yes"}
-    path.write_text(json.dumps(data))
-    assert prefs.load("Ada", path=path) == TablePrefs()
-    path.write_text("not json")
-    assert prefs.load("Bob", path=path) == TablePrefs()
+    store = Store(f"sqlite:///{tmp_path / 'prefs.db'}")
+    ada, _ = store.new_player("Ada")
+    bob, _ = store.new_player("Ada")
+    prefs.save(store, ada, TablePrefs(felt="royal", back="gold", sound=True, volume=30))
+    prefs.save(store, bob, TablePrefs(voids=True))
+    assert prefs.load(store, ada) == TablePrefs("royal", "gold", True, 30, False)
+    assert prefs.load(store, bob) == TablePrefs(voids=True)
+    assert prefs.load(store, None) == TablePrefs()
+    store.save_player_prefs(ada, {"felt": "plaid", "volume": 400, "sound": "yes"})
+    assert prefs.load(store, ada) == TablePrefs()
+    store.close()
 
 
 def test_the_table_starts_green_with_linen_backs_and_no_sound() -> None:
@@ -145,7 +156,7 @@ def test_the_table_starts_green_with_linen_backs_and_no_sound() -> None:
     assert not at.get("audio")
 
 
-def test_felt_and_back_apply_at_once_and_are_remembered_for_the_player(data_dir: Path) -> None:
+def test_felt_and_back_apply_at_once_and_are_remembered_for_the_player() -> None:
     at = _app()
     at.text_input(key="player_name").set_value("Ada").run()
     at.selectbox(key="felt").set_value("crimson").run()
@@ -153,20 +164,27 @@ def test_felt_and_back_apply_at_once_and_are_remembered_for_the_player(data_dir:
     page = _html(at)
     assert FELTS["crimson"].cloth[0] in page and FELTS["emerald"].cloth[0] not in page
     assert CARD_BACKS["victorian"].css_url() in page
-    assert prefs.load("Ada") == TablePrefs(felt="crimson", back="victorian")
-    assert (data_dir / prefs.FILE_NAME).exists()
-    # A new session: Ada enters her name and her table comes back; another player's does not.
-    again = _app()
-    assert again.selectbox(key="felt").value == "emerald"
-    again.text_input(key="player_name").set_value("ada").run()
+    ada = _player(at)
+    assert ada is not None
+    assert prefs.load(app_store(), ada) == TablePrefs(felt="crimson", back="victorian")
+    # The same browser later: Ada's table comes back.
+    again = _same_browser(at)
     assert again.selectbox(key="felt").value == "crimson"
     assert again.selectbox(key="back_design").value == "victorian"
-    # Bob has nothing saved: he keeps the table he sits at, and it is kept for him.
-    again.selectbox(key="felt").set_value("royal").run()
-    again.text_input(key="player_name").set_value("Bob").run()
+
+
+def test_two_browsers_with_the_same_name_keep_their_own_tables() -> None:
+    ada = _app()
+    ada.text_input(key="player_name").set_value("You").run()
+    ada.selectbox(key="felt").set_value("royal").run()
+    other = _app()
+    other.text_input(key="player_name").set_value("You").run()
+    assert other.selectbox(key="felt").value == "emerald"
+    other.slider(key="sound_volume").set_value(0).run()
+    assert _player(other) != _player(ada)
+    again = _same_browser(ada)
     assert again.selectbox(key="felt").value == "royal"
-    assert prefs.find("bob") == TablePrefs(felt="royal", back="victorian")
-    assert prefs.load("Ada").felt == "royal", "Ada changed her felt before Bob sat down"
+    assert again.slider(key="sound_volume").value == TablePrefs().volume
 
 
 def test_a_reopened_game_brings_back_its_players_name_and_table() -> None:
@@ -174,20 +192,20 @@ def test_a_reopened_game_brings_back_its_players_name_and_table() -> None:
     at.text_input(key="player_name").set_value("Ada").run()
     at.selectbox(key="felt").set_value("royal").run()
     at.button(key="new_game").click().run()
+    _to_first_card(at)
     game_id = at.query_params["game"]
-    again = AppTest.from_file(PAGE, default_timeout=30)
-    again.query_params["game"] = game_id
-    again.run()
+    again = _same_browser(at, query={"game": game_id})
     assert again.text_input(key="player_name").value == "Ada"
     assert again.selectbox(key="felt").value == "royal"
 
 
 def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> None:
     at = _app()
-    at.text_input(key="player_name").set_value("Ada").run()
     at.toggle(key="sound_on").set_value(True).run()
     at.slider(key="sound_volume").set_value(40).run()
-    assert prefs.load("Ada") == TablePrefs(sound=True, volume=40)
+    player = _player(at)
+    assert player is not None
+    assert prefs.load(app_store(), player) == TablePrefs(sound=True, volume=40)
     _to_first_card(at)
     card = next(b.key for b in at.button if b.key.startswith("card_") and not b.disabled)
     at.button(key=card).click().run()
@@ -196,7 +214,7 @@ def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> 
     assert audio[0].proto.autoplay
     at.toggle(key="sound_on").set_value(False).run()
     assert not at.get("audio")
-    assert prefs.load("Ada").sound is False
+    assert prefs.load(app_store(), player).sound is False
 
 
 def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None:

@@ -272,7 +272,6 @@ def _rgb(colour: str) -> str:
     return f"rgb({r}, {g}, {b})"
 
 
-@pytest.mark.usefixtures("fresh_table_prefs")
 def test_sound_is_off_until_turned_on_then_a_card_plays_a_clip(page: Page, app_url: str) -> None:
     _open(page, app_url)
     switch = page.locator(".st-key-sound_on input")

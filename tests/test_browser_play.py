@@ -73,14 +73,15 @@ def _whole_hand(page: Page, count: int) -> set[str]:
 
 def _new_game_without_mercy(page: Page) -> None:
     """Turn the mercy score off in the sidebar (no single hand then ends the match)."""
-    game = _game_id(page)
     page.get_by_text("House rules for the next game").click()
     switch = page.locator(".st-key-rule_mercy_score_on")
     switch.get_by_text("Use the mercy score").click()
     expect(switch.locator("input")).not_to_be_checked(timeout=WAIT)
     page.locator(".st-key-new_game button:visible").click()
-    expect(page).not_to_have_url(re.compile(game), timeout=WAIT)
     page.get_by_text("House rules for the next game").click()
+    page.get_by_text("This game's rules").click()
+    expect(page.get_by_text("Mercy score: off")).to_be_visible(timeout=WAIT)
+    page.get_by_text("This game's rules").click()
     page.locator("[data-testid='stSidebarContent']").evaluate("el => el.scrollTop = 0")
 
 
@@ -107,8 +108,8 @@ def test_a_full_hand_played_by_clicking(page: Page, app_url: str) -> None:
 
 def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) -> None:
     _open(page, app_url, speed="slow")
-    game = _game_id(page)
     _bid_or_look(page)
+    game = _game_id(page)
     your_turn(page)
     played = _play_a_card(page)
     expect(page.locator(".sp-south .sp-card")).to_have_count(1, timeout=WAIT)
@@ -132,9 +133,10 @@ def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url:
         one, two = first.new_page(), second.new_page()
         _open(one, app_url)
         _open(two, app_url)
+        _bid_or_look(one)
+        _bid_or_look(two)
         assert _game_id(one) != _game_id(two)
         held = _whole_hand(two, 13)
-        _bid_or_look(one)
         your_turn(one)
         _play_a_card(one)
         two.reload()

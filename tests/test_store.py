@@ -6,6 +6,7 @@ import json
 import multiprocessing
 import sqlite3
 import threading
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,16 @@ from spades.cli import play_match
 from spades.match import Match
 from spades.record import GameRecord, dumps
 from spades.rules import Rules
-from spades.store import SCHEMA_VERSION, GameFilter, Store, StoreError, games, hands
+from spades.store import (
+    NAME_MAX,
+    PREFS_MAX_BYTES,
+    SCHEMA_VERSION,
+    GameFilter,
+    Store,
+    StoreError,
+    games,
+    hands,
+)
 
 PLAYERS = ("North", "East", "You", "West")
 BOTS = {0: "random", 1: "random", 3: "random"}
@@ -44,8 +54,8 @@ def _count(store: Store, table: sa.Table) -> int:
 def test_a_game_played_action_by_action_round_trips(store: Store) -> None:
     match = _played(3)
     gid = store.new_game(rules=Rules(), seed=3, players=PLAYERS, kind="human", bot_levels=BOTS)
-    for action in match.history:
-        store.append_action(gid, action)
+    for ply, action in enumerate(match.history):
+        store.append_action(gid, action, ply=ply)
     store.finish(gid, match)
     loaded = store.load(gid)
     assert loaded.match.history == match.history
@@ -85,9 +95,9 @@ def test_hand_rows_hold_bids_tricks_bags_and_the_breakdown(store: Store) -> None
 def test_undo_truncates_the_actions_and_marks_the_game(store: Store) -> None:
     gid = store.new_game(rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS)
     match = _played(1)
-    for action in match.history[:10]:
-        store.append_action(gid, action)
-    store.truncate(gid, 6)
+    for ply, action in enumerate(match.history[:10]):
+        store.append_action(gid, action, ply=ply)
+    store.truncate(gid, 6, ply=10)
     assert store.load(gid).match.history == match.history[:6]
     assert store.game_info(gid)["undo_used"] is True
 
@@ -96,15 +106,16 @@ def test_undo_is_refused_when_switched_off(store: Store) -> None:
     gid = store.new_game(
         rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, undo_allowed=False
     )
-    store.append_action(gid, _played(1).history[0])
+    store.append_action(gid, _played(1).history[0], ply=0)
     with pytest.raises(StoreError, match="undo is switched off"):
-        store.truncate(gid, 0)
+        store.truncate(gid, 0, ply=1)
 
 
 def test_a_finished_game_takes_no_more_actions(store: Store) -> None:
-    gid = store.save_match(_played(2), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    match = _played(2)
+    gid = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     with pytest.raises(StoreError, match="is over"):
-        store.append_action(gid, 0)
+        store.append_action(gid, 0, ply=len(match.history))
 
 
 def test_finish_refuses_a_match_that_is_not_the_stored_one(store: Store) -> None:
@@ -225,27 +236,108 @@ def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
         "random",
     )
     assert info["hands_count"] == len(match.finished)
+    assert info["owner"] is None
     assert _count(store, hands) == len(match.finished)
     assert store.load("a" * 32).match.scores == match.scores
+    player, _ = store.new_player("Ada")
+    store.new_game(
+        rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, owner=player
+    )
+    assert len(store.list_games(GameFilter(owner=player, finished_only=False))) == 1
 
 
-def test_a_newer_schema_is_refused_and_left_untouched(tmp_path: Path) -> None:
-    path = tmp_path / "new.db"
-    Store(f"sqlite:///{path}").close()
+# The layout of version 2, as that release created it (the engine's columns, compacted).
+V2_SCHEMA = """
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES (2);
+CREATE TABLE games (
+    num INTEGER NOT NULL, id VARCHAR(32) NOT NULL, kind VARCHAR(16) NOT NULL,
+    status VARCHAR(16) NOT NULL, started_at DATETIME NOT NULL, updated_at DATETIME NOT NULL,
+    finished_at DATETIME, seed BIGINT NOT NULL, rules TEXT NOT NULL, rule_set TEXT NOT NULL,
+    player_n VARCHAR(200) NOT NULL, player_e VARCHAR(200) NOT NULL,
+    player_s VARCHAR(200) NOT NULL, player_w VARCHAR(200) NOT NULL,
+    level_n VARCHAR(40) NOT NULL, level_e VARCHAR(40) NOT NULL,
+    level_s VARCHAR(40) NOT NULL, level_w VARCHAR(40) NOT NULL,
+    bot_levels VARCHAR(200) NOT NULL, undo_allowed BOOLEAN NOT NULL, undo_used BOOLEAN NOT NULL,
+    actions_count INTEGER NOT NULL, hands_count INTEGER NOT NULL,
+    score_ns INTEGER NOT NULL, score_ew INTEGER NOT NULL,
+    bags_ns INTEGER NOT NULL, bags_ew INTEGER NOT NULL, winner INTEGER,
+    outcome VARCHAR(200) NOT NULL, PRIMARY KEY (num), UNIQUE (id)
+);
+CREATE INDEX ix_games_kind_started ON games (kind, started_at);
+CREATE TABLE hands (
+    game INTEGER NOT NULL, hand_no INTEGER NOT NULL, dealer INTEGER NOT NULL, claimed_by INTEGER,
+    bid_n INTEGER NOT NULL, bid_e INTEGER NOT NULL, bid_s INTEGER NOT NULL, bid_w INTEGER NOT NULL,
+    blind_n BOOLEAN NOT NULL, blind_e BOOLEAN NOT NULL,
+    blind_s BOOLEAN NOT NULL, blind_w BOOLEAN NOT NULL,
+    tricks_n INTEGER NOT NULL, tricks_e INTEGER NOT NULL,
+    tricks_s INTEGER NOT NULL, tricks_w INTEGER NOT NULL,
+    team_bid_ns INTEGER NOT NULL, team_tricks_ns INTEGER NOT NULL, points_ns INTEGER NOT NULL,
+    bags_ns INTEGER NOT NULL, bags_before_ns INTEGER NOT NULL, bags_after_ns INTEGER NOT NULL,
+    penalty_ns INTEGER NOT NULL, score_ns INTEGER NOT NULL,
+    team_bid_ew INTEGER NOT NULL, team_tricks_ew INTEGER NOT NULL, points_ew INTEGER NOT NULL,
+    bags_ew INTEGER NOT NULL, bags_before_ew INTEGER NOT NULL, bags_after_ew INTEGER NOT NULL,
+    penalty_ew INTEGER NOT NULL, score_ew INTEGER NOT NULL,
+    made_ns BOOLEAN, made_ew BOOLEAN, breakdown TEXT NOT NULL,
+    PRIMARY KEY (game, hand_no), FOREIGN KEY(game) REFERENCES games (num) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE TABLE actions (
+    game INTEGER NOT NULL, ply INTEGER NOT NULL, action INTEGER NOT NULL,
+    PRIMARY KEY (game, ply), FOREIGN KEY(game) REFERENCES games (num) ON DELETE CASCADE
+) WITHOUT ROWID;
+"""
+
+
+def _write_v2(path: Path, source: Path) -> None:
+    """A version 2 file holding the games, hands and actions of the store at ``source``."""
+    columns = ", ".join(c.name for c in games.c if c.name != "owner")
     with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE schema_version SET version = 99")
-    with pytest.raises(StoreError, match="schema version 99, newer than"):
-        Store(f"sqlite:///{path}")
+        raw.executescript(V2_SCHEMA)
+        raw.execute("ATTACH DATABASE ? AS source", (str(source),))
+        raw.execute(f"INSERT INTO games ({columns}) SELECT {columns} FROM source.games")
+        raw.execute("INSERT INTO hands SELECT * FROM source.hands")
+        raw.execute("INSERT INTO actions SELECT * FROM source.actions")
     with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchall() == [(99,)]
+        assert raw.execute("SELECT count(*) FROM games").fetchone() == (2,)
+
+
+def test_a_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    source = Store(f"sqlite:///{tmp_path / 'source.db'}")
+    match = _played(13)
+    done = source.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    playing = source.new_game(rules=Rules(), seed=5, players=PLAYERS, kind="human", bot_levels=BOTS)
+    source.append_action(playing, source.load(playing).match.legal_actions()[0], ply=0)
+    source.close()
+    path = tmp_path / "v2.db"
+    _write_v2(path, tmp_path / "source.db")
+
+    store = Store(f"sqlite:///{path}")
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        indexes = {row[1] for row in raw.execute("PRAGMA index_list(games)")}
+    assert "ix_games_owner" in indexes
+    assert store.load(done).match.scores == match.scores
+    assert _count(store, hands) == len(match.finished)
+    assert store.game_info(playing)["owner"] is None
+    assert len(store.load(playing).match.history) == 1
+    player, token = store.new_player("Ada")
+    assert store.player_for_token(token) == player
+    mine = store.new_game(
+        rules=Rules(), seed=6, players=PLAYERS, kind="human", bot_levels=BOTS, owner=player
+    )
+    assert list(store.list_games(GameFilter(owner=player, finished_only=False))["id"]) == [mine]
 
 
 def test_a_foreign_database_with_a_games_table_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "foreign.db"
     with sqlite3.connect(path) as raw:
         raw.execute("CREATE TABLE games (name TEXT)")
-    with pytest.raises(StoreError, match="no schema_version table"):
+    with pytest.raises(StoreError, match="not written by this program") as refused:
         Store(f"sqlite:///{path}")
+    assert str(tmp_path) not in str(refused.value)
+    with sqlite3.connect(path) as raw:
+        tables = raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    assert tables == [("games",)]
 
 
 def test_sqlite_runs_in_wal_mode(store: Store, db_url: str) -> None:
@@ -293,8 +385,8 @@ def test_writer_threads_append_to_separate_games_without_loss(store: Store) -> N
 
     def play(gid: str) -> None:
         try:
-            for action in match.history:
-                store.append_action(gid, action)
+            for ply, action in enumerate(match.history):
+                store.append_action(gid, action, ply=ply)
         except BaseException as err:  # reported below: a thread cannot raise into the test
             errors.append(err)
 
@@ -322,3 +414,158 @@ def test_a_writer_killed_mid_write_leaves_only_whole_games(store: Store, db_url:
         counts = dict(raw.execute("SELECT num, actions_count FROM games"))
     assert per_game == counts
     assert all(store.load(gid).match.is_over for gid in stored["id"])
+
+
+# ---------------------------------------------------------------------------- players
+def test_a_player_is_found_by_their_token_and_only_its_hash_is_stored(
+    store: Store, db_url: str
+) -> None:
+    player, token = store.new_player("Ada")
+    assert len(player) == 32 and set(player) <= set("0123456789abcdef")
+    assert store.player_for_token(token) == player
+    assert store.player_for_token(store.new_player()[1]) != player
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
+        rows = raw.execute("SELECT * FROM players").fetchall()
+    assert len(rows) == 2
+    assert not any(token in str(value) for row in rows for value in row)
+
+
+def test_a_player_seen_after_an_hour_has_their_seen_at_moved_on(store: Store, db_url: str) -> None:
+    player, token = store.new_player()
+    path = db_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE players SET seen_at = '2020-01-01 00:00:00.000000'")
+    assert store.player_for_token(token) == player
+    with sqlite3.connect(path) as raw:
+        [(seen,)] = raw.execute("SELECT seen_at FROM players").fetchall()
+    assert seen > "2021"
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["", "x" * 1_000_000, "\ud800", "not a token", "a'; DROP TABLE players; --", "é" * 43],
+    ids=["empty", "huge", "surrogate", "spaces", "quote", "accents"],
+)
+def test_a_hostile_token_finds_no_player_and_raises_nothing(store: Store, token: str) -> None:
+    store.new_player()
+    assert store.player_for_token(token) is None
+
+
+def test_a_token_that_is_not_text_finds_no_player(store: Store) -> None:
+    assert store.player_for_token(None) is None  # type: ignore[arg-type]
+    assert store.player_for_token(b"token") is None  # type: ignore[arg-type]
+
+
+def test_preferences_are_kept_per_player_never_per_name(store: Store) -> None:
+    first, _ = store.new_player("You")
+    second, _ = store.new_player("You")
+    store.save_player_prefs(first, {"felt": "blue", "volume": 30})
+    assert store.player_prefs(first) == {"felt": "blue", "volume": 30}
+    assert store.player_prefs(second) == {}
+
+
+def test_preferences_over_the_size_bound_are_refused_and_the_old_ones_kept(store: Store) -> None:
+    player, _ = store.new_player()
+    store.save_player_prefs(player, {"felt": "green"})
+    with pytest.raises(StoreError, match="more than the 4096 kept"):
+        store.save_player_prefs(player, {"note": "x" * PREFS_MAX_BYTES})
+    assert store.player_prefs(player) == {"felt": "green"}
+
+
+def test_preferences_that_are_not_json_are_refused(store: Store) -> None:
+    player, _ = store.new_player()
+    with pytest.raises(StoreError, match="cannot be saved as JSON"):
+        store.save_player_prefs(player, {"felt": object()})
+    with pytest.raises(StoreError, match="cannot be saved as JSON"):
+        store.save_player_prefs(player, {"volume": float("nan")})
+    assert store.player_prefs(player) == {}
+
+
+def test_a_player_name_is_trimmed_and_at_most_40_characters(store: Store) -> None:
+    player, _ = store.new_player("  Ada \t Lovelace\n")
+    assert store.player_name(player) == "Ada Lovelace"
+    store.rename_player(player, "x" * NAME_MAX)
+    assert store.player_name(player) == "x" * NAME_MAX
+    for bad in ("x" * (NAME_MAX + 1), "   ", "Ada\x00"):
+        with pytest.raises(StoreError, match="name: "):
+            store.rename_player(player, bad)
+    assert store.player_name(player) == "x" * NAME_MAX
+
+
+@pytest.mark.parametrize("player", ["nope", "0" * 32, "A" * 32, "x" * 10_000])
+def test_an_unknown_player_is_refused_with_a_short_message(store: Store, player: str) -> None:
+    for call in (store.player_prefs, store.player_name):
+        with pytest.raises(StoreError, match="no player with id") as refused:
+            call(player)
+        assert len(str(refused.value)) < 120
+    with pytest.raises(StoreError, match="no player with id"):
+        store.rename_player(player, "Ada")
+    with pytest.raises(StoreError, match="no player with id"):
+        store.save_player_prefs(player, {})
+
+
+def test_a_game_of_an_unknown_owner_is_not_stored(store: Store) -> None:
+    with pytest.raises(StoreError, match="no player with id"):
+        store.new_game(
+            rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, owner="0" * 32
+        )
+    assert _count(store, games) == 0
+
+
+def test_an_owner_filter_covers_their_games_and_with_others_finished_every_finished_one(
+    store: Store,
+) -> None:
+    ada, _ = store.new_player("Ada")
+    bob, _ = store.new_player("Bob")
+
+    def playing(owner: str | None) -> str:
+        return store.new_game(
+            rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, owner=owner
+        )
+
+    ada_playing, bob_playing, nobody_playing = playing(ada), playing(bob), playing(None)
+    finished = store.save_match(_played(3), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    assert store.game_info(ada_playing)["owner"] == ada
+    assert store.game_info(finished)["owner"] is None
+
+    def covered(game_filter: GameFilter) -> set[str]:
+        return set(store.list_games(game_filter)["id"])
+
+    assert covered(GameFilter(owner=ada, finished_only=False)) == {ada_playing}
+    assert covered(GameFilter(owner=ada, finished_only=False, others_finished=True)) == {
+        ada_playing,
+        finished,
+    }
+    assert covered(GameFilter(owner=bob, others_finished=True)) == {finished}
+    assert covered(GameFilter(finished_only=False)) == {
+        ada_playing,
+        bob_playing,
+        nobody_playing,
+        finished,
+    }
+
+
+def test_a_filter_may_end_on_the_last_day_there_is(store: Store) -> None:
+    gid = store.save_match(_played(3), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    today = store.game_info(gid)["started_at"].date()
+    assert list(store.list_games(GameFilter(end=date.max))["id"]) == [gid]
+    assert list(store.list_games(GameFilter(end=today))["id"]) == [gid]
+    assert store.list_games(GameFilter(end=today - timedelta(days=1))).empty
+
+
+# ----------------------------------------------------------------------------- export
+def test_a_game_in_play_is_not_exported_since_its_record_holds_every_hidden_card(
+    store: Store,
+) -> None:
+    gid = store.new_game(rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS)
+    store.append_action(gid, store.load(gid).match.legal_actions()[0], ply=0)
+    with pytest.raises(StoreError, match="can be exported once it is over"):
+        store.export_json(gid)
+
+
+def test_an_abandoned_game_exports_whole(store: Store) -> None:
+    match = _played(4)
+    short = Match.replay(match.rules, seed=match.seed, actions=match.history[:100])
+    gid = store.save_match(short, players=PLAYERS, kind="human", bot_levels=BOTS)
+    assert store.game_info(gid)["status"] == "abandoned"
+    assert json.loads(store.export_json(gid))["actions"] == match.history[:100]

@@ -6,6 +6,7 @@ revision, so a rerun with nothing new stored costs one small query.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -17,7 +18,7 @@ import streamlit as st
 
 from spades import analytics
 from spades.store import KINDS, GameFilter, Store, StoreError
-from spades.ui import charts
+from spades.ui import charts, identity, safe
 from spades.ui.db import app_store
 
 EMPTY: Final = (
@@ -194,7 +195,17 @@ def explorer_page() -> None:
     """One game: score progression, bags, the scoresheet, and trick-by-trick replay."""
     store = app_store()
     st.title("Game explorer")
-    game_filter = filter_panel(store, "explorer", finished_only=False)
+    others = st.toggle(
+        "Also show finished games of others and of the bot lab",
+        key="explorer_others",
+        help="Your own games are always listed. A game still in play is only ever yours.",
+    )
+    game_filter = dataclasses.replace(
+        filter_panel(store, "explorer", finished_only=False),
+        # A visitor with no player yet owns nothing: the empty id matches no game.
+        owner=identity.player_id() or "",
+        others_finished=others,
+    )
     summaries = query("games", store, game_filter)
     if summaries.empty:
         empty_state(store)
@@ -218,7 +229,7 @@ def explorer_page() -> None:
     try:
         loaded = store.load(game_id)
     except StoreError as err:
-        st.error(str(err))
+        st.error(safe.md(err, limit=300))
         return
     match = loaded.match
     info = summaries.set_index("id").loc[game_id]
@@ -236,14 +247,18 @@ def explorer_page() -> None:
         st.subheader("Hand by hand")
         table(hand_table, key="explorer_hands", file_name=f"game_{game_id[:8]}_hands.csv")
         _trick_replay(match, game_id)
-    st.download_button(
-        "Export this game (JSON)",
-        partial(store.export_json, game_id),
-        file_name=f"spades_game_{game_id}.json",
-        mime="application/json",
-        key="explorer_export",
-        icon=":material/file_download:",
-    )
+    if info["status"] == "playing":
+        # The record holds every hand and the seed, so every deal still to come.
+        st.caption("A game in play can be exported once it is over.")
+    else:
+        st.download_button(
+            "Export this game (JSON)",
+            partial(store.export_json, game_id),
+            file_name=f"spades_game_{game_id}.json",
+            mime="application/json",
+            key="explorer_export",
+            icon=":material/file_download:",
+        )
     _import_panel(store)
 
 
@@ -254,10 +269,12 @@ def _game_header(info: pd.Series, reason: str) -> None:
     cols[2].metric("Result", str(info["result"]), help=reason or None)
     cols[3].metric("Hands", int(info["hands_count"]))
     undo = " · undo used" if info["undo_used"] else ""
+    levels = ", ".join(
+        f"{letter} {safe.md(info[f'level_{letter.lower()}'], limit=40)}" for letter in "NESW"
+    )
     st.caption(
-        f"{info['kind']} game · rules: {info['rule_set']} · "
-        f"N {info['level_n']}, E {info['level_e']}, S {info['level_s']}, W {info['level_w']}"
-        f"{undo}"
+        f"{safe.md(info['kind'])} game · rules: {safe.md(info['rule_set'], limit=300)} · "
+        f"{levels}{undo}"
     )
 
 
@@ -298,7 +315,7 @@ def _import_panel(store: Store) -> None:
             try:
                 ids = store.import_many([f.getvalue() for f in files])
             except StoreError as err:
-                st.error(str(err))
+                st.error(safe.md(err, limit=400))
             else:
                 st.success(f"Imported {len(ids)} game{'s' if len(ids) != 1 else ''}.")
 

@@ -2,6 +2,7 @@
 
 The matches run in a worker process (:class:`spades.lab.LabJob`) that stores them in
 chunks; a fragment polls its progress twice a second, so the page stays usable meanwhile.
+Each poll also tells the worker the page is still open: a run whose page went away stops.
 """
 
 from __future__ import annotations
@@ -12,10 +13,18 @@ from typing import Final
 import streamlit as st
 
 from spades.bots import bot_names
-from spades.lab import MAX_MATCHES, LabJob, LabSpec
+from spades.lab import (
+    MAX_MATCHES,
+    MAX_RUN_SECONDS,
+    LabBusy,
+    LabJob,
+    LabSpec,
+    StopReason,
+    running_job,
+)
 from spades.rules import Rules, RulesError, describe_options
 from spades.store import GameFilter
-from spades.ui import charts
+from spades.ui import charts, identity
 from spades.ui.analytics_view import query, table
 from spades.ui.db import app_store
 
@@ -27,6 +36,22 @@ POLL_SECONDS: Final = 0.5
 TARGETS: Final = (300, 500, 1000)
 MERCIES: Final = (-200, -500, None)
 SIMULATED: Final = GameFilter(kinds=("simulated",))
+STOPPED: Final = {
+    StopReason.ASKED: "Stopped",
+    StopReason.UNWATCHED: "Stopped because this page stopped checking on the run",
+    StopReason.TIME_LIMIT: f"Stopped at a run's time limit of {MAX_RUN_SECONDS / 60:.0f} minutes",
+    StopReason.SERVER_GONE: "Stopped because the server restarted",
+}
+
+
+def _job() -> LabJob | None:
+    """The player's run still going (perhaps started on another page), else the last one."""
+    owner = identity.player_id()
+    current = running_job(owner) if owner is not None else None
+    if current is not None:
+        st.session_state[JOB_KEY] = current
+    job: LabJob | None = st.session_state.get(JOB_KEY)
+    return job
 
 
 def _switches() -> dict[str, tuple[str, str]]:
@@ -60,7 +85,13 @@ def _start(url: str) -> None:
         matches=int(state.lab_matches),
         seed=int(state.lab_seed),
     )
-    state[JOB_KEY] = LabJob(url, spec)
+    try:
+        # The lab allows one run a player: the run belongs to the player at this browser.
+        owner = identity.ensure_player(str(state.get("player_name") or "You"))
+        state[JOB_KEY] = LabJob(url, spec, owner=owner)
+    except LabBusy as err:
+        state[ERROR_KEY] = str(err)
+        return
     # The next run deals new matches unless the player picks a seed again.
     state.lab_seed = min(spec.seed + spec.matches, MAX_SEED)
 
@@ -112,18 +143,21 @@ def _form(url: str, running: bool) -> None:
 
 
 def _progress() -> None:
-    job: LabJob | None = st.session_state.get(JOB_KEY)
+    job = _job()
     if job is None:
         return
     total = job.spec.matches
     if job.running:
+        job.beat()
         st.progress(job.done / total, text=f"Simulating: {job.done} of {total} matches stored")
         st.button("Stop", key="lab_stop", on_click=job.stop, icon=":material/stop:")
         return
     if job.failed:
         st.error(f"The simulation stopped with an error after {job.done} matches were stored.")
-    elif job.stopped and job.done < total:
-        st.warning(f"Stopped: {job.done} of {total} simulated matches were stored.")
+    elif job.stop_reason is not None and job.done < total:
+        st.warning(
+            f"{STOPPED[job.stop_reason]}: {job.done} of {total} simulated matches were stored."
+        )
     else:
         st.success(f"Stored {job.done} of {total} simulated matches.")
     if st.session_state.get(SHOWN_KEY) is not job:
@@ -140,7 +174,7 @@ def bot_lab_page() -> None:
         "Pit bots against each other. Every match is stored as a simulated game, so it "
         "also shows up in the Overview, the Game explorer and Bid accuracy."
     )
-    job: LabJob | None = st.session_state.get(JOB_KEY)
+    job = _job()
     running = job is not None and job.running
     _form(store.url, running)
     st.fragment(run_every=POLL_SECONDS if running else None)(_progress)()

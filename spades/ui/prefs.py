@@ -1,26 +1,18 @@
-"""Each player's table preferences (felt, card back, sound, volume, void aid), kept on disk.
+"""Each player's table preferences (felt, card back, sound, volume, void aid).
 
-They live in a small JSON file in the app's data directory, found the way the game store
-finds its SQLite file (``SPADES_DATA_DIR``, else the per-user data folder), keyed by the
-player's name. Writes replace the file atomically, so two sessions saving at once leave a
-whole file; a damaged or foreign file reads as no preferences.
+They belong to the player (:mod:`spades.ui.identity`), not to a display name, and are kept
+in the game store with the player, so two people who both call themselves "You" keep their
+own tables. Stored values are checked on the way in: anything unknown or out of range
+reads as the default.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-import threading
-from dataclasses import asdict, dataclass, fields
-from pathlib import Path
-from typing import Any, Final
+from dataclasses import asdict, dataclass
+from typing import Any
 
-from spades.store import default_db_path
+from spades.store import Store
 from spades.ui.themes import CARD_BACKS, DEFAULT_BACK, DEFAULT_FELT, FELTS
-
-FILE_NAME: Final = "table-prefs.json"
-_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,53 +45,13 @@ class TablePrefs:
         )
 
 
-FIELDS: Final = tuple(f.name for f in fields(TablePrefs))
+def load(store: Store, player_id: str | None) -> TablePrefs:
+    """The preferences kept for ``player_id`` (the defaults for a new or unknown player)."""
+    if player_id is None:
+        return TablePrefs()
+    return TablePrefs.from_dict(store.player_prefs(player_id))
 
 
-def prefs_path() -> Path:
-    """The preferences file, beside the default game store."""
-    return default_db_path().parent / FILE_NAME
-
-
-def player_key(name: str) -> str:
-    """The key a player's preferences are kept under: the name, trimmed, case-folded.
-
-    >>> player_key("  Ada  Lovelace "), player_key("ADA")
-    ('ada lovelace', 'ada')
-    """
-    return " ".join(name.split()).casefold() or "you"
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def find(name: str, *, path: Path | None = None) -> TablePrefs | None:
-    """The preferences saved for ``name``, or None when none are."""
-    data = _read(path or prefs_path()).get(player_key(name))
-    return None if data is None else TablePrefs.from_dict(data)
-
-
-def load(name: str, *, path: Path | None = None) -> TablePrefs:
-    """The preferences saved for ``name`` (the defaults when none are)."""
-    return find(name, path=path) or TablePrefs()
-
-
-def save(name: str, prefs: TablePrefs, *, path: Path | None = None) -> None:
-    """Keep ``prefs`` for ``name``; a file that cannot be written is left as it was."""
-    target = path or prefs_path()
-    with _LOCK:
-        data = _read(target)
-        data[player_key(name)] = asdict(prefs)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".prefs-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, indent=1, sort_keys=True)
-            os.replace(temp, target)
-        except OSError:
-            return
+def save(store: Store, player_id: str, prefs: TablePrefs) -> None:
+    """Keep ``prefs`` for ``player_id``."""
+    store.save_player_prefs(player_id, asdict(prefs))

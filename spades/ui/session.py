@@ -32,13 +32,15 @@ from spades.match import Match
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import HandState, IllegalAction, Phase, Trick
-from spades.store import Store, StoreError
+from spades.store import StaleWrite, Store, StoreError
 
 HUMAN: Final = 2
 BOT_SEATS: Final = (0, 1, 3)
 #: Seconds between two bot moves (and how long a finished trick stays on the table).
 PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
 MessageKind = Literal["info", "warning", "error"]
+READ_ONLY: Final = "This is another player's game: you may watch it, not play it"
+MOVED_ON: Final = "This game was continued in another window; here is where it stands now."
 
 
 def default_bot_level() -> str:
@@ -80,6 +82,8 @@ class GameController:
         undo_used: bool = False,
         store: Store | None = None,
         game_id: str | None = None,
+        owner: str | None = None,
+        read_only: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.match = match
@@ -89,6 +93,11 @@ class GameController:
         self.undo_used = undo_used
         self.store = store
         self.game_id = game_id
+        # The player the game belongs to; the page sets it before the first human move,
+        # which is when a new game is first stored.
+        self.owner = owner
+        # Someone else's game, opened by its link: shown, never played.
+        self.read_only = read_only
         self.clock = clock
         self.pace: str = "normal"
         self.bots: dict[Seat, Bot] = self._make_bots()
@@ -121,35 +130,34 @@ class GameController:
         bot_levels: dict[Seat, str],
         undo_allowed: bool,
         store: Store | None = None,
+        owner: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> GameController:
-        """A fresh match, registered in the store when there is one."""
-        players = _players(player_name)
-        game_id = None
-        if store is not None:
-            game_id = store.new_game(
-                rules=rules,
-                seed=seed,
-                players=players,
-                kind="human",
-                bot_levels=bot_levels,
-                undo_allowed=undo_allowed,
-            )
+        """A fresh match. It is stored with the human's first move, not before, so a
+        visit that plays nothing leaves nothing behind."""
         return cls(
             Match(rules, seed=seed),
-            players=players,
+            players=_players(player_name),
             bot_levels=bot_levels,
             undo_allowed=undo_allowed,
             store=store,
-            game_id=game_id,
+            owner=owner,
             clock=clock,
         )
 
     @classmethod
     def resume(
-        cls, store: Store, game_id: str, *, clock: Callable[[], float] = time.monotonic
+        cls,
+        store: Store,
+        game_id: str,
+        *,
+        viewer: str | None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> GameController:
-        """The stored game ``game_id``, replayed; :class:`StoreError` says why it cannot be."""
+        """The stored game ``game_id``, replayed; :class:`StoreError` says why it cannot be.
+
+        Only its owner may play it: for anyone else (``viewer``) it opens read-only.
+        """
         loaded = store.load(game_id)
         info = store.game_info(game_id)
         if info["kind"] != "human" or info["level_s"] != "human":
@@ -169,6 +177,8 @@ class GameController:
             undo_used=bool(info["undo_used"]),
             store=store,
             game_id=game_id,
+            owner=info["owner"],
+            read_only=info["owner"] is None or info["owner"] != viewer,
             clock=clock,
         )
 
@@ -214,6 +224,7 @@ class GameController:
         return (
             not match.is_over
             and not self.elsewhere
+            and not self.read_only
             and self.summary_for is None
             and match.current_player is not None
             and match.current_player != HUMAN
@@ -224,6 +235,7 @@ class GameController:
         """Whether the human is to act now."""
         return (
             not self.match.is_over
+            and not self.read_only
             and self.summary_for is None
             and self.match.current_player == HUMAN
         )
@@ -261,6 +273,8 @@ class GameController:
         """Why the human may not take ``action`` now (the engine's words), or None."""
         if self.match.is_over:
             return "The match is over"
+        if self.read_only:
+            return READ_ONLY
         if self.summary_for is not None:
             return "The hand is over: see the summary"
         seat = self.match.current_player
@@ -312,21 +326,26 @@ class GameController:
         if not self._still_current():
             return False
         self.notice = None
-        self._apply(action)
+        if not self._apply(action):
+            return False
         self.ready_at = self.clock() + self.interval
         if self.pace == "instant":
             self.run_bots()
         return True
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> bool:
+        """Store ``action`` and then make it; whether it was made (a move the store refused
+        is not made, so this copy never runs ahead of the stored game)."""
         match = self.match
         seat = match.current_player
         assert seat is not None
+        match.hand.verify(action)
+        if not self._save(action, seat):
+            return False
         hands_before = len(match.finished)
         match.apply(action)
         self.actors.append(seat)
         self.hint = None
-        self._save(action)
         ended = len(match.finished) > hands_before
         trick_done = action < NUM_CARDS and (ended or not match.hand.trick)
         self.hold = trick_done and self.pace != "instant" and action != CLAIM
@@ -334,14 +353,40 @@ class GameController:
             self.summary_for = len(match.finished) - 1
         if match.is_over:
             self._save_finish()
+        return True
 
-    def _save(self, action: Action) -> None:
-        if self.store is None or self.game_id is None:
-            return
+    def _save(self, action: Action, seat: Seat) -> bool:
+        """Write ``action`` at this copy's ply; whether the store took it."""
+        if self.store is None or (self.game_id is None and seat != HUMAN):
+            return True
         try:
-            self.store.append_action(self.game_id, action, undo_used=self.undo_used)
+            if self.game_id is None:
+                self.game_id = self._register(self.store)
+            self.store.append_action(self.game_id, action, ply=self.ply, undo_used=self.undo_used)
+        except StaleWrite:
+            self._moved_on()
+            return False
         except StoreError as err:
-            self.notice = Notice("error", f"This move could not be saved: {err}")
+            self.notice = Notice(
+                "error", f"This move could not be saved, so it was not made: {err}"
+            )
+            return False
+        return True
+
+    def _register(self, store: Store) -> str:
+        """Store this game (with the bots' moves so far) at the human's first move."""
+        game_id = store.new_game(
+            rules=self.rules,
+            seed=self.match.seed,
+            players=self.players,
+            kind="human",
+            bot_levels=self.bot_levels,
+            undo_allowed=self.undo_allowed,
+            owner=self.owner,
+        )
+        for ply, earlier in enumerate(self.match.history):
+            store.append_action(game_id, earlier, ply=ply)
+        return game_id
 
     def _save_finish(self) -> None:
         if self.store is not None and self.game_id is not None and not self.saved_finish:
@@ -373,18 +418,19 @@ class GameController:
         seat = self.match.current_player
         assert seat is not None
         action = self.bots[seat].act(self.match.hand.observation(seat))
-        self._apply(action)
-        return True
+        return self._apply(action)
 
     def _still_current(self) -> bool:
         """Whether this session may add to the stored game (no other window moved it on)."""
         if self.in_step_with_store():
             return True
-        self.elsewhere = True
-        self.notice = Notice(
-            "warning", "This game was continued in another window; here is where it stands now."
-        )
+        self._moved_on()
         return False
+
+    def _moved_on(self) -> None:
+        """The stored game is ahead of this copy: stop here, so the page reopens it."""
+        self.elsewhere = True
+        self.notice = Notice("warning", MOVED_ON)
 
     def tick(self) -> bool:
         """One beat of the animation when its time has come; returns whether it moved."""
@@ -404,7 +450,8 @@ class GameController:
         moved = self.hold
         self.hold = False
         while self.bots_to_act:
-            self.step()
+            if not self.step():
+                break
             self.hold = False
             moved = True
         return moved
@@ -430,6 +477,9 @@ class GameController:
                 "warning", "That undo came after the table had moved on, so it was ignored."
             )
             return False
+        if self.read_only:
+            self.notice = Notice("warning", READ_ONLY)
+            return False
         if not self.undo_allowed:
             self.notice = Notice("warning", "Undo is switched off for this game.")
             return False
@@ -439,6 +489,17 @@ class GameController:
             return False
         if not self._still_current():
             return False
+        if self.store is not None and self.game_id is not None:
+            try:
+                self.store.truncate(self.game_id, point, ply=self.ply)
+            except StaleWrite:
+                self._moved_on()
+                return False
+            except StoreError as err:
+                self.notice = Notice(
+                    "error", f"The undo could not be saved, so it was not made: {err}"
+                )
+                return False
         actions = self.match.history[:point]
         self.match = Match.replay(self.rules, seed=self.match.seed, actions=actions)
         self.actors = self.actors[:point]
@@ -446,11 +507,6 @@ class GameController:
         self.hold = False
         self.hint = None
         self.notice = Notice("info", "Your last move was taken back.")
-        if self.store is not None and self.game_id is not None:
-            try:
-                self.store.truncate(self.game_id, point)
-            except StoreError as err:
-                self.notice = Notice("error", f"The undo could not be saved: {err}")
         return True
 
     def ask_hint(self, ply: int) -> None:

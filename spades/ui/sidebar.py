@@ -8,8 +8,8 @@ name and undo apply to the next game, the pace at once. The current game's rules
 read-only below.
 
 The felt, the card back, sound, volume and the void-tracking aid are the player's own
-(:mod:`spades.ui.prefs`): they apply at once, are saved under the player's name whenever
-one changes, and are loaded again when the player's name is entered.
+(:mod:`spades.ui.prefs`): they apply at once and are saved with the player (whoever is at
+this browser, not whoever shares their name) whenever one changes.
 """
 
 from __future__ import annotations
@@ -24,12 +24,16 @@ import streamlit as st
 from spades.bots import bot_names
 from spades.cards import SEAT_NAMES, Seat
 from spades.rules import Rules, RulesError, describe_options
-from spades.ui import prefs
+from spades.store import StoreError
+from spades.ui import identity, prefs, safe
+from spades.ui.db import app_store
 from spades.ui.prefs import TablePrefs
 from spades.ui.session import BOT_SEATS, HUMAN, PACES, GameController, default_bot_level
 from spades.ui.themes import CARD_BACKS, FELTS
 
 SETTINGS_KEY: Final = "play_settings"
+PREFS_ERROR_KEY: Final = "prefs_error"
+SAVED_PREFS_KEY: Final = "table_prefs_saved"
 SEAT_LETTERS: Final = {0: "N", 1: "E", 3: "W"}
 #: The widget key of each table preference.
 PREF_KEYS: Final = {
@@ -96,39 +100,54 @@ def _player_name() -> str:
     return str(st.session_state.get("player_name", "")).strip() or "You"
 
 
-def _put_prefs(chosen: TablePrefs) -> None:
-    for field_name, key in PREF_KEYS.items():
-        st.session_state[key] = getattr(chosen, field_name)
+def _saved_prefs() -> TablePrefs:
+    """The player's preferences as last loaded or saved in this session.
+
+    The widgets start from these through their ``value``; the page never writes a widget's
+    key itself, which the browser could undo with the value it still shows.
+    """
+    found = st.session_state.get(SAVED_PREFS_KEY)
+    if not isinstance(found, TablePrefs):
+        found = st.session_state[SAVED_PREFS_KEY] = prefs.load(app_store(), identity.player_id())
+    return found
 
 
 def table_prefs() -> TablePrefs:
     """The session's table preferences: the widgets' values, else the player's saved ones."""
     state = st.session_state
-    if any(key not in state for key in PREF_KEYS.values()):
-        _put_prefs(prefs.load(_player_name()))
-    return TablePrefs.from_dict({name: state[key] for name, key in PREF_KEYS.items()})
+    saved = _saved_prefs()
+    return TablePrefs.from_dict(
+        {name: state.get(key, getattr(saved, name)) for name, key in PREF_KEYS.items()}
+    )
 
 
 def _save_prefs() -> None:
-    prefs.save(_player_name(), table_prefs())
+    chosen = st.session_state[SAVED_PREFS_KEY] = table_prefs()
+    try:
+        prefs.save(app_store(), identity.ensure_player(_player_name()), chosen)
+    except StoreError as err:
+        st.session_state[PREFS_ERROR_KEY] = f"Your table could not be saved: {err}"
 
 
-def _load_player_prefs() -> None:
-    """A new name at the table: that player's saved look and sound come back; a player
-    with none saved keeps the table as it is, and it is saved for them."""
-    found = prefs.find(_player_name())
-    if found is None:
-        _save_prefs()
-    else:
-        _put_prefs(found)
+def _rename_player() -> None:
+    """A new name at the table: the player keeps their table, under the new name."""
+    player = identity.player_id()
+    if player is None:
+        return
+    try:
+        app_store().rename_player(player, _player_name())
+    except StoreError as err:
+        st.session_state[PREFS_ERROR_KEY] = f"Your name could not be saved: {err}"
 
 
 def _table_widgets() -> None:
     felts = list(FELTS)
     backs = list(CARD_BACKS)
+    saved = _saved_prefs()
     st.selectbox(
         "Felt",
         felts,
+        index=felts.index(saved.felt),
         format_func=lambda name: FELTS[name].label,
         key=PREF_KEYS["felt"],
         on_change=_save_prefs,
@@ -136,18 +155,21 @@ def _table_widgets() -> None:
     st.selectbox(
         "Card back",
         backs,
+        index=backs.index(saved.back),
         format_func=lambda name: CARD_BACKS[name].label,
         key=PREF_KEYS["back"],
         on_change=_save_prefs,
     )
     st.toggle(
         "Show known voids",
+        value=saved.voids,
         key=PREF_KEYS["voids"],
         on_change=_save_prefs,
         help="Mark at each seat the suits it has shown it no longer holds.",
     )
     st.toggle(
         "Play sounds",
+        value=saved.sound,
         key=PREF_KEYS["sound"],
         on_change=_save_prefs,
         help="A snap for each card, a swish when a trick is gathered, and a cue at the end "
@@ -158,6 +180,7 @@ def _table_widgets() -> None:
         min_value=0,
         max_value=100,
         step=5,
+        value=saved.volume,
         key=PREF_KEYS["volume"],
         on_change=_save_prefs,
         help="How loud the sounds play; it can be set while they are off.",
@@ -200,9 +223,9 @@ def _optional(hint: Any) -> bool:
 
 def render(controller: GameController) -> PlaySettings:
     """Draw the sidebar and return the settings it holds now."""
-    if "player_name" not in st.session_state:
-        # A reopened game brings back its player's name, and with it their table.
-        st.session_state["player_name"] = controller.players[HUMAN]
+    if "player_name" not in st.session_state and not controller.read_only:
+        # A reopened game brings back its player's name.
+        st.session_state["player_name"] = controller.players[HUMAN][:20]
     chosen = settings()
     table_prefs()
     hints = _hints()
@@ -217,13 +240,16 @@ def render(controller: GameController) -> PlaySettings:
             help="How fast the bots bid and play, one card at a time; instant skips the wait.",
         )
         _table_widgets()
+        problem = st.session_state.pop(PREFS_ERROR_KEY, None)
+        if problem:
+            st.error(safe.md(problem, limit=300))
         st.caption("The options below apply when you start a new game.")
         name = st.text_input(
             "Your name",
             max_chars=20,
             key="player_name",
-            on_change=_load_player_prefs,
-            help="Your felt, card back and sound settings are kept under your name.",
+            on_change=_rename_player,
+            help="The name the table shows for you.",
         )
         chosen.player_name = name.strip() or "You"
         names = bot_names()

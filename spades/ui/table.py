@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Final
@@ -33,8 +34,8 @@ from spades.observation import Observation
 from spades.rules import Rules
 from spades.scoring import HandResult
 from spades.state import HandState, Phase, deck_for
-from spades.store import StoreError
-from spades.ui import keyboard, sidebar, style
+from spades.store import StoreError, StoreUnavailable
+from spades.ui import identity, keyboard, safe, sidebar, style
 from spades.ui.cards import (
     SeatView,
     card_key,
@@ -46,9 +47,11 @@ from spades.ui.cards import (
     trick_view,
 )
 from spades.ui.db import app_store
+from spades.ui.faults import store_faults
 from spades.ui.prefs import TablePrefs
 from spades.ui.session import (
     HUMAN,
+    MOVED_ON,
     GameController,
     Notice,
     bid_actions,
@@ -56,6 +59,9 @@ from spades.ui.session import (
 )
 
 CONTROLLER_KEY: Final = "play_controller"
+GAME_ID: Final = re.compile(r"[0-9a-f]{32}")
+#: How often a watched game looks for its owner's moves.
+WATCH_SECONDS: Final = 1.0
 SOUND_KEY: Final = "play_sound"
 TEAM_NAMES: Final = ("Us", "Them")
 
@@ -75,6 +81,7 @@ def _start(notice: Notice | None = None) -> GameController:
         bot_levels=chosen.levels(),
         undo_allowed=chosen.undo_allowed,
         store=app_store(),
+        owner=identity.player_id(),
     )
     controller.set_pace(chosen.pace)
     controller.notice = notice
@@ -83,8 +90,14 @@ def _start(notice: Notice | None = None) -> GameController:
 
 def _open(game_id: str) -> GameController:
     """The game named in the URL, or a new one with a message saying why not."""
+    if not GAME_ID.fullmatch(game_id):
+        # Never echoed: the value came from a link anyone can craft.
+        return _start(Notice("warning", "That link does not name a game. A new game has started."))
     try:
-        controller = GameController.resume(app_store(), game_id)
+        controller = GameController.resume(app_store(), game_id, viewer=identity.player_id())
+    except StoreUnavailable:
+        # The store itself is at fault, not the game: the fault page says so.
+        raise
     except StoreError as err:
         return _start(
             Notice("warning", f"That game could not be opened ({err}). A new game has started.")
@@ -104,16 +117,22 @@ def current() -> GameController:
     elif controller.game_id is not None and (
         controller.elsewhere or not controller.in_step_with_store()
     ):
-        pace = controller.pace
+        pace, watching = controller.pace, controller.read_only
         controller = _open(controller.game_id)
         controller.set_pace(pace)
-        controller.notice = Notice(
-            "info", "This game was continued in another window; here is where it stands now."
-        )
+        if not watching:
+            controller.notice = Notice("info", MOVED_ON)
     st.session_state[CONTROLLER_KEY] = controller
-    if controller.game_id is not None and st.query_params.get("game") != controller.game_id:
-        st.query_params["game"] = controller.game_id
+    _link(controller)
     return controller
+
+
+def _link(controller: GameController) -> None:
+    """Keep the address on the session's game: its id once stored, else no id at all."""
+    if controller.game_id is None:
+        st.query_params.pop("game", None)
+    elif st.query_params.get("game") != controller.game_id:
+        st.query_params["game"] = controller.game_id
 
 
 def _controller() -> GameController:
@@ -121,18 +140,30 @@ def _controller() -> GameController:
     return controller if isinstance(controller, GameController) else current()
 
 
+def _acting() -> GameController:
+    """The session's game, about to take the human's move: a new game is stored with its
+    first move, so the player it will belong to must exist by then."""
+    controller = _controller()
+    if controller.owner is None and controller.game_id is None:
+        try:
+            controller.owner = identity.ensure_player(controller.players[HUMAN])
+        except StoreError as err:
+            controller.notice = Notice("error", f"This move could not be saved: {err}")
+    return controller
+
+
 # ----------------------------------------------------------------- callbacks
 def _on_card(ply: int, card: Card) -> None:
-    controller = _controller()
+    controller = _acting()
     controller.act(controller.card_action(card), ply)
 
 
 def _on_action(action: int, ply: int) -> None:
-    _controller().act(action, ply)
+    _acting().act(action, ply)
 
 
 def _on_undo(ply: int) -> None:
-    _controller().undo(ply)
+    _acting().undo(ply)
 
 
 def _on_hint(ply: int) -> None:
@@ -156,8 +187,7 @@ def _on_new_game() -> None:
         return
     controller = _start()
     st.session_state[CONTROLLER_KEY] = controller
-    if controller.game_id is not None:
-        st.query_params["game"] = controller.game_id
+    _link(controller)
 
 
 # -------------------------------------------------------------------- pieces
@@ -252,6 +282,13 @@ def _team_bid(hand: HandState, team: int) -> str:
 def _status(controller: GameController, hand: HandState) -> str:
     if controller.held_trick is not None:
         return f"{controller.players[controller.held_trick.winner]} wins the trick."
+    if controller.read_only and not controller.match.is_over:
+        seat = hand.current_player
+        return (
+            "You are watching this game."
+            if seat is None
+            else (f"You are watching: {controller.players[seat]} is to act.")
+        )
     if controller.show_summary:
         return "The hand is over."
     seat = hand.current_player
@@ -276,7 +313,7 @@ def _notice(controller: GameController) -> None:
     if notice is None:
         return
     show = {"info": st.info, "warning": st.warning, "error": st.error}[notice.kind]
-    show(notice.text)
+    show(safe.md(notice.text, limit=400))
 
 
 def _bid_label(name: str, why: str | None) -> str:
@@ -398,25 +435,37 @@ def _last_trick(controller: GameController) -> None:
     jokers = controller.rules.jokers
     plays = [(controller.players[seat], card) for seat, card in trick.plays()]
     with st.container(key="last_trick_view", border=True):
-        st.caption(f"Last trick, won by {controller.players[trick.winner]}")
+        st.caption(f"Last trick, won by {safe.md(controller.players[trick.winner])}")
         st.html(trick_cards_html(plays, jokers=jokers))
 
 
 def _layout(controller: GameController) -> tuple[bool, bool, bool]:
     """What decides the page around the table: ticking, a summary up, the match over."""
+    watching = controller.read_only and not controller.match.is_over
     return (
-        controller.busy and controller.pace != "instant",
+        (controller.busy and controller.pace != "instant") or watching,
         controller.show_summary,
         controller.match.is_over and not controller.hold,
     )
 
 
 def _table_body(layout: tuple[bool, bool, bool]) -> None:
+    # A fragment's rerun does not pass through the router's fault boundary.
+    with store_faults():
+        _table_parts(layout)
+
+
+def _table_parts(layout: tuple[bool, bool, bool]) -> None:
     controller = _controller()
+    # A click inside the table reruns only this fragment: a game first stored by it gets
+    # its address here, and a player first made by it their cookie.
+    _link(controller)
+    identity.remember()
     controller.tick()
-    if _layout(controller) != layout or controller.elsewhere:
+    moved_on = controller.read_only and not controller.in_step_with_store()
+    if _layout(controller) != layout or controller.elsewhere or moved_on:
         # The timer must start or stop, a summary or the end screen must open, or the
-        # game must be reopened from the store.
+        # game must be reopened from the store (moved on elsewhere, or by its owner).
         st.rerun(scope="app")
     hand = controller.shown_hand
     obs = hand.observation(HUMAN)
@@ -435,9 +484,12 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
                 gather_to=held.winner if held is not None else None,
             )
             with st.container(key="status"):
-                st.markdown(f"**{_status(controller, hand)}**")
+                st.markdown(f"**{safe.md(_status(controller, hand), limit=200)}**")
             labels: dict[str, str] = {}
-            if obs.hand is None:
+            if controller.read_only:
+                # A watcher sees the table, never the seat's cards.
+                hidden_hand(obs.hand_sizes[HUMAN])
+            elif obs.hand is None:
                 hidden_hand(obs.hand_sizes[HUMAN])
                 labels |= _blind_choice(controller)
             else:
@@ -467,7 +519,8 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
             )
         _notice(controller)
         _hint(controller)
-        _exchange_note(controller, obs)
+        if not controller.read_only:
+            _exchange_note(controller, obs)
         _controls(controller)
         _last_trick(controller)
     with right:
@@ -515,7 +568,8 @@ def _sound(controller: GameController, look: TablePrefs) -> None:
 
 def _table(controller: GameController) -> None:
     layout = _layout(controller)
-    fragment = st.fragment(run_every=controller.interval if layout[0] else None)(_table_body)
+    beat = WATCH_SECONDS if controller.read_only else controller.interval
+    fragment = st.fragment(run_every=beat if layout[0] else None)(_table_body)
     fragment(layout)
 
 
@@ -561,7 +615,7 @@ def _hand_summary(controller: GameController, index: int) -> None:
     ]
     st.dataframe(seats, hide_index=True, width="stretch")
     if hand.claimed_by is not None:
-        st.caption(f"{controller.players[hand.claimed_by]} claimed the last tricks.")
+        st.caption(f"{safe.md(controller.players[hand.claimed_by])} claimed the last tricks.")
     columns = st.columns(2)
     for team, column in enumerate(columns):
         t = result.teams[team]
