@@ -1,4 +1,5 @@
-"""Shared fixtures: a Streamlit server for browser tests and Debian's Chromium."""
+"""Shared fixtures: a sealed home and data folder, a Streamlit server for browser tests and
+Debian's Chromium."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -16,10 +18,52 @@ from typing import Any
 
 import pytest
 
-from spades.ui.prefs import FILE_NAME
-
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
+#: Where the app keeps data unless told otherwise; a test sets its own (see ``sealed_data``).
+DATA_ENV = ("SPADES_DATA_DIR", "SPADES_DB_URL")
+#: Folders that default to places under HOME, which the session replaces.
+XDG_ENV = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+_SESSION_HOME = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give the session an empty home folder of its own before any test imports Streamlit.
+
+    Streamlit's config and secrets, Chromium's profile and the app's default data folder
+    all live under HOME, and the app servers of the browser tests inherit this environment,
+    so nothing the suite runs can read or write the home folder of whoever runs it. A
+    developer's own database settings are dropped for the same reason.
+    """
+    home = Path(tempfile.mkdtemp(prefix="spades-tests-home-"))
+    patch = pytest.MonkeyPatch()
+    patch.setenv("HOME", str(home))
+    for name in (*XDG_ENV, *DATA_ENV):
+        patch.delenv(name, raising=False)
+    config.stash[_SESSION_HOME] = (patch, home)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Give back the environment and remove the session's home folder."""
+    patch, home = config.stash[_SESSION_HOME]
+    patch.undo()
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def sealed_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test keeps the app's data in a folder of its own: returns that folder.
+
+    The data folder, the default database in it and the per-user data folder all point
+    into the test's temporary folder, so a test sees no other test's games or table
+    preferences and never writes a player's. A test that sets its own values keeps them:
+    its monkeypatching runs after this fixture's.
+    """
+    data = tmp_path / "spades-data"
+    monkeypatch.setenv("SPADES_DATA_DIR", str(data))
+    monkeypatch.setenv("SPADES_DB_URL", f"sqlite:///{data / 'spades.db'}")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    return data
 
 
 def _free_port() -> int:
@@ -54,20 +98,6 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def app_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The app server's data directory."""
     return tmp_path_factory.mktemp("app-data")
-
-
-@pytest.fixture
-def fresh_table_prefs(app_data: Path) -> Iterator[None]:
-    """No table preferences saved on the shared app server while the test runs.
-
-    The preferences are kept per player name in the server's data directory, and every
-    browser test plays as "You": without this, what one test chose (a felt, sound on, the
-    volume) would greet the next test on the same server.
-    """
-    saved = app_data / FILE_NAME
-    saved.unlink(missing_ok=True)
-    yield
-    saved.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")

@@ -1,36 +1,60 @@
-"""The project keeps itself honest: lint, format and strict types are clean, the README's
-test command is the one CI runs, and the README documents every house option."""
+"""The project keeps itself honest: CI lints, checks the format and strict types before the
+tests and runs the README's test command, both README commands install the pinned versions,
+the app's Streamlit settings hide errors from players, and the README documents every
+house option."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 import re
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
-import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
+from spades.record import MAX_BYTES
 from spades.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
+CONSTRAINTS = "constraints.txt"
+#: Lint, format and strict types: .ci/run's own steps, each once, before the tests.
+CHECKS = (".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy spades")
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
+def _readme_command(heading: str) -> str:
+    section = README.split(heading, 1)[1]
+    block = re.search(r"```bash\n(.+?)\n```", section, re.S)
+    assert block is not None
+    return block.group(1).strip()
 
 
-@pytest.mark.parametrize(
-    "command",
-    [("ruff", "check", "."), ("ruff", "format", "--check", "."), ("mypy", "spades")],
-    ids=["ruff-check", "ruff-format", "mypy-strict"],
-)
-def test_lint_format_and_strict_types_are_clean(command: tuple[str, ...]) -> None:
-    done = _run(*command)
-    assert done.returncode == 0, done.stdout + done.stderr
+def _ci_lines() -> list[str]:
+    return [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+
+
+def test_readme_test_command_is_the_one_ci_runs() -> None:
+    command = _readme_command("Install and run the tests")
+    assert "pytest" in command
+    assert command in _ci_lines()
+
+
+def test_ci_lints_checks_the_format_and_types_before_the_tests() -> None:
+    lines = _ci_lines()
+    assert lines[0] == "set -euo pipefail", "a failing step must fail CI"
+    assert "export CI=true" in lines, "tests/conftest.py fails a browser test without Chromium"
+    tests = lines.index(_readme_command("Install and run the tests"))
+    for step in CHECKS:
+        assert step in lines[:tests], f".ci/run does not run {step!r} before the tests"
 
 
 def test_mypy_runs_in_strict_mode() -> None:
@@ -38,22 +62,81 @@ def test_mypy_runs_in_strict_mode() -> None:
     assert re.search(r"\[tool\.mypy\][^\[]*strict = true", pyproject)
 
 
-def _readme_test_command() -> str:
-    section = README.split("Install and run the tests", 1)[1]
-    block = re.search(r"```bash\n(.+?)\n```", section, re.S)
-    assert block is not None
-    return block.group(1).strip()
+def test_both_readme_commands_and_ci_install_the_pinned_versions() -> None:
+    app = _readme_command("Install and start the app")
+    tests = _readme_command("Install and run the tests")
+    assert f"pip install -q -c {CONSTRAINTS} -e . " in app
+    assert f"pip install -q -c {CONSTRAINTS} -e '.[test]' " in tests
+    assert all(f"-c {CONSTRAINTS}" in line for line in _ci_lines() if "pip install" in line), (
+        "every install in .ci/run uses the constraints file"
+    )
 
 
-def test_readme_test_command_is_the_one_ci_runs() -> None:
-    command = _readme_test_command()
-    assert "pytest" in command
-    ci_lines = [
-        line.strip()
-        for line in (ROOT / ".ci" / "run").read_text().splitlines()
-        if line.strip() and not line.strip().startswith("#")
-    ]
-    assert command in ci_lines
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / CONSTRAINTS).read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, sep, version = line.partition("==")
+            assert sep and version, f"{CONSTRAINTS}: {line!r} is not pinned with =="
+            pins[canonicalize_name(name)] = version
+    return pins
+
+
+def _installed_by(name: str, extras: frozenset[str] = frozenset()) -> set[str]:
+    """Every distribution that installing ``name[extras]`` brings in, by its metadata."""
+    found: set[str] = set()
+    todo = [(name, extras)]
+    done: set[tuple[str, frozenset[str]]] = set()
+    while todo:
+        name, extras = todo.pop()
+        if (canonicalize_name(name), extras) in done:
+            continue
+        done.add((canonicalize_name(name), extras))
+        found.add(canonicalize_name(name))
+        for text in metadata.requires(name) or []:
+            requirement = Requirement(text)
+            marker = requirement.marker
+            if marker is None or any(marker.evaluate({"extra": e}) for e in extras or {""}):
+                todo.append((requirement.name, frozenset(requirement.extras)))
+    return found
+
+
+def test_every_package_the_app_and_its_tests_install_is_pinned() -> None:
+    pins = _pins()
+    installed = _installed_by("spades", frozenset({"test"})) - {"spades"}
+    assert sorted(installed - pins.keys()) == [], f"not pinned in {CONSTRAINTS}"
+    drift = {
+        name: (pins[name], metadata.version(name))
+        for name in installed
+        if metadata.version(name) != pins[name]
+    }
+    assert drift == {}, f"installed versions differ from {CONSTRAINTS}: (pinned, installed)"
+
+
+def test_the_app_hides_errors_caps_uploads_and_sends_no_statistics(tmp_path: Path) -> None:
+    # Streamlit's own loader, in a fresh process started where `streamlit run` starts, with
+    # an empty home so that only the project's .streamlit/config.toml counts.
+    script = (
+        "import json, sys\nfrom streamlit import config\n"
+        "print(json.dumps({key: config.get_option(key) for key in sys.argv[1:]}))"
+    )
+    keys = ("client.showErrorDetails", "server.maxUploadSize", "browser.gatherUsageStats")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *keys],
+        cwd=ROOT,
+        env={**env, "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    options = json.loads(done.stdout)
+    # "none": players see a generic message, never an exception's type, message or traceback.
+    assert options["client.showErrorDetails"] == "none"
+    # Game records are the only uploads: the cap admits the largest one the loader reads.
+    assert options["server.maxUploadSize"] == 5
+    assert options["server.maxUploadSize"] * 1_000_000 >= MAX_BYTES
+    assert options["browser.gatherUsageStats"] is False
 
 
 def test_readme_documents_every_house_option_with_its_default() -> None:
