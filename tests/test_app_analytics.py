@@ -277,14 +277,7 @@ def test_a_game_started_after_the_page_was_drawn_is_listed_on_the_next_rerun(
 ) -> None:
     ann, _ = filled.new_player("Ann")
     at = _explorer(player=ann)
-    started = filled.new_game(
-        rules=Rules(),
-        seed=6,
-        players=("N", "E", "Ann", "W"),
-        kind="human",
-        bot_levels=HUMAN_LEVELS,
-        owner=ann,
-    )
+    started = _owned_game(filled, ann, seed=6)
     at.run()
     assert started[:8] in at.selectbox(key="explorer_game").options[0]
 
@@ -301,50 +294,37 @@ def test_the_bot_lab_stop_button_ends_the_run_and_says_so(store: Store) -> None:
     assert len(store.list_games()) == job.done
 
 
+def _owned_game(store: Store, owner: str, seed: int) -> str:
+    """A game in play of ``owner``'s, with no move yet."""
+    return store.new_game(
+        rules=Rules(),
+        seed=seed,
+        players=("N", "E", store.player_name(owner), "W"),
+        kind="human",
+        bot_levels=HUMAN_LEVELS,
+        owner=owner,
+    )
+
+
 def test_explorer_lists_only_the_players_own_games_unless_asked_for_finished_ones(
     filled: Store,
 ) -> None:
     ann, _ = filled.new_player("Ann")
     bob, _ = filled.new_player("Bob")
-    mine = filled.new_game(
-        rules=Rules(),
-        seed=7,
-        players=("N", "E", "Ann", "W"),
-        kind="human",
-        bot_levels=HUMAN_LEVELS,
-        owner=ann,
-    )
-    theirs = filled.new_game(
-        rules=Rules(),
-        seed=8,
-        players=("N", "E", "Bob", "W"),
-        kind="human",
-        bot_levels=HUMAN_LEVELS,
-        owner=bob,
-    )
-    own = _explorer(player=ann, others=False)
-    assert own.selectbox(key="explorer_game").options == [
-        label for label in own.selectbox(key="explorer_game").options if mine[:8] in label
-    ]
-    assert len(own.selectbox(key="explorer_game").options) == 1
-    everyone = _explorer(player=ann, others=True)
-    options = " ".join(everyone.selectbox(key="explorer_game").options)
-    assert mine[:8] in options and theirs[:8] not in options
-    assert len(everyone.selectbox(key="explorer_game").options) == SIMULATED + HUMAN + 3
+    mine = _owned_game(filled, ann, seed=7)
+    theirs = _owned_game(filled, bob, seed=8)
+    own = _explorer(player=ann, others=False).selectbox(key="explorer_game").options
+    assert len(own) == 1 and mine[:8] in own[0]
+    everyone = _explorer(player=ann, others=True).selectbox(key="explorer_game").options
+    assert len(everyone) == SIMULATED + HUMAN + 3
+    assert mine[:8] in " ".join(everyone) and theirs[:8] not in " ".join(everyone)
     stranger = _explorer(player=bob, others=False, query={"game": mine})
     assert mine[:8] not in " ".join(stranger.selectbox(key="explorer_game").options)
 
 
 def test_a_game_in_play_is_never_exported(filled: Store) -> None:
     ann, _ = filled.new_player("Ann")
-    playing = filled.new_game(
-        rules=Rules(),
-        seed=7,
-        players=("N", "E", "Ann", "W"),
-        kind="human",
-        bot_levels=HUMAN_LEVELS,
-        owner=ann,
-    )
+    playing = _owned_game(filled, ann, seed=7)
     at = _explorer(player=ann, others=False, query={"game": playing})
     assert at.selectbox(key="explorer_game").value == playing
     assert not [b for b in at.get("download_button") if "Export" in b.proto.label]

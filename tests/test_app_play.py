@@ -415,3 +415,42 @@ def test_the_bots_bid_one_at_a_time_at_a_paced_speed() -> None:
         bot_bids += 1
     # At most one bot bid in the first run of the page; the others came a beat apart.
     assert bot_bids >= 2
+
+
+ROUTER = str(Path(__file__).resolve().parent.parent / "streamlit_app.py")
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        (b"SQLite format 3\x00" + b"\x07" * 4000, "damaged"),
+        (b"not a database at all " * 200, "damaged"),
+        (b"", "empty"),
+    ],
+    ids=["damaged", "foreign", "empty"],
+)
+def test_a_broken_database_shows_a_plain_message_and_is_left_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: bytes, said: str
+) -> None:
+    broken = tmp_path / "broken.db"
+    broken.write_bytes(fault)
+    monkeypatch.setenv("SPADES_DB_URL", f"sqlite:///{broken}")
+    at = AppTest.from_file(ROUTER, default_timeout=30)
+    at.run()
+    assert not at.exception
+    shown = " ".join(e.value for e in at.error)
+    assert said in shown and "Nothing" in shown
+    for leak in (str(tmp_path), "broken.db", "sqlite", "SELECT", "Traceback"):
+        assert leak not in shown
+    assert "store_fault_retry" in _keys(at)
+    assert broken.read_bytes() == fault
+
+
+def test_a_visit_without_a_move_stores_nothing(database: str) -> None:
+    at = _app()
+    assert _controller(at).match.history, "the bots before South have bid"
+    at.run()
+    assert Store(database).list_games().empty
+    assert "game" not in at.query_params
+    _human_move(at)
+    assert len(Store(database).list_games()) == 1

@@ -19,6 +19,11 @@ MAX_SHOWN: Final = 60
 # Streamlit's own syntax (colons for icons and colours, dollars for LaTeX).
 _MD_SPECIAL: Final = re.compile(r"([!-/:-@\[-`{-~])")
 _SPACES: Final = re.compile(r"\s+")
+# GitHub-flavoured Markdown links bare addresses (``http://…``, ``www.…``, ``a@b.c``) even
+# when their punctuation is escaped: an invisible word joiner after each ``:``, ``.`` and
+# ``@`` breaks every such address without changing what the reader sees.
+_AUTOLINKED: Final = re.compile(r"([:.@])")
+_JOINER: Final = "\u2060"
 
 
 def bounded(text: object, limit: int = MAX_SHOWN) -> str:
@@ -36,10 +41,11 @@ def bounded(text: object, limit: int = MAX_SHOWN) -> str:
 def md(text: object, limit: int = MAX_SHOWN) -> str:
     """``text`` as Markdown that shows exactly those characters, bounded in length.
 
-    >>> print(md("![x](http://a.b) :red[z]"))
-    \\!\\[x\\]\\(http\\:\\/\\/a\\.b\\) \\:red\\[z\\]
+    >>> print(md("![x](http://a.b) :red[z]").replace(_JOINER, "+"))
+    \\!\\[x\\]\\(http\\:+\\/\\/a\\.+b\\) \\:+red\\[z\\]
     """
-    return _MD_SPECIAL.sub(r"\\\1", bounded(text, limit))
+    escaped = _MD_SPECIAL.sub(r"\\\1", bounded(text, limit))
+    return _AUTOLINKED.sub(r"\1" + _JOINER, escaped)
 
 
 def html_text(text: object, limit: int = MAX_SHOWN) -> str:

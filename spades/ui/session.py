@@ -359,17 +359,25 @@ class GameController:
         """Write ``action`` at this copy's ply; whether the store took it."""
         if self.store is None or (self.game_id is None and seat != HUMAN):
             return True
-        try:
+        store = self.store
+
+        def write() -> None:
             if self.game_id is None:
-                self.game_id = self._register(self.store)
-            self.store.append_action(self.game_id, action, ply=self.ply, undo_used=self.undo_used)
+                self.game_id = self._register(store)
+            store.append_action(self.game_id, action, ply=self.ply, undo_used=self.undo_used)
+
+        return self._stored(write, "This move")
+
+    def _stored(self, write: Callable[[], None], what: str) -> bool:
+        """Run a write to the store; whether it was made. A stale write means the game has
+        moved on elsewhere; any other refusal is told, and the move is not made."""
+        try:
+            write()
         except StaleWrite:
             self._moved_on()
             return False
         except StoreError as err:
-            self.notice = Notice(
-                "error", f"This move could not be saved, so it was not made: {err}"
-            )
+            self.notice = Notice("error", f"{what} could not be saved, so it was not made: {err}")
             return False
         return True
 
@@ -489,17 +497,13 @@ class GameController:
             return False
         if not self._still_current():
             return False
-        if self.store is not None and self.game_id is not None:
-            try:
-                self.store.truncate(self.game_id, point, ply=self.ply)
-            except StaleWrite:
-                self._moved_on()
-                return False
-            except StoreError as err:
-                self.notice = Notice(
-                    "error", f"The undo could not be saved, so it was not made: {err}"
-                )
-                return False
+        store, game_id = self.store, self.game_id
+        if (
+            store is not None
+            and game_id is not None
+            and not self._stored(lambda: store.truncate(game_id, point, ply=self.ply), "The undo")
+        ):
+            return False
         actions = self.match.history[:point]
         self.match = Match.replay(self.rules, seed=self.match.seed, actions=actions)
         self.actors = self.actors[:point]
