@@ -351,6 +351,7 @@ def test_another_players_game_opens_read_only(store: Store, stranger: str) -> No
     assert not watcher.act(controller.match.hand.legal_actions()[0], watcher.ply)
     assert watcher.notice is not None and watcher.notice.text.startswith(READ_ONLY)
     assert not watcher.run_bots()
+    assert not watcher.can_undo()
     assert not watcher.undo(watcher.ply)
     assert store.load(game_id).match.history == controller.match.history
 

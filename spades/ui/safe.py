@@ -20,9 +20,10 @@ MAX_SHOWN: Final = 60
 _MD_SPECIAL: Final = re.compile(r"([!-/:-@\[-`{-~])")
 _SPACES: Final = re.compile(r"\s+")
 # GitHub-flavoured Markdown links bare addresses (``http://…``, ``www.…``, ``a@b.c``) even
-# when their punctuation is escaped: an invisible word joiner after each ``:``, ``.`` and
-# ``@`` breaks every such address without changing what the reader sees.
-_AUTOLINKED: Final = re.compile(r"([:.@])")
+# when their punctuation is escaped: an invisible word joiner where such an address would
+# start to be recognised (``:`` before ``/``, ``www`` before ``.``, after ``@``) breaks it
+# without changing what the reader sees.
+_AUTOLINKED: Final = re.compile(r"(?i)(?<=:)(?=\\?/)|(?<=www)(?=\\?\.)|(?<=@)")
 _JOINER: Final = "\u2060"
 
 
@@ -42,10 +43,12 @@ def md(text: object, limit: int = MAX_SHOWN) -> str:
     """``text`` as Markdown that shows exactly those characters, bounded in length.
 
     >>> print(md("![x](http://a.b) :red[z]").replace(_JOINER, "+"))
-    \\!\\[x\\]\\(http\\:+\\/\\/a\\.+b\\) \\:+red\\[z\\]
+    \\!\\[x\\]\\(http\\:+\\/\\/a\\.b\\) \\:red\\[z\\]
+    >>> print(md("Mail a@b.c or see WWW.b.c: now.").replace(_JOINER, "+"))
+    Mail a\\@+b\\.c or see WWW+\\.b\\.c\\: now\\.
     """
     escaped = _MD_SPECIAL.sub(r"\\\1", bounded(text, limit))
-    return _AUTOLINKED.sub(r"\1" + _JOINER, escaped)
+    return _AUTOLINKED.sub(_JOINER, escaped)
 
 
 def html_text(text: object, limit: int = MAX_SHOWN) -> str:

@@ -290,7 +290,7 @@ class GameController:
 
     def can_undo(self) -> bool:
         """Whether undo is on and the human has a bid or card to take back in this hand."""
-        return self.undo_allowed and self._undo_point() is not None
+        return not self.read_only and self.undo_allowed and self._undo_point() is not None
 
     def _undo_point(self) -> int | None:
         if self.match.is_over or self.summary_for is not None:

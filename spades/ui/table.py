@@ -140,30 +140,36 @@ def _controller() -> GameController:
     return controller if isinstance(controller, GameController) else current()
 
 
-def _acting() -> GameController:
-    """The session's game, about to take the human's move: a new game is stored with its
-    first move, so the player it will belong to must exist by then."""
+def _acting() -> GameController | None:
+    """The session's game, about to take the human's move (None when it cannot be kept): a
+    new game is stored with its first move, so the player it will belong to must exist."""
     controller = _controller()
     if controller.owner is None and controller.game_id is None:
         try:
             controller.owner = identity.ensure_player(controller.players[HUMAN])
         except StoreError as err:
             controller.notice = Notice("error", f"This move could not be saved: {err}")
+            return None
     return controller
 
 
 # ----------------------------------------------------------------- callbacks
 def _on_card(ply: int, card: Card) -> None:
     controller = _acting()
-    controller.act(controller.card_action(card), ply)
+    if controller is not None:
+        controller.act(controller.card_action(card), ply)
 
 
 def _on_action(action: int, ply: int) -> None:
-    _acting().act(action, ply)
+    controller = _acting()
+    if controller is not None:
+        controller.act(action, ply)
 
 
 def _on_undo(ply: int) -> None:
-    _acting().undo(ply)
+    controller = _acting()
+    if controller is not None:
+        controller.undo(ply)
 
 
 def _on_hint(ply: int) -> None:
@@ -284,11 +290,9 @@ def _status(controller: GameController, hand: HandState) -> str:
         return f"{controller.players[controller.held_trick.winner]} wins the trick."
     if controller.read_only and not controller.match.is_over:
         seat = hand.current_player
-        return (
-            "You are watching this game."
-            if seat is None
-            else (f"You are watching: {controller.players[seat]} is to act.")
-        )
+        if seat is None:
+            return "You are watching this game."
+        return f"You are watching: {controller.players[seat]} is to act."
     if controller.show_summary:
         return "The hand is over."
     seat = hand.current_player
