@@ -61,12 +61,12 @@ class Rules:
         500, "Target score", "The first team to reach this score wins (300, 500, 1000…)."
     )
     mercy_score: int | None = _option(
-        -200, "Mercy score", "A team at or below this score loses at once; None turns it off."
+        -200, "Mercy score", "A team at or below this score loses at once; it can be turned off."
     )
     tie_policy: TiePolicy = _option(
         "play_on",
         "Exact tie",
-        "play_on: an exact tie at the end plays another hand; draw: both teams share the game.",
+        "When both teams finish level: play another hand, or share the game.",
     )
     nil_allowed: bool = _option(True, "Nil bids", "A player may bid nil (no tricks) for ±100.")
     blind_nil: bool = _option(
@@ -98,7 +98,7 @@ class Rules:
         0, "Boston bonus", "Extra points for a team that bids 13 and takes all 13 tricks (0: none)."
     )
     bag_limit: int | None = _option(
-        10, "Bag limit", "Every this many bags costs the bag penalty; None turns bags off."
+        10, "Bag limit", "Every this many bags costs the bag penalty; bags can be turned off."
     )
     bag_penalty: int = _option(
         _DEFAULT_BAG_PENALTY, "Bag penalty", "Points lost each time the bags reach the limit."
@@ -197,6 +197,25 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
 
+#: Plain words for the option values that are names or "off".
+_VALUE_WORDS: Final[dict[Any, str]] = {
+    "play_on": "play another hand",
+    "draw": "share the game",
+    None: "off",
+}
+
+
+def value_words(value: Any) -> str:
+    """An option's value in plain words.
+
+    >>> value_words("play_on"), value_words(None), value_words(500), value_words(True)
+    ('play another hand', 'off', '500', 'on')
+    """
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return _VALUE_WORDS.get(value, str(value))
+
+
 def describe_options() -> list[tuple[str, str, str, Any]]:
     """(name, label, help, default) for every option, in declaration order."""
     return [
@@ -217,3 +236,44 @@ def _check_type(name: str, value: Any, declared: Any) -> None:
         ok = isinstance(value, str)
     if not ok:
         raise RulesError(f"{name}: {value!r} is not a valid {text.replace('|', 'or')}")
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named rule set with a line saying what it is for."""
+
+    name: str
+    description: str
+    rules: Rules
+
+
+#: The rule sets a table picks from; anything else is a custom set.
+PRESETS: Final = (
+    Preset(
+        "Standard",
+        "The rules as printed: nil and blind nil, 10 bags cost 100, first to 500.",
+        Rules(),
+    ),
+    Preset(
+        "Casual",
+        "No blind nil and no bags to count: just bid and play.",
+        Rules(blind_nil=False, bag_limit=None),
+    ),
+    Preset(
+        "Competitive",
+        "Partners bid at least 4 together, no spades on the first trick, every 5 bags cost 50.",
+        Rules(min_team_bid=4, no_spades_first_trick=True, bag_limit=5, bag_penalty=50),
+    ),
+    Preset("Whiz", "Bid nil or exactly the number of spades you hold.", Rules(whiz=True)),
+    Preset("Suicide", "In every team exactly one partner bids nil.", Rules(suicide=True)),
+    Preset("Jokers", "Two jokers replace the 2♣ and 2♦ and rank above the A♠.", Rules(jokers=True)),
+)
+
+
+def preset_of(rules: Rules) -> Preset | None:
+    """The preset whose rules these are, if any.
+
+    >>> preset_of(Rules(whiz=True)).name, preset_of(Rules(target_score=300))
+    ('Whiz', None)
+    """
+    return next((preset for preset in PRESETS if preset.rules == rules), None)

@@ -842,6 +842,37 @@ class Store:
                 .values(actions_count=length, undo_used=True, updated_at=_now())
             )
 
+    def abandon(self, game_id: str, *, ply: int) -> None:
+        """Mark a game in play as given up by its player (it stays, with its actions).
+
+        ``ply`` is how many actions the caller's copy has; as in :meth:`append_action`,
+        another stored number raises :class:`StaleWrite` and nothing changes.
+        """
+        _check_ply(ply)
+        with self._write() as conn:
+            row = self._game_row(conn, game_id, lock=True)
+            if ply != row.actions_count:
+                raise StaleWrite(game_id, expected=ply, stored=row.actions_count)
+            if row.status != "playing":
+                raise StoreError(f"game {game_id} is over; it cannot be abandoned")
+            now = _now()
+            conn.execute(
+                games.update()
+                .where(games.c.num == row.num)
+                .values(status="abandoned", finished_at=now, updated_at=now)
+            )
+
+    def unfinished_game(self, owner: str) -> str | None:
+        """The id of the player's newest game still in play, if they have one."""
+        with self._read() as conn:
+            found = conn.execute(
+                sa.select(games.c.id)
+                .where(games.c.owner == owner, games.c.status == "playing")
+                .order_by(games.c.updated_at.desc(), games.c.num.desc())
+                .limit(1)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
     def finish(self, game_id: str, match: Match) -> None:
         """Mark a game over with its winner, scores and hands; ``match`` must be its replay."""
         if not match.is_over:

@@ -9,6 +9,8 @@ import pytest
 from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, your_turn
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from spades.store import Store
+
 pytestmark = pytest.mark.browser
 
 SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "table.png"
@@ -146,3 +148,33 @@ def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url:
     finally:
         first.close()
         second.close()
+
+
+def test_opening_and_closing_the_app_stores_no_game(
+    page: Page, fresh_app_url: str, tmp_path: Path
+) -> None:
+    _open(page, fresh_app_url)
+    look_then_ready_to_bid(page)
+    assert "game=" not in page.url
+    page.close()
+    store = Store(f"sqlite:///{tmp_path / 'spades.db'}")
+    try:
+        assert store.list_games().empty
+    finally:
+        store.close()
+
+
+def test_new_game_asks_before_giving_up_the_game_in_play(page: Page, app_url: str) -> None:
+    _open(page, app_url)
+    _bid_or_look(page)
+    game = _game_id(page)
+    page.locator(".st-key-new_game button:visible").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Start a new game?", timeout=WAIT)
+    page.locator(".st-key-keep_playing button:visible").click()
+    expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
+    assert _game_id(page) == game
+    page.locator(".st-key-new_game button:visible").click()
+    page.locator(".st-key-confirm_new_game button:visible").click()
+    expect(page).not_to_have_url(re.compile(game), timeout=WAIT)
+    expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)

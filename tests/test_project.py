@@ -120,7 +120,12 @@ def test_the_app_hides_errors_caps_uploads_and_sends_no_statistics(tmp_path: Pat
         "import json, sys\nfrom streamlit import config\n"
         "print(json.dumps({key: config.get_option(key) for key in sys.argv[1:]}))"
     )
-    keys = ("client.showErrorDetails", "server.maxUploadSize", "browser.gatherUsageStats")
+    keys = (
+        "client.showErrorDetails",
+        "client.toolbarMode",
+        "server.maxUploadSize",
+        "browser.gatherUsageStats",
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
     done = subprocess.run(
         [sys.executable, "-c", script, *keys],
@@ -133,6 +138,8 @@ def test_the_app_hides_errors_caps_uploads_and_sends_no_statistics(tmp_path: Pat
     options = json.loads(done.stdout)
     # "none": players see a generic message, never an exception's type, message or traceback.
     assert options["client.showErrorDetails"] == "none"
+    # Players get no Deploy button and no developer menu.
+    assert options["client.toolbarMode"] == "viewer"
     # Game records are the only uploads: the cap admits the largest one the loader reads.
     assert options["server.maxUploadSize"] == 5
     assert options["server.maxUploadSize"] * 1_000_000 >= MAX_BYTES

@@ -174,3 +174,27 @@ def test_racing_writers_never_store_two_actions_for_one_ply_and_the_game_replays
     replayed = Store(db_url).load(gid).match
     assert len(replayed.history) == length
     assert _stored_plies(db_url) == [(ply, 1) for ply in range(length)]
+
+
+def test_an_abandoned_game_is_kept_but_no_longer_unfinished(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    ann, _ = store.new_player("Ann")
+    older = store.new_game(
+        rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, owner=ann
+    )
+    newer = store.new_game(
+        rules=Rules(), seed=2, players=PLAYERS, kind="human", bot_levels=BOTS, owner=ann
+    )
+    store.append_action(newer, store.load(newer).match.legal_actions()[0], ply=0)
+    assert store.unfinished_game(ann) == newer
+    with pytest.raises(StaleWrite):
+        store.abandon(newer, ply=0)
+    store.abandon(newer, ply=1)
+    assert store.game_info(newer)["status"] == "abandoned"
+    assert len(store.load(newer).match.history) == 1
+    assert store.unfinished_game(ann) == older
+    store.abandon(older, ply=0)
+    assert store.unfinished_game(ann) is None
+    with pytest.raises(StoreError, match="cannot be abandoned"):
+        store.abandon(older, ply=0)
+    store.close()

@@ -99,9 +99,9 @@ def _date_range(value: Any) -> tuple[date | None, date | None]:
 def empty_state(store: Store) -> None:
     """Say why there is nothing to chart and how to get something."""
     if store.list_games(GameFilter(), limit=1).empty:
-        st.info(EMPTY, icon="🃏")
+        st.info(EMPTY, icon=":material/style:")
     else:
-        st.info(EMPTY_FILTERED, icon="🔎")
+        st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
 
 
 def table(frame: pd.DataFrame, *, key: str, file_name: str) -> None:

@@ -181,7 +181,10 @@ def bot_lab_page() -> None:
     st.subheader("Line-ups compared")
     results = query("matchups", store, SIMULATED)
     if results.empty:
-        st.info("No simulated games yet: run 50 matches above to compare the bots.", icon="🤖")
+        st.info(
+            "No simulated games yet: run 50 matches above to compare the bots.",
+            icon=":material/smart_toy:",
+        )
         return
     charts.show(charts.matchup_chart(results), key="lab_matchups_chart")
     table(results, key="lab_matchups", file_name="bot_lab_matchups.csv")

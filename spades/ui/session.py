@@ -304,6 +304,20 @@ class GameController:
                 return index
         return None
 
+    @property
+    def in_progress(self) -> bool:
+        """Whether this is the player's own stored game, not over yet (so a new game would
+        give it up)."""
+        return self.game_id is not None and not self.read_only and not self.match.is_over
+
+    def abandon(self) -> bool:
+        """Give this game up in the store, where it stays, marked abandoned; whether the
+        store took it (a game moved on elsewhere is reopened instead)."""
+        store, game_id = self.store, self.game_id
+        if store is None or game_id is None or not self.in_progress:
+            return True
+        return self._stored(lambda: store.abandon(game_id, ply=self.ply), "Giving up the game")
+
     def can_claim(self) -> bool:
         """Whether the human may claim the rest now (the engine's claim check)."""
         return self.human_to_act and self.match.hand.can(CLAIM)

@@ -59,6 +59,9 @@ from spades.ui.session import (
 )
 
 CONTROLLER_KEY: Final = "play_controller"
+CONFIRM_KEY: Final = "play_confirm_new_game"
+#: The player's unfinished game, offered when they open the table on a new one.
+OFFER_KEY: Final = "play_unfinished"
 GAME_ID: Final = re.compile(r"[0-9a-f]{32}")
 #: How often a watched game looks for its owner's moves.
 WATCH_SECONDS: Final = 1.0
@@ -112,6 +115,9 @@ def current() -> GameController:
     wanted = st.query_params.get("game")
     if not isinstance(controller, GameController):
         controller = _open(wanted) if wanted else _start()
+        player = identity.player_id()
+        if not wanted and player is not None:
+            st.session_state[OFFER_KEY] = app_store().unfinished_game(player)
     elif wanted and wanted != controller.game_id:
         controller = _open(wanted)
     elif controller.game_id is not None and (
@@ -191,7 +197,34 @@ def _on_new_game() -> None:
     except ValueError as err:
         _controller().notice = Notice("error", f"Fix the house rules first: {err}")
         return
+    if _controller().in_progress:
+        # Asked first (see _confirm_new_game): a click must not throw a game away.
+        st.session_state[CONFIRM_KEY] = True
+        return
+    _begin_new_game()
+
+
+def _begin_new_game() -> None:
     controller = _start()
+    st.session_state[CONTROLLER_KEY] = controller
+    st.session_state.pop(OFFER_KEY, None)
+    _link(controller)
+
+
+def _on_confirm_new_game() -> None:
+    st.session_state.pop(CONFIRM_KEY, None)
+    if _controller().abandon():
+        _begin_new_game()
+
+
+def _on_keep_playing() -> None:
+    st.session_state.pop(CONFIRM_KEY, None)
+
+
+def _on_continue(game_id: str) -> None:
+    st.session_state.pop(OFFER_KEY, None)
+    controller = _open(game_id)
+    controller.set_pace(sidebar.settings().pace)
     st.session_state[CONTROLLER_KEY] = controller
     _link(controller)
 
@@ -407,7 +440,8 @@ def _hint(controller: GameController) -> None:
     advice = controller.current_hint()
     if advice is None:
         return
-    st.info(f"Hint: {controller.describe(advice.action)}. {advice.reason}", icon="💡")
+    # The reason starts with the suggestion itself ("Bid 3: …", "Play the A♠: …").
+    st.info(safe.md(advice.reason, limit=300), icon=":material/lightbulb:")
     action = advice.action
     if 0 <= action < 52:
         style.highlight(card_key(action, jokers=controller.rules.jokers))
@@ -657,7 +691,7 @@ def _match_over(controller: GameController) -> None:
         if match.winner is None:
             st.header("A shared game")
         elif match.winner == 0:
-            st.header("You and your partner win! 🏆")
+            st.header(":material/trophy: You and your partner win!")
         else:
             st.header("East and West win this time")
         st.markdown(
@@ -670,6 +704,45 @@ def _match_over(controller: GameController) -> None:
         with st.expander(f"The last hand (hand {len(match.finished)})"):
             _hand_summary(controller, len(match.finished) - 1)
     _scoresheet(match)
+
+
+def _confirm_body() -> None:
+    if not st.session_state.get(CONFIRM_KEY):
+        st.rerun(scope="app")
+    st.markdown(
+        "This game is not over. Give it up and start a new one? "
+        "It stays among your games, marked abandoned."
+    )
+    with st.container(horizontal=True):
+        st.button(
+            "Give it up and start anew",
+            key="confirm_new_game",
+            type="primary",
+            on_click=_on_confirm_new_game,
+        )
+        st.button("Keep playing", key="keep_playing", on_click=_on_keep_playing)
+
+
+def _confirm_new_game() -> None:
+    dialog = st.dialog("Start a new game?", on_dismiss=_on_keep_playing)
+    dialog(_confirm_body)()
+
+
+def _resume_offer(controller: GameController) -> None:
+    """Offer the player's unfinished game while the table holds a new, untouched one."""
+    offered = st.session_state.get(OFFER_KEY)
+    if not offered or controller.game_id is not None:
+        return
+    with st.container(key="resume_offer", horizontal=True, vertical_alignment="center"):
+        st.info("You have a game that is not over yet.", icon=":material/history:")
+        st.button(
+            "Continue it",
+            key="continue_game",
+            type="primary",
+            icon=":material/play_arrow:",
+            on_click=_on_continue,
+            args=(offered,),
+        )
 
 
 def _header(controller: GameController) -> None:
@@ -686,7 +759,7 @@ def _header(controller: GameController) -> None:
 def render() -> None:
     """Draw the Play page for the session's game."""
     controller = current()
-    chosen = sidebar.render(controller)
+    chosen = sidebar.render(controller, on_new_game=_on_new_game)
     controller.set_pace(chosen.pace)
     look = sidebar.table_prefs()
     style.inject(look.felt, look.back, controller.interval)
@@ -696,10 +769,13 @@ def render() -> None:
         _notice(controller)
         _match_over(controller)
         return
+    _resume_offer(controller)
     _header(controller)
     _table(controller)
     _scoresheet(controller.match)
     if controller.show_summary:
         _summary(controller)
+    elif st.session_state.get(CONFIRM_KEY):
+        _confirm_new_game()
     # Last on the page: the script's empty element adds no gap above the table.
     keyboard.install()
