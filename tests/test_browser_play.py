@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, your_turn
+from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, settled, your_turn
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from spades.store import Store
@@ -178,3 +178,17 @@ def test_new_game_asks_before_giving_up_the_game_in_play(page: Page, app_url: st
     page.locator(".st-key-confirm_new_game button:visible").click()
     expect(page).not_to_have_url(re.compile(game), timeout=WAIT)
     expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
+
+
+def test_a_double_click_plays_one_card_without_a_warning(page: Page, app_url: str) -> None:
+    _open(page, app_url)
+    _bid_or_look(page)
+    your_turn(page)
+    _whole_hand(page, 13)
+    card = page.locator(CARDS + ":enabled").first
+    key = _card_key(card)
+    card.dblclick()
+    expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
+    settled(page)
+    expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
+    assert page.get_by_text("moved on").count() == 0

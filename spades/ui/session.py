@@ -326,12 +326,11 @@ class GameController:
     def act(self, action: Action, ply: int) -> bool:
         """The human's click on ``action``, drawn when the match had ``ply`` actions.
 
-        Returns whether it was applied; otherwise :attr:`notice` says why.
+        Returns whether it was applied; otherwise :attr:`notice` says why. A click made on a
+        table that has moved on since (the second click of a double click, say) is dropped
+        without a word: the page already shows the table as it is now.
         """
         if ply != self.ply:
-            self.notice = Notice(
-                "warning", "That click came after the table had moved on, so it was ignored."
-            )
             return False
         problem = self.why_not(action)
         if problem is not None:
