@@ -294,6 +294,12 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
             direction = ("north", "east", "south", "west")[trick.winner]
             assert f"sp-table sp-to-{direction}" in page
             assert ("sp-trumped" in page) == trumped
+            # Every card of the held trick names itself and its seat; only the winner's wins.
+            for seat, card in trick.plays():
+                letter = "NESW"[seat]
+                winner = ' data-winner="true"' if seat == trick.winner else ""
+                assert f'data-card="{card_str(card)}" data-seat="{letter}"{winner}>' in page
+            assert page.count('data-winner="true"') == 1
             spoken = announcement(controller, controller.shown_hand)
             assert f"{controller.players[trick.winner]} wins the trick" in spoken
             seen[trumped] += 1

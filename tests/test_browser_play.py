@@ -115,6 +115,9 @@ def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) 
     your_turn(page)
     played = _play_a_card(page)
     expect(page.locator(".sp-south .sp-card")).to_have_count(1, timeout=WAIT)
+    # The UI contract: the card in the trick names itself and its seat.
+    code = played.removeprefix("card_")
+    expect(page.locator(f".st-key-trick [data-seat='S'][data-card='{code}']")).to_have_count(1)
     held = _whole_hand(page, 12)
     assert played not in held
     page.reload()

@@ -251,6 +251,14 @@ def trick_html(
             if view.card is not None
             else ""
         )
+        # The UI contract: a card on the table names itself and its seat, and a finished
+        # trick's winner says so, for tests and tools that read the page.
+        slot = (
+            f' data-card="{card_str(view.card, jokers=jokers)}" data-seat="{SEAT_LETTERS[seat]}"'
+            + (' data-winner="true"' if view.winner else "")
+            if view.card is not None
+            else ""
+        )
         voids = voids_html(view.voids) if view.voids is not None else ""
         held = (
             f'<span class="sp-held">{card_back_html(mini=True)}'
@@ -267,7 +275,7 @@ def trick_html(
             f'<div class="sp-name"><span class="sp-letter">{SEAT_LETTERS[seat]}</span> '
             f"{html.escape(view.name)}{dealer} {badge}</div>"
             f'<div class="sp-stats">bid {html.escape(view.bid)} · won {view.tricks} {held}</div>'
-            f'{voids}<div class="sp-slot">{card}</div></div>'
+            f'{voids}<div class="sp-slot"{slot}>{card}</div></div>'
         )
     gather = f" sp-to-{_DIRECTIONS[gather_to]}" if gather_to is not None else ""
     return (

@@ -496,9 +496,8 @@ def _table_body(layout: tuple[bool, bool, bool]) -> None:
 def _table_parts(layout: tuple[bool, bool, bool]) -> None:
     controller = _controller()
     # A click inside the table reruns only this fragment: a game first stored by it gets
-    # its address here, and a player first made by it their cookie.
+    # its address here (and a player first made by it their cookie, at the end).
     _link(controller)
-    identity.remember()
     controller.tick()
     moved_on = controller.read_only and not controller.in_step_with_store()
     if _layout(controller) != layout or controller.elsewhere or moved_on:
@@ -572,6 +571,8 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
                 target=controller.rules.target_score,
                 key=f"team_{'us' if team == 0 else 'them'}",
             )
+    # Last, so that the script's element, drawn once a player is made, moves nothing above.
+    identity.remember()
 
 
 @dataclass(slots=True)
