@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from spades.cards import BID_BASE, LOOK, card_str
 from spades.cli import play_match
-from spades.rules import PRESETS, Preset, Rules, describe_options
+from spades.rules import Rules, describe_options
 from spades.state import Phase
 from spades.store import Store
 from spades.ui.identity import STATE_KEY
@@ -499,34 +499,13 @@ def test_the_players_unfinished_game_is_offered_on_their_next_visit(database: st
     assert "continue_game" not in _keys(stranger)
 
 
-@pytest.mark.parametrize("preset", PRESETS, ids=lambda preset: preset.name)
-def test_a_preset_reaches_the_engine(preset: Preset) -> None:
-    at = _app()
-    at.selectbox(key="preset").set_value(preset.name).run()
-    assert preset.description in " ".join(c.value for c in at.sidebar.caption)
-    at.button(key="new_game").click().run()
-    assert not at.exception
-    assert _controller(at).match.rules == preset.rules
-    assert at.selectbox(key="preset").value == preset.name
-
-
-def test_an_option_changed_by_hand_makes_the_rules_custom() -> None:
-    at = _app()
-    at.selectbox(key="preset").set_value("Jokers").run()
-    assert at.toggle(key="rule_jokers").value is True
-    at.number_input(key="rule_target_score").set_value(300).run()
-    assert at.selectbox(key="preset").value == "Custom"
-    at.button(key="new_game").click().run()
-    assert _controller(at).match.rules == Rules(jokers=True, target_score=300)
-
-
 def test_rules_that_wait_for_the_next_game_offer_to_start_it() -> None:
     at = _app()
     assert "new_game_with_rules" not in _keys(at)
-    at.selectbox(key="preset").set_value("Casual").run()
+    at.toggle(key="rule_blind_nil").set_value(False).run()
     assert any("start with the next game" in c.value for c in at.sidebar.caption)
     at.button(key="new_game_with_rules").click().run()
-    assert _controller(at).match.rules == Rules(blind_nil=False, bag_limit=None)
+    assert _controller(at).match.rules == Rules(blind_nil=False)
     assert "new_game_with_rules" not in _keys(at)
 
 

@@ -24,7 +24,7 @@ import streamlit as st
 
 from spades.bots import bot_names
 from spades.cards import SEAT_NAMES, Seat
-from spades.rules import PRESETS, Rules, RulesError, describe_options, preset_of, value_words
+from spades.rules import Rules, RulesError, describe_options, value_words
 from spades.store import StoreError
 from spades.ui import identity, prefs, safe
 from spades.ui.db import app_store
@@ -35,8 +35,6 @@ from spades.ui.themes import CARD_BACKS, FELTS
 SETTINGS_KEY: Final = "play_settings"
 PREFS_ERROR_KEY: Final = "prefs_error"
 SAVED_PREFS_KEY: Final = "table_prefs_saved"
-PRESET_KEY: Final = "preset"
-CUSTOM: Final = "Custom"
 SEAT_LETTERS: Final = {0: "N", 1: "E", 3: "W"}
 #: The widget key of each table preference.
 PREF_KEYS: Final = {
@@ -194,45 +192,10 @@ def _hints() -> dict[str, Any]:
     return typing.get_type_hints(Rules)
 
 
-def _apply_preset() -> None:
-    """A preset picked: its rules become the next game's, and the option widgets start
-    again from them (the page never writes a widget's own key, see :func:`_saved_prefs`)."""
-    preset = next((p for p in PRESETS if p.name == st.session_state.get(PRESET_KEY)), None)
-    if preset is None:
-        return
-    chosen = settings()
-    chosen.rule_values = preset.rules.to_dict()
-    for key in [k for k in st.session_state if str(k).startswith("rule_")]:
-        del st.session_state[key]
-
-
-def _rules_edited() -> None:
-    """An option changed by hand: the preset picker follows (a preset, or Custom)."""
-    st.session_state.pop(PRESET_KEY, None)
-
-
-def _preset_picker(chosen: PlaySettings) -> None:
-    names = [preset.name for preset in PRESETS] + [CUSTOM]
-    try:
-        current = preset_of(chosen.rules())
-    except RulesError:
-        current = None
-    picked = st.selectbox(
-        "House rules",
-        names,
-        index=names.index(current.name if current else CUSTOM),
-        key=PRESET_KEY,
-        on_change=_apply_preset,
-        help="A named rule set for the next game; change any option below for your own.",
-    )
-    preset = next((p for p in PRESETS if p.name == picked), None)
-    st.caption(preset.description if preset else "Your own mix of the options below.")
-
-
 def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -> Any:
     key = f"rule_{name}"
     if hint is bool:
-        return st.toggle(label, value=bool(value), help=help_text, key=key, on_change=_rules_edited)
+        return st.toggle(label, value=bool(value), help=help_text, key=key)
     if typing.get_origin(hint) is Literal:
         options = list(typing.get_args(hint))
         return st.selectbox(
@@ -242,7 +205,6 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -
             format_func=value_words,
             help=help_text,
             key=key,
-            on_change=_rules_edited,
         )
     default = Rules().to_dict()[name]
     step = 50 if default is not None and abs(default) >= 100 else 1
@@ -252,7 +214,6 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -
             value=value is not None,
             help=help_text,
             key=f"{key}_on",
-            on_change=_rules_edited,
         )
         number = st.number_input(
             label,
@@ -261,7 +222,6 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -
             format="%d",
             disabled=not on,
             key=key,
-            on_change=_rules_edited,
         )
         return int(number) if on else None
     return st.number_input(
@@ -271,7 +231,6 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -
         format="%d",
         help=help_text,
         key=key,
-        on_change=_rules_edited,
     )
 
 
@@ -328,26 +287,26 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
             key="allow_undo",
             help="Take back your last bid or card. Games where it was used are marked.",
         )
-        _preset_picker(chosen)
         with st.expander("House rules for the next game"):
             for name_, label, help_text, _default in describe_options():
                 value = _rule_widget(
                     name_, label, help_text, hints[name_], chosen.rule_values[name_]
                 )
                 chosen.rule_values[name_] = int(value) if isinstance(value, float) else value
-        try:
-            waiting = chosen.rules() != controller.rules
-        except RulesError as err:
-            st.error(f"These rules cannot be played together: {err}")
-        else:
-            if waiting:
-                st.caption("These rules start with the next game.")
-                st.button(
-                    "Start a game with them",
-                    key="new_game_with_rules",
-                    icon=":material/restart_alt:",
-                    on_click=on_new_game,
-                )
+            # Last in the expander, so that what it adds moves nothing outside it.
+            try:
+                waiting = chosen.rules() != controller.rules
+            except RulesError as err:
+                st.error(f"These rules cannot be played together: {err}")
+            else:
+                if waiting:
+                    st.caption("These rules start with the next game.")
+                    st.button(
+                        "Start a game with them",
+                        key="new_game_with_rules",
+                        icon=":material/restart_alt:",
+                        on_click=on_new_game,
+                    )
         with st.expander("This game's rules"):
             st.markdown(rules_text(controller.rules))
     return chosen
