@@ -22,10 +22,17 @@ def your_turn(page: Page) -> Locator:
 
 
 def settled(page: Page) -> None:
-    """Wait until the app has finished its run: Streamlit's running indicator is gone and
-    no element is left stale (drawn dimmed until the run redraws or removes it)."""
+    """Wait until the app has finished its run: Streamlit's running indicator is gone, no
+    element is left stale (drawn dimmed until the run redraws or removes it) and none is
+    still fading back in."""
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=WAIT)
     expect(page.locator("[data-stale='true']")).to_have_count(0, timeout=WAIT)
+    # An element no longer stale fades back from dimmed: wait until none is see-through.
+    page.wait_for_function(
+        """() => [...document.querySelectorAll("[data-testid='stElementContainer']")]
+            .every(e => getComputedStyle(e).opacity === "1")""",
+        timeout=WAIT,
+    )
 
 
 def offered_blind_nil(page: Page) -> bool:

@@ -294,7 +294,7 @@ def test_sound_is_off_until_turned_on_then_a_card_plays_a_clip(page: Page, app_u
     expect(audio).to_have_count(1, timeout=WAIT)
     if before is not None:
         expect(audio).not_to_have_attribute("src", before, timeout=WAIT)
-    assert audio.evaluate("a => a.autoplay")
+    expect(audio).to_have_js_property("autoplay", True, timeout=WAIT)
     # The clip is fetched and played through (the click on the card allows autoplay).
     page.wait_for_function(
         "() => { const a = document.querySelector('.st-key-table_sound audio');"
