@@ -802,18 +802,28 @@ class Store:
             raise StoreError(f"action: expected an int, not {_shown(action)}")
         if not 0 <= action < NUM_ACTIONS:
             raise StoreError(f"action: {action} is not an action")
+        with self._guarded(game_id, ply, "no more actions can be stored") as (conn, row):
+            values: dict[str, Any] = {"actions_count": ply + 1, "updated_at": _now()}
+            if undo_used:
+                values["undo_used"] = True
+            conn.execute(actions.insert().values(game=row.num, ply=ply, action=action))
+            conn.execute(games.update().where(games.c.num == row.num).values(**values))
+
+    @contextmanager
+    def _guarded(
+        self, game_id: str, ply: int, refused: str
+    ) -> Iterator[tuple[Connection, sa.Row[Any]]]:
+        """A write to a game in play that the caller saw at ``ply`` actions: the game row,
+        locked, or :class:`StaleWrite` when the store holds another count, or a
+        :class:`StoreError` ending in ``refused`` when the game is over."""
         _check_ply(ply)
         with self._write() as conn:
             row = self._game_row(conn, game_id, lock=True)
             if ply != row.actions_count:
                 raise StaleWrite(game_id, expected=ply, stored=row.actions_count)
             if row.status != "playing":
-                raise StoreError(f"game {game_id} is over; no more actions can be stored")
-            values: dict[str, Any] = {"actions_count": ply + 1, "updated_at": _now()}
-            if undo_used:
-                values["undo_used"] = True
-            conn.execute(actions.insert().values(game=row.num, ply=ply, action=action))
-            conn.execute(games.update().where(games.c.num == row.num).values(**values))
+                raise StoreError(f"game {game_id} is over; {refused}")
+            yield conn, row
 
     def truncate(self, game_id: str, length: int, *, ply: int) -> None:
         """Undo: keep the first ``length`` actions of a game in play, mark undo as used.
@@ -821,13 +831,7 @@ class Store:
         ``ply`` is how many actions the caller's copy had before the undo; as in
         :meth:`append_action`, another stored number raises :class:`StaleWrite`.
         """
-        _check_ply(ply)
-        with self._write() as conn:
-            row = self._game_row(conn, game_id, lock=True)
-            if ply != row.actions_count:
-                raise StaleWrite(game_id, expected=ply, stored=row.actions_count)
-            if row.status != "playing":
-                raise StoreError(f"game {game_id} is over; it cannot be taken back")
+        with self._guarded(game_id, ply, "it cannot be taken back") as (conn, row):
             if not row.undo_allowed:
                 raise StoreError(f"undo is switched off for game {game_id}")
             if not 0 <= length <= row.actions_count:
@@ -848,13 +852,7 @@ class Store:
         ``ply`` is how many actions the caller's copy has; as in :meth:`append_action`,
         another stored number raises :class:`StaleWrite` and nothing changes.
         """
-        _check_ply(ply)
-        with self._write() as conn:
-            row = self._game_row(conn, game_id, lock=True)
-            if ply != row.actions_count:
-                raise StaleWrite(game_id, expected=ply, stored=row.actions_count)
-            if row.status != "playing":
-                raise StoreError(f"game {game_id} is over; it cannot be abandoned")
+        with self._guarded(game_id, ply, "it cannot be abandoned") as (conn, row):
             now = _now()
             conn.execute(
                 games.update()
