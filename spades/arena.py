@@ -1,9 +1,20 @@
-"""The arena: two bots play duplicate matches and the summary says which is stronger.
+"""The arena: two bots play duplicate deals and matches, and the summary says which is
+stronger and by how much.
 
-Duplicate format: every match seed (which fixes every deal and the first dealer) is
-played twice, once with side A at North/South and once with side A at East/West, so both
-sides hold the same cards and the luck of the deal cancels out.
+Duplicate format: every seed is played twice, once with side A at North/South and once
+with side A at East/West, so both sides hold the same cards and the luck of the deal
+cancels out. Two measures use it:
 
+- **Deals** (the headline, :func:`run_deals`): a seed fixes one deal and its dealer, the
+  first hand of the match with that seed, played from 0-0. A deal's margin is A's points
+  minus B's, averaged over its two plays, and the summary gives the mean margin per hand
+  with its 95% interval.
+- **Matches** (:func:`run_arena`): a seed fixes a whole match, every deal and the first
+  dealer; the summary gives the match wins and points per hand.
+
+>>> summary = run_deals("random", "random", deals=2, seed=3, progress=False)
+>>> summary["deals"], summary["margin_per_hand"]  # a bot against itself mirrors exactly
+(2, 0.0)
 >>> summary = run_arena("random", "random", matches=1, seed=3, progress=False)
 >>> summary["games"], summary["wins"]["a"] + summary["wins"]["b"] + summary["wins"]["draws"]
 (2, 2)
@@ -16,10 +27,10 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import Pool
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from spades.bots import make_bot
 from spades.match import Match
@@ -28,6 +39,11 @@ from spades.rules import Rules
 # A match that has not ended after this many hands is stopped and scored as it stands.
 MAX_HANDS: Final = 100
 _Z95: Final = 1.959964
+
+#: A bot by name and its options.
+BotSpec = tuple[str, dict[str, Any]]
+_Task = TypeVar("_Task")
+_Result = TypeVar("_Result")
 
 
 @dataclass(slots=True)
@@ -103,14 +119,27 @@ def _quantile(values: list[float], q: float) -> float:
     return values[index]
 
 
+@dataclass(slots=True)
+class DealResult:
+    """One deal of the hand-level duplicate, played once with side A at North/South and
+    once at East/West."""
+
+    seed: int  # the match seed whose first hand this is
+    margin: float  # A's points minus B's, averaged over the two plays
+    sides: dict[str, SideStats]
+
+
 def play_game(
     rules: Rules,
     seed: int,
     a_team: int,
-    a: tuple[str, dict[str, Any]],
-    b: tuple[str, dict[str, Any]],
+    a: BotSpec,
+    b: BotSpec,
+    *,
+    hands: int = MAX_HANDS,
 ) -> GameResult:
-    """Play one match with side A on team ``a_team`` (0 N/S, 1 E/W), timing each choice."""
+    """Play one match with side A on team ``a_team`` (0 N/S, 1 E/W), timing each choice;
+    a match still going after ``hands`` hands is stopped there."""
     side_of = ["a" if seat % 2 == a_team else "b" for seat in range(4)]
     specs = {"a": a, "b": b}
     players = [
@@ -120,7 +149,7 @@ def play_game(
     stats = {"a": SideStats(), "b": SideStats()}
     match = Match(rules, seed=seed)
     clock = time.perf_counter
-    while not match.is_over and len(match.finished) < MAX_HANDS:
+    while not match.is_over and len(match.finished) < hands:
         seat = match.current_player
         assert seat is not None
         observation = match.hand.observation(seat)
@@ -178,12 +207,29 @@ def _tally(
         side.under += counted < contract
 
 
-def play_pair(
-    task: tuple[Rules, int, tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]],
-) -> list[GameResult]:
+def play_pair(task: tuple[Rules, int, BotSpec, BotSpec]) -> list[GameResult]:
     """Both games of a duplicate pair: the same seed with the sides swapping seats."""
     rules, seed, a, b = task
     return [play_game(rules, seed, a_team, a, b) for a_team in (0, 1)]
+
+
+def play_deal(task: tuple[Rules, int, BotSpec, BotSpec]) -> DealResult:
+    """Both plays of a duplicate deal: the first hand of the match seeded ``seed``, from
+    0-0, with the sides swapping seats.
+
+    Each seat's bot is seeded by the deal and the seat alone, never by the side, so
+    swapping the bots of A and B swaps the plays, and a bot against itself plays the
+    same hand twice: the margin is then exactly 0.
+    """
+    rules, seed, a, b = task
+    sides = {"a": SideStats(), "b": SideStats()}
+    difference = 0
+    for a_team in (0, 1):
+        game = play_game(rules, seed, a_team, a, b, hands=1)
+        for name, side in sides.items():
+            side.add(game.sides[name])
+        difference += game.sides["a"].points - game.sides["b"].points
+    return DealResult(seed, difference / 2, sides)
 
 
 def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
@@ -214,6 +260,10 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
         return (mean, mean, mean)
     half = _Z95 * statistics.stdev(values) / math.sqrt(len(values))
     return (mean, mean - half, mean + half)
+
+
+def _machine() -> str:
+    return f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def summarise(
@@ -254,9 +304,7 @@ def summarise(
         "seed": seed,
         "rules": rules.to_dict(),
         "workers": workers,
-        "machine": (
-            f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
-        ),
+        "machine": _machine(),
         "wins": wins,
         "win_rate_a": score_a / games if games else 0.0,
         "win_rate_a_ci95": [low, high],
@@ -282,27 +330,110 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play ``matches`` duplicate pairs (seeds ``seed``, ``seed + 1``, …) of bot ``a``
     against bot ``b`` and summarise them."""
-    from spades.progress import Progress
-
     rules = rules or Rules()
     tasks = [(rules, seed + i, (a, a_options or {}), (b, b_options or {})) for i in range(matches)]
-    results: list[list[GameResult]] = []
+    results = _play_all(play_pair, tasks, workers, f"{a} vs {b}: matches" if progress else None)
+    return summarise(results, a=a, b=b, seed=seed, rules=rules, workers=workers)
 
-    def played() -> Iterator[list[GameResult]]:
+
+def run_deals(
+    a: str,
+    b: str,
+    *,
+    deals: int,
+    seed: int,
+    rules: Rules | None = None,
+    workers: int = 1,
+    a_options: dict[str, Any] | None = None,
+    b_options: dict[str, Any] | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals (the first hands of the matches seeded ``seed``,
+    ``seed + 1``, …) of bot ``a`` against bot ``b`` and summarise them; the same seed
+    gives the same figures whatever the number of ``workers`` (the decision times
+    aside)."""
+    rules = rules or Rules()
+    tasks = [(rules, seed + i, (a, a_options or {}), (b, b_options or {})) for i in range(deals)]
+    results = _play_all(play_deal, tasks, workers, f"{a} vs {b}: deals" if progress else None)
+    return summarise_deals(results, a=a, b=b, seed=seed, rules=rules, workers=workers)
+
+
+def _play_all(
+    play: Callable[[_Task], _Result], tasks: list[_Task], workers: int, label: str | None
+) -> list[_Result]:
+    """``play`` of every task, in task order, over ``workers`` processes, with a progress
+    bar named ``label`` (none when it is None)."""
+    from spades.progress import Progress
+
+    def played() -> Iterator[_Result]:
         if workers <= 1:
-            yield from map(play_pair, tasks)
+            yield from map(play, tasks)
             return
         with Pool(workers) as pool:
-            yield from pool.imap(play_pair, tasks)
+            yield from pool.imap(play, tasks)
 
-    if progress:
-        with Progress(matches, f"{a} vs {b}") as bar:
-            for pair in played():
-                results.append(pair)
-                bar.advance()
-    else:
-        results.extend(played())
-    return summarise(results, a=a, b=b, seed=seed, rules=rules, workers=workers)
+    if label is None:
+        return list(played())
+    results: list[_Result] = []
+    with Progress(len(tasks), label) as bar:
+        for result in played():
+            results.append(result)
+            bar.advance()
+    return results
+
+
+def summarise_deals(
+    deals: list[DealResult],
+    *,
+    a: str,
+    b: str,
+    seed: int,
+    rules: Rules,
+    workers: int,
+) -> dict[str, Any]:
+    """The report of the played deals (in seed order): the mean margin per hand, A's
+    points minus B's, with its 95% interval (mean ± 1.96 sd/√n over the deals), and each
+    side's figures over its hands.
+
+    >>> stats = {"a": SideStats(), "b": SideStats()}
+    >>> deals = [DealResult(seed, margin, stats) for seed, margin in enumerate([10.0, 30.0])]
+    >>> summary = summarise_deals(deals, a="x", b="y", seed=0, rules=Rules(), workers=1)
+    >>> summary["margin_per_hand"], [round(end, 1) for end in summary["margin_per_hand_ci95"]]
+    (20.0, [0.4, 39.6])
+    """
+    margins = [deal.margin for deal in deals]
+    mean, low, high = mean_interval(margins)
+    sides = {"a": SideStats(), "b": SideStats()}
+    for deal in deals:
+        for name, side in sides.items():
+            side.add(deal.sides[name])
+    return {
+        "a": a,
+        "b": b,
+        "deals": len(deals),
+        "seed": seed,
+        "rules": rules.to_dict(),
+        "workers": workers,
+        "machine": _machine(),
+        "margin_per_hand": mean,
+        "margin_per_hand_ci95": [low, high],
+        "margin_sd": statistics.stdev(margins) if len(margins) > 1 else 0.0,
+        "sides": {name: stats.summary() for name, stats in sides.items()},
+    }
+
+
+def format_deals(summary: dict[str, Any]) -> str:
+    """The deal report as text for people, the margin per hand first."""
+    low, high = summary["margin_per_hand_ci95"]
+    lines = [
+        f"margin per hand, {summary['a']} (A) minus {summary['b']} (B): "
+        f"{summary['margin_per_hand']:+.1f} points (95% CI {low:+.1f} to {high:+.1f}) "
+        f"over {summary['deals']} deals",
+        f"each deal played twice from 0-0, the sides swapping seats; seed {summary['seed']}, "
+        f"sd {summary['margin_sd']:.1f} a deal",
+    ]
+    lines += [_side_line(summary, name) for name in ("a", "b")]
+    return "\n".join(lines)
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -323,14 +454,19 @@ def format_summary(summary: dict[str, Any]) -> str:
             else ""
         ),
     ]
-    for name in ("a", "b"):
-        side = summary["sides"][name]
-        nil = "-" if side["nil_success"] is None else f"{side['nil_success']:.0%}"
-        lines.append(
-            f"{name.upper()} {summary[name]}: bids exact {side['bid_exact']:.0%} "
-            f"over {side['bid_over']:.0%} under {side['bid_under']:.0%}; "
-            f"set rate {side['set_rate']:.0%}; nil {side['nil_bids']} bids, {nil} made; "
-            f"blind nil {side['blind_nil_bids']}; bags/hand {side['bags_per_hand']:.2f}; "
-            f"decision p50 {side['decision_ms_p50']:.1f} ms, p95 {side['decision_ms_p95']:.1f} ms"
-        )
+    lines += [_side_line(summary, name) for name in ("a", "b")]
     return "\n".join(lines)
+
+
+def _side_line(summary: dict[str, Any], name: str) -> str:
+    """One side's figures from a deal or match report."""
+    side = summary["sides"][name]
+    nil = "-" if side["nil_success"] is None else f"{side['nil_success']:.0%}"
+    return (
+        f"{name.upper()} {summary[name]}: {side['points_per_hand']:+.1f} points a hand; "
+        f"bids exact {side['bid_exact']:.0%} "
+        f"over {side['bid_over']:.0%} under {side['bid_under']:.0%}; "
+        f"set rate {side['set_rate']:.0%}; nil {side['nil_bids']} bids, {nil} made; "
+        f"blind nil {side['blind_nil_bids']}; bags/hand {side['bags_per_hand']:.2f}; "
+        f"decision p50 {side['decision_ms_p50']:.1f} ms, p95 {side['decision_ms_p95']:.1f} ms"
+    )

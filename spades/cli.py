@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from spades.bots import make_bot
+from spades.bots import bot_names, make_bot
 from spades.match import Match
 from spades.rules import Rules
 from spades.state import HandState
@@ -111,6 +111,48 @@ def bench(seconds: float) -> dict[str, Any]:
     }
 
 
+_ARENA_A = "expert"
+_ARENA_B = "standard"
+_ARENA_DEALS = 1000
+
+
+def _arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from spades.arena import format_deals, format_summary, run_arena, run_deals
+
+    if len(args.bots) > 2:
+        parser.error("arena takes at most two bots, A and B")
+    named = [args.a, args.b]
+    for index, bot in enumerate(args.bots):
+        if named[index] is not None:
+            parser.error(f"give side {'AB'[index]}'s bot once, as BOT or as --{'ab'[index]}")
+        named[index] = bot
+    a, b = named[0] or _ARENA_A, named[1] or _ARENA_B
+    deals = args.deals if args.deals is not None else (0 if args.matches else _ARENA_DEALS)
+    if deals < 0 or args.matches < 0:
+        parser.error("--deals and --matches count games and cannot be negative")
+    if not deals and not args.matches:
+        parser.error("nothing to play: give --deals or --matches a positive count")
+    common: dict[str, Any] = {
+        "seed": args.seed,
+        "rules": Rules.from_dict(json.loads(args.rules)),
+        "workers": args.workers,
+        "a_options": json.loads(args.a_options),
+        "b_options": json.loads(args.b_options),
+    }
+    deal_summary = run_deals(a, b, deals=deals, **common) if deals else None
+    match_summary = run_arena(a, b, matches=args.matches, **common) if args.matches else None
+    if args.json:
+        print(json.dumps({"deals": deal_summary, "matches": match_summary}))
+        return 0
+    parts = []
+    if deal_summary is not None:
+        parts.append(format_deals(deal_summary))
+    if match_summary is not None:
+        parts.append(format_summary(match_summary))
+    print("\n\n".join(parts))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m spades", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -122,16 +164,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sim.add_argument("--rules", default="{}", help="house rules as a JSON object")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    are = commands.add_parser("arena", help="duplicate matches between two bots")
-    are.add_argument("--a", default="expert", help="side A's bot")
-    are.add_argument("--b", default="standard", help="side B's bot")
+    are = commands.add_parser(
+        "arena",
+        help="duplicate deals (the headline margin) and matches between two bots",
+        description=(
+            "Bot A against bot B in duplicate: every seed is played twice, the sides "
+            "swapping seats. The headline is the margin per hand over --deals deals (one "
+            "hand each from 0-0): A's points minus B's, with its 95% interval. With "
+            "--matches the arena also plays whole duplicate matches and reports the "
+            "match wins; --matches alone plays only the matches."
+        ),
+    )
+    are.add_argument(
+        "bots",
+        nargs="*",
+        metavar="BOT",
+        help=f"side A's bot, then side B's (default: {_ARENA_A} {_ARENA_B}); "
+        f"one of {', '.join(sorted(bot_names()))}",
+    )
+    # The named flags are how the arena was first spelled; the documented runs use them.
+    are.add_argument("--a", help="side A's bot, as the first BOT")
+    are.add_argument("--b", help="side B's bot, as the second BOT")
     are.add_argument("--a-options", default="{}", help="side A's bot options as JSON")
     are.add_argument("--b-options", default="{}", help="side B's bot options as JSON")
-    are.add_argument("--matches", type=int, default=200, help="duplicate pairs to play")
-    are.add_argument("--seed", type=int, default=0)
-    are.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    are.add_argument(
+        "--deals",
+        type=int,
+        help=f"duplicate deals to play for the margin per hand (default {_ARENA_DEALS}, "
+        "or none when only --matches is given)",
+    )
+    are.add_argument(
+        "--matches", type=int, default=0, help="duplicate match pairs to play (default none)"
+    )
+    are.add_argument(
+        "--seed", type=int, default=0, help="the first seed: deal or match i uses seed + i"
+    )
+    are.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes to play in (default: the machine's cores); only the times change",
+    )
     are.add_argument("--rules", default="{}", help="house rules as a JSON object")
-    are.add_argument("--json", action="store_true", help="print the summary as JSON")
+    are.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"deals": summary, "matches": summary} (null for a part not played)',
+    )
     ben = commands.add_parser("bench", help="print the engine's speed as JSON")
     ben.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args(argv)
@@ -148,20 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{key:>16}: {value}")
         return 0
     if args.command == "arena":
-        from spades.arena import format_summary, run_arena
-
-        summary = run_arena(
-            args.a,
-            args.b,
-            matches=args.matches,
-            seed=args.seed,
-            rules=Rules.from_dict(json.loads(args.rules)),
-            workers=args.workers,
-            a_options=json.loads(args.a_options),
-            b_options=json.loads(args.b_options),
-        )
-        print(json.dumps(summary) if args.json else format_summary(summary))
-        return 0
+        return _arena(are, args)
     if args.command == "bench":
         print(json.dumps(bench(args.seconds)))
         return 0
