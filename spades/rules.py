@@ -236,3 +236,46 @@ def _check_type(name: str, value: Any, declared: Any) -> None:
         ok = isinstance(value, str)
     if not ok:
         raise RulesError(f"{name}: {value!r} is not a valid {text.replace('|', 'or')}")
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named rule set with a line saying what it is for."""
+
+    name: str
+    description: str
+    rules: Rules
+
+
+#: The named rule sets a player picks from; any other set of options is their own (custom).
+PRESETS: Final = (
+    Preset(
+        "Standard",
+        "The rules as printed: nil and blind nil, 10 bags cost 100, first to 500.",
+        Rules(),
+    ),
+    Preset(
+        "Casual",
+        "No blind nil and no bags to count: just bid and play.",
+        Rules(blind_nil=False, bag_limit=None),
+    ),
+    Preset(
+        "Competitive",
+        "Partners bid at least 4 together, no spades on the first trick, every 5 bags cost 50.",
+        Rules(min_team_bid=4, no_spades_first_trick=True, bag_limit=5, bag_penalty=50),
+    ),
+    Preset("Whiz", "Bid nil or exactly the number of spades you hold.", Rules(whiz=True)),
+    Preset("Suicide", "In every team exactly one partner bids nil.", Rules(suicide=True)),
+    Preset("Jokers", "Two jokers replace the 2♣ and 2♦ and rank above the A♠.", Rules(jokers=True)),
+)
+
+
+def preset_of(rules: Rules) -> Preset | None:
+    """The preset whose rules these are, or None for a set of one's own.
+
+    >>> [preset.name for preset in PRESETS]
+    ['Standard', 'Casual', 'Competitive', 'Whiz', 'Suicide', 'Jokers']
+    >>> preset_of(Rules(whiz=True)).name, preset_of(Rules(target_score=300))
+    ('Whiz', None)
+    """
+    return next((preset for preset in PRESETS if preset.rules == rules), None)

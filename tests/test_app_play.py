@@ -10,11 +10,12 @@ from streamlit.testing.v1 import AppTest
 
 from spades.cards import BID_BASE, LOOK, card_str
 from spades.cli import play_match
-from spades.rules import Rules, describe_options
+from spades.rules import PRESETS, Preset, Rules, describe_options
 from spades.state import Phase
 from spades.store import Store
 from spades.ui.identity import STATE_KEY
 from spades.ui.session import HUMAN, READ_ONLY, GameController
+from spades.ui.sidebar import CUSTOM
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
 BOT_KEYS = ("bot_N", "bot_E", "bot_W")
@@ -62,6 +63,17 @@ def _controller(at: AppTest) -> GameController:
     controller = at.session_state["play_controller"]
     assert isinstance(controller, GameController)
     return controller
+
+
+def _pick(at: AppTest, rule_set: str) -> None:
+    """Pick a preset, or Custom to draw the option widgets (``rule_<name>``)."""
+    at.selectbox(key="preset").set_value(rule_set).run()
+    assert not at.exception
+
+
+def _rule_widget_keys(at: AppTest) -> set[str]:
+    widgets = at.get("toggle") + at.get("number_input") + at.get("selectbox")
+    return {key for w in widgets if (key := getattr(w, "key", None)) and key.startswith("rule_")}
 
 
 def _enabled(at: AppTest, prefix: str) -> list[str]:
@@ -136,6 +148,7 @@ def test_exactly_the_legal_cards_are_enabled_and_the_others_say_why() -> None:
 
 def test_only_legal_bids_are_enabled_under_a_minimum_team_bid() -> None:
     at = _app()
+    _pick(at, CUSTOM)
     at.number_input(key="rule_min_team_bid").set_value(6)
     at.button(key="new_game").click().run()
     controller = _controller(at)
@@ -154,6 +167,7 @@ def test_only_legal_bids_are_enabled_under_a_minimum_team_bid() -> None:
 def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
     at = _app()
     # Without the mercy score no single hand can end the match.
+    _pick(at, CUSTOM)
     at.toggle(key="rule_mercy_score_on").set_value(False)
     at.button(key="new_game").click().run()
     while "next_hand" not in _keys(at):
@@ -173,6 +187,7 @@ def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
 
 def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
     at = _app()
+    _pick(at, CUSTOM)
     at.number_input(key="rule_target_score").set_value(150)
     at.button(key="new_game").click().run()
     for _ in range(2000):
@@ -223,6 +238,7 @@ def _non_default(name: str) -> dict[str, Any]:
 @pytest.mark.parametrize("name", [option[0] for option in describe_options()])
 def test_each_sidebar_rule_reaches_the_engine(name: str, database: str) -> None:
     at = _app()
+    _pick(at, CUSTOM)
     change = _non_default(name)
     for field, value in change.items():
         widget = at.get("toggle") + at.get("number_input") + at.get("selectbox")
@@ -240,6 +256,7 @@ def test_each_sidebar_rule_reaches_the_engine(name: str, database: str) -> None:
 
 def test_the_mercy_score_can_be_turned_off() -> None:
     at = _app()
+    _pick(at, CUSTOM)
     at.toggle(key="rule_mercy_score_on").set_value(False)
     at.button(key="new_game").click().run()
     assert _controller(at).match.rules.mercy_score is None
@@ -248,6 +265,7 @@ def test_the_mercy_score_can_be_turned_off() -> None:
 def test_contradictory_rules_are_refused_with_the_reason() -> None:
     at = _app()
     before = _controller(at)
+    _pick(at, CUSTOM)
     at.toggle(key="rule_whiz").set_value(True)
     at.toggle(key="rule_suicide").set_value(True).run()
     assert any("suicide" in e.value for e in at.sidebar.error)
@@ -343,6 +361,7 @@ def test_another_browser_may_watch_a_game_in_play_but_not_play_it(database: str)
 
 def test_blind_nil_is_offered_before_the_cards_when_the_rules_allow_it() -> None:
     at = _app()
+    _pick(at, CUSTOM)
     at.number_input(key="rule_blind_nil_deficit").set_value(0)
     at.button(key="new_game").click().run()
     assert _controller(at).human_to_act
@@ -356,6 +375,7 @@ def test_blind_nil_is_offered_before_the_cards_when_the_rules_allow_it() -> None
 
 def test_without_blind_nil_the_cards_show_at_once() -> None:
     at = _app()
+    _pick(at, CUSTOM)
     at.toggle(key="rule_blind_nil").set_value(False)
     at.button(key="new_game").click().run()
     assert "bid_blind_nil" not in _keys(at)
@@ -502,14 +522,61 @@ def test_the_players_unfinished_game_is_offered_on_their_next_visit(database: st
 def test_rules_that_wait_for_the_next_game_offer_to_start_it() -> None:
     at = _app()
     assert "new_game_with_rules" not in _keys(at)
-    at.toggle(key="rule_blind_nil").set_value(False).run()
+    _pick(at, "Casual")
     assert any("start with the next game" in c.value for c in at.sidebar.caption)
     at.button(key="new_game_with_rules").click().run()
-    assert _controller(at).match.rules == Rules(blind_nil=False)
+    assert _controller(at).rules == Rules(blind_nil=False, bag_limit=None)
     assert "new_game_with_rules" not in _keys(at)
+    _pick(at, CUSTOM)
+    assert "new_game_with_rules" not in _keys(at), "Custom starts from the game's own rules"
+    at.toggle(key="rule_blind_nil").set_value(True).run()
+    assert any("start with the next game" in c.value for c in at.sidebar.caption)
+    at.button(key="new_game_with_rules").click().run()
+    assert _controller(at).rules == Rules(bag_limit=None)
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda preset: preset.name)
+def test_a_preset_reaches_the_engine(preset: Preset, database: str) -> None:
+    at = _app()
+    _pick(at, preset.name)
+    assert preset.description in " ".join(c.value for c in at.sidebar.caption)
+    assert not _rule_widget_keys(at), "a preset's options are read-only text"
+    at.button(key="new_game").click().run()
+    assert not at.exception
+    _human_move(at)
+    controller = _controller(at)
+    assert controller.rules == preset.rules
+    assert Store(database).load(controller.game_id or "").match.rules == preset.rules
+    assert at.selectbox(key="preset").value == preset.name
+
+
+def test_custom_starts_from_the_preset_picked_before_and_reaches_the_engine() -> None:
+    at = _app()
+    _pick(at, "Jokers")
+    _pick(at, CUSTOM)
+    assert at.toggle(key="rule_jokers").value is True
+    assert at.number_input(key="rule_target_score").value == 500
+    at.number_input(key="rule_target_score").set_value(300).run()
+    assert at.selectbox(key="preset").value == CUSTOM
+    at.button(key="new_game").click().run()
+    assert _controller(at).rules == Rules(jokers=True, target_score=300)
+
+
+def test_a_preset_picked_after_custom_replaces_the_custom_options() -> None:
+    at = _app()
+    _pick(at, CUSTOM)
+    at.number_input(key="rule_target_score").set_value(300).run()
+    _pick(at, "Whiz")
+    assert not _rule_widget_keys(at)
+    at.button(key="new_game").click().run()
+    assert _controller(at).rules == Rules(whiz=True)
+    _pick(at, CUSTOM)
+    assert at.toggle(key="rule_whiz").value is True
+    assert at.number_input(key="rule_target_score").value == 500
 
 
 def test_the_tie_rule_reads_in_plain_words() -> None:
     at = _app()
+    _pick(at, CUSTOM)
     tie = at.selectbox(key="rule_tie_policy")
     assert tie.options == ["play another hand", "share the game"]

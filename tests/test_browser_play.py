@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, settled, your_turn
+from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, ready_to_bid, settled, your_turn
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from spades.rules import PRESETS, Rules
 from spades.store import Store
 
 pytestmark = pytest.mark.browser
@@ -73,9 +74,53 @@ def _whole_hand(page: Page, count: int) -> set[str]:
     return {str(key) for key in keys}
 
 
+def _at_rest(page: Page, element: Locator) -> None:
+    """Wait until ``element``'s box has stayed put for ten frames in a row."""
+    page.wait_for_function(
+        """el => {
+          const r = el.getBoundingClientRect();
+          const box = [r.x, r.y, r.width, r.height].join();
+          el.spadesStill = box === el.spadesBox ? (el.spadesStill || 0) + 1 : 0;
+          el.spadesBox = box;
+          return el.spadesStill >= 10;
+        }""",
+        arg=element.element_handle(timeout=WAIT),
+        polling="raf",
+        timeout=WAIT,
+    )
+
+
+def _pick_rule_set(page: Page, name: str) -> None:
+    """Pick a preset (or Custom) in the open house rules expander.
+
+    The picker's list closes as soon as the sidebar moves under it (the expander still
+    opening, or a scroll to bring the picker into view), so the name is typed only once
+    the picker is in view and at rest.
+    """
+    picker = page.locator(".st-key-preset input")
+    _at_rest(page, page.get_by_test_id("stExpander").filter(has=picker))
+    picker.scroll_into_view_if_needed()
+    _at_rest(page, picker)
+    picker.fill(name)
+    page.get_by_role("option", name=name, exact=True).click()
+    expect(picker).to_have_value(name, timeout=WAIT)
+    settled(page)
+
+
+def _open_house_rules(page: Page) -> None:
+    """Open the house rules expander once the page has drawn the game and is at rest (a run
+    still drawing it could close the rule set picker's list as it opens). A new game offers
+    no blind nil, so the bids are up."""
+    ready_to_bid(page)
+    settled(page)
+    page.get_by_text("House rules for the next game").click()
+    expect(page.locator(".st-key-preset input")).to_be_visible(timeout=WAIT)
+
+
 def _new_game_without_mercy(page: Page) -> None:
     """Turn the mercy score off in the sidebar (no single hand then ends the match)."""
-    page.get_by_text("House rules for the next game").click()
+    _open_house_rules(page)
+    _pick_rule_set(page, "Custom")
     switch = page.locator(".st-key-rule_mercy_score_on")
     switch.get_by_text("Use the mercy score").click()
     expect(switch.locator("input")).not_to_be_checked(timeout=WAIT)
@@ -197,3 +242,54 @@ def test_a_double_click_plays_one_card_without_a_warning(page: Page, app_url: st
     settled(page)
     expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
     assert page.get_by_text("moved on").count() == 0
+
+
+def test_a_preset_picked_in_the_browser_reaches_the_engine_and_stays_picked(
+    page: Page, app_url: str, app_db_url: str
+) -> None:
+    jokers = next(preset for preset in PRESETS if preset.name == "Jokers")
+    _open(page, app_url)
+    _open_house_rules(page)
+    _pick_rule_set(page, jokers.name)
+    expect(page.get_by_text(jokers.description)).to_be_visible(timeout=WAIT)
+    expect(page.locator("[class*='st-key-rule_']")).to_have_count(0)
+    page.locator(".st-key-new_game_with_rules button:visible").click()
+    expect(page.locator(".st-key-new_game_with_rules")).to_have_count(0, timeout=WAIT)
+    # Further runs (the bid) must not bring back the rules shown before the pick.
+    _bid_or_look(page)
+    game = _game_id(page)
+    settled(page)
+    expect(page.locator(".st-key-preset input")).to_have_value(jokers.name)
+    expect(page.locator(".st-key-new_game_with_rules")).to_have_count(0)
+    store = Store(app_db_url)
+    try:
+        assert store.load(game).match.rules == jokers.rules
+    finally:
+        store.close()
+
+
+def test_custom_rules_in_the_browser_start_from_the_preset_picked_before(
+    page: Page, app_url: str, app_db_url: str
+) -> None:
+    _open(page, app_url)
+    _open_house_rules(page)
+    _pick_rule_set(page, "Whiz")
+    expect(page.locator(".st-key-new_game_with_rules")).to_be_visible(timeout=WAIT)
+    _pick_rule_set(page, "Custom")
+    whiz = page.locator(".st-key-rule_whiz input")
+    expect(whiz).to_be_checked(timeout=WAIT)
+    page.locator(".st-key-rule_mercy_score_on").get_by_text("Use the mercy score").click()
+    # The run this change makes draws the mercy score's number disabled.
+    expect(page.locator(".st-key-rule_mercy_score input")).to_be_disabled(timeout=WAIT)
+    settled(page)
+    expect(whiz).to_be_checked()
+    expect(page.locator(".st-key-preset input")).to_have_value("Custom")
+    page.locator(".st-key-new_game button:visible").click()
+    expect(page.locator(".st-key-new_game_with_rules")).to_have_count(0, timeout=WAIT)
+    _bid_or_look(page)
+    game = _game_id(page)
+    store = Store(app_db_url)
+    try:
+        assert store.load(game).match.rules == Rules(whiz=True, mercy_score=None)
+    finally:
+        store.close()

@@ -82,6 +82,7 @@ def test_random_clicks_never_break_the_page_or_the_engine(
     for key in ("bot_N", "bot_E", "bot_W"):
         at.selectbox(key=key).set_value("random")
     # Blind nil and the card exchange come up with these rules, and short matches.
+    at.selectbox(key="preset").set_value("Custom").run()
     at.number_input(key="rule_blind_nil_deficit").set_value(0)
     at.toggle(key="rule_blind_nil_exchange").set_value(True)
     at.number_input(key="rule_target_score").set_value(200)

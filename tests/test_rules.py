@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from spades.rules import Rules, RulesError, describe_options
+from spades.rules import PRESETS, Preset, Rules, RulesError, describe_options, preset_of
 
 
 def test_defaults_are_the_standard_game() -> None:
@@ -151,3 +151,30 @@ def test_every_option_has_a_label_and_help_text_for_the_sidebar() -> None:
     for name, label, help_text, default in options:
         assert label and help_text.endswith("."), name
         assert getattr(Rules(), name) == default
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda preset: preset.name)
+def test_each_preset_is_a_valid_rule_set_with_a_line_saying_what_it_is(preset: Preset) -> None:
+    assert Rules.from_dict(preset.rules.to_dict()) == preset.rules
+    assert preset.name and preset.description.endswith(".")
+
+
+def test_preset_names_and_rule_sets_are_unique() -> None:
+    assert len({preset.name for preset in PRESETS}) == len(PRESETS)
+    assert len({preset.rules for preset in PRESETS}) == len(PRESETS)
+
+
+def test_the_standard_preset_is_the_default_rules() -> None:
+    assert PRESETS[0].name == "Standard" and PRESETS[0].rules == Rules()
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda preset: preset.name)
+def test_preset_of_finds_each_preset_from_its_rules(preset: Preset) -> None:
+    assert preset_of(preset.rules) is preset
+    assert preset_of(Rules.from_dict(preset.rules.to_dict())) is preset
+
+
+def test_custom_is_not_a_preset_and_other_rule_sets_have_none() -> None:
+    assert "Custom" not in {preset.name for preset in PRESETS}
+    assert preset_of(Rules(jokers=True, target_score=300)) is None
+    assert preset_of(Rules(blind_nil=False)) is None

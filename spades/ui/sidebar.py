@@ -1,11 +1,18 @@
 """The Play page's sidebar: the table's look and sound, house rules, bot levels, your name,
 the pace and undo.
 
-Every ``Rules`` option gets a widget (keyed ``rule_<name>``) built from its type, label and
-help text in :func:`spades.rules.describe_options`. The choices are kept in
+The house rules are a named preset (:data:`spades.rules.PRESETS`, picked with the ``preset``
+selectbox) or Custom, the player's own mix: only then does every ``Rules`` option get a
+widget (keyed ``rule_<name>``) built from its type, label and help text in
+:func:`spades.rules.describe_options`. The choices are kept in
 ``st.session_state["play_settings"]`` so they survive a visit to another page; rules, bots,
 name and undo apply to the next game, the pace at once. The current game's rules are listed
 read-only below.
+
+The option widgets are drawn only while Custom is picked, starting (through ``value``) from
+the preset picked before it. Nothing then ever rewrites a widget the browser shows: a
+preset that wrote the options' widget state from the server was undone by the browser,
+which sent the values it still showed back with its next rerun.
 
 The felt, the card back, sound, volume and the void-tracking aid are the player's own
 (:mod:`spades.ui.prefs`): they apply at once and are saved with the player (whoever is at
@@ -24,7 +31,7 @@ import streamlit as st
 
 from spades.bots import bot_names
 from spades.cards import SEAT_NAMES, Seat
-from spades.rules import Rules, RulesError, describe_options, value_words
+from spades.rules import PRESETS, Preset, Rules, RulesError, describe_options, value_words
 from spades.store import StoreError
 from spades.ui import identity, prefs, safe
 from spades.ui.db import app_store
@@ -35,6 +42,10 @@ from spades.ui.themes import CARD_BACKS, FELTS
 SETTINGS_KEY: Final = "play_settings"
 PREFS_ERROR_KEY: Final = "prefs_error"
 SAVED_PREFS_KEY: Final = "table_prefs_saved"
+PRESET_KEY: Final = "preset"
+#: The picker's name for the player's own mix of the options.
+CUSTOM: Final = "Custom"
+_PRESETS: Final = {preset.name: preset for preset in PRESETS}
 SEAT_LETTERS: Final = {0: "N", 1: "E", 3: "W"}
 #: The widget key of each table preference.
 PREF_KEYS: Final = {
@@ -48,17 +59,32 @@ PREF_KEYS: Final = {
 
 @dataclass(slots=True)
 class PlaySettings:
-    """What the sidebar holds: the next game's options and the pace."""
+    """What the sidebar holds: the next game's options and the pace.
+
+    ``preset`` names the next game's rule set: a preset's name, or :data:`CUSTOM` for the
+    options in ``rule_values``.
+    """
 
     player_name: str = "You"
     pace: str = "normal"
     undo_allowed: bool = True
     bot_levels: dict[Seat, str] = field(default_factory=dict)
+    preset: str = PRESETS[0].name
     rule_values: dict[str, Any] = field(default_factory=lambda: Rules().to_dict())
 
     def rules(self) -> Rules:
-        """The next game's rules; raises :class:`RulesError` for a contradictory set."""
-        return Rules(**self.rule_values)
+        """The next game's rules: the preset's, or the custom options (which raise
+        :class:`RulesError` when they contradict each other)."""
+        named = _PRESETS.get(self.preset)
+        return named.rules if named else Rules(**self.rule_values)
+
+    def pick(self, name: str) -> None:
+        """Pick a preset or Custom; Custom starts from the rules picked before it."""
+        named = _PRESETS.get(self.preset)
+        if name == CUSTOM and named is not None:
+            self.rule_values = named.rules.to_dict()
+        if name == CUSTOM or name in _PRESETS:
+            self.preset = name
 
     def levels(self) -> dict[Seat, str]:
         """A bot level for each bot seat (the default where none is chosen)."""
@@ -87,6 +113,10 @@ def settings() -> PlaySettings:
     for seat, letter in SEAT_LETTERS.items():
         if f"bot_{letter}" in state:
             found.bot_levels[seat] = str(state[f"bot_{letter}"])
+    if PRESET_KEY in state:
+        found.pick(str(state[PRESET_KEY]))
+    if found.preset != CUSTOM:
+        return found
     hints = _hints()
     for name in found.rule_values:
         if f"rule_{name}" in state:
@@ -288,11 +318,15 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
             help="Take back your last bid or card. Games where it was used are marked.",
         )
         with st.expander("House rules for the next game"):
-            for name_, label, help_text, _default in describe_options():
-                value = _rule_widget(
-                    name_, label, help_text, hints[name_], chosen.rule_values[name_]
-                )
-                chosen.rule_values[name_] = int(value) if isinstance(value, float) else value
+            preset = _preset_picker(chosen)
+            if preset is not None:
+                st.caption(" · ".join(_option_texts(preset.rules)))
+            else:
+                for name_, label, help_text, _default in describe_options():
+                    value = _rule_widget(
+                        name_, label, help_text, hints[name_], chosen.rule_values[name_]
+                    )
+                    chosen.rule_values[name_] = int(value) if isinstance(value, float) else value
             # Last in the expander, so that what it adds moves nothing outside it.
             try:
                 waiting = chosen.rules() != controller.rules
@@ -312,12 +346,35 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
     return chosen
 
 
-def rules_text(rules: Rules) -> str:
-    """The rules as a Markdown list, options changed from the standard game in bold."""
+def _preset_picker(chosen: PlaySettings) -> Preset | None:
+    """The rule set picker with a line saying what the pick is; returns the preset picked
+    (None for Custom)."""
+    names = [*_PRESETS, CUSTOM]
+    st.selectbox(
+        "Rule set",
+        names,
+        index=names.index(chosen.preset),
+        key=PRESET_KEY,
+        help="A named rule set for the next game, or Custom to set each option yourself "
+        "(starting from the set picked before).",
+    )
+    preset = _PRESETS.get(chosen.preset)
+    st.caption(preset.description if preset else "Your own mix of the options below.")
+    return preset
+
+
+def _option_texts(rules: Rules) -> list[str]:
+    """Each option as "label: value" in Markdown, in bold where it differs from the
+    standard game."""
     standard = Rules().to_dict()
-    lines = []
+    texts = []
     for name, label, _help, _default in describe_options():
         value = getattr(rules, name)
         text = f"{label}: {value_words(value)}"
-        lines.append(f"- **{text}**" if value != standard[name] else f"- {text}")
-    return "\n".join(lines)
+        texts.append(f"**{text}**" if value != standard[name] else text)
+    return texts
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules as a Markdown list, options changed from the standard game in bold."""
+    return "\n".join(f"- {text}" for text in _option_texts(rules))
