@@ -21,6 +21,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from browser_clock import memory_mb
 from playwright.sync_api import Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,16 +33,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def _memory_mb(pid: int) -> dict[str, float]:
-    status = Path(f"/proc/{pid}/status").read_text()
-    found = {}
-    for field in ("VmRSS", "VmHWM"):
-        match = re.search(rf"^{field}:\s+(\d+) kB", status, re.MULTILINE)
-        assert match, field
-        found[field] = round(int(match.group(1)) / 1024, 1)
-    return found
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen[bytes]) -> None:
@@ -101,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         try:
             _wait_healthy(url, proc)
-            idle = _memory_mb(proc.pid)
+            idle = memory_mb(proc.pid)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
                     executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
@@ -115,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                     pages.append(page)
                 for page in pages:
                     _play(page, args.cards)
-                busy = _memory_mb(proc.pid)
+                busy = memory_mb(proc.pid)
                 browser.close()
         finally:
             proc.terminate()

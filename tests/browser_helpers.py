@@ -26,6 +26,11 @@ def settled(page: Page) -> None:
     element is left stale (drawn dimmed until the run redraws or removes it) and none is
     still fading back in."""
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=WAIT)
+    # The running indicator shows only once a run has lasted a moment: the app's own
+    # script state says whether a run is still drawing.
+    expect(page.locator("[data-testid='stApp']")).to_have_attribute(
+        "data-test-script-state", "notRunning", timeout=WAIT
+    )
     expect(page.locator("[data-stale='true']")).to_have_count(0, timeout=WAIT)
     # An element no longer stale fades back from dimmed: wait until none is see-through.
     page.wait_for_function(

@@ -14,7 +14,7 @@ from spades.match import Match
 from spades.rules import Rules
 from spades.state import Phase
 from spades.store import Store, StoreError
-from spades.ui.session import HUMAN, PACES, READ_ONLY, GameController
+from spades.ui.session import HUMAN, PACES, READ_ONLY, TRICK_HOLD, GameController
 
 LEVELS = {0: "random", 1: "random", 3: "random"}
 
@@ -70,9 +70,16 @@ def _to_first_play(controller: GameController) -> None:
             controller.run_bots()
 
 
+def _paced_beat(controller: GameController) -> bool:
+    """What the page does on each beat: draw the table as it stands, then tick."""
+    controller.drawn()
+    return controller.tick()
+
+
 def test_bots_act_one_at_a_time_at_the_chosen_pace() -> None:
     controller, clock = _game(None, pace="normal")
     while not controller.human_to_act:
+        controller.drawn()
         clock.now += PACES["normal"]
         before = controller.ply
         assert controller.tick()
@@ -80,11 +87,32 @@ def test_bots_act_one_at_a_time_at_the_chosen_pace() -> None:
     assert controller.act(_human_move(controller), controller.ply)
     moved = controller.ply
     # Too early: the human's move stays alone on the table for a beat.
-    assert not controller.tick()
+    assert not _paced_beat(controller)
     assert controller.ply == moved
     clock.now += PACES["normal"]
     controller.tick()
     assert controller.ply in (moved, moved + 1)
+
+
+def test_a_move_not_drawn_yet_is_not_moved_on_however_late_the_beat() -> None:
+    """A page run that comes late (a loaded server) must still show each move for a beat
+    from when it is drawn, not skip it because its time since the move has passed."""
+    controller, clock = _game(None, pace="fast")
+    _paced_beat(controller)
+    while not controller.bots_to_act:
+        assert controller.act(_human_move(controller), controller.ply)
+        _paced_beat(controller)
+    clock.now += 10 * PACES["fast"]
+    moved = controller.ply
+    assert controller.tick()
+    assert controller.ply == moved + 1
+    clock.now += 10 * PACES["fast"]
+    assert not controller.tick(), "the bot's move has not been drawn yet"
+    assert controller.ply == moved + 1
+    controller.drawn()
+    assert not controller.tick(), "drawn just now: it stays a beat"
+    clock.now += PACES["fast"]
+    assert controller.tick() or not controller.bots_to_act
 
 
 def test_a_finished_trick_stays_on_the_table_for_a_beat() -> None:
@@ -94,13 +122,18 @@ def test_a_finished_trick_stays_on_the_table_for_a_beat() -> None:
         if controller.human_to_act:
             controller.act(_human_move(controller), controller.ply)
         else:
-            controller.tick()
+            _paced_beat(controller)
     trick = controller.held_trick
     assert trick is not None and len(trick.cards) == 4
     assert not controller.bots_to_act or controller.busy
     ply = controller.ply
-    clock.now += 1
-    controller.tick()
+    controller.drawn()
+    # Even at the fast pace (a beat under TRICK_HOLD) the trick stays its full time.
+    clock.now += TRICK_HOLD - 0.05
+    assert not controller.tick()
+    assert controller.held_trick == trick
+    clock.now += 0.1
+    assert controller.tick()
     assert controller.held_trick is None
     assert controller.ply == ply
 
@@ -114,7 +147,7 @@ def test_a_click_during_the_trick_pause_is_not_lost() -> None:
         elif controller.match.is_over or controller.summary_for is not None:
             controller.next_hand()
         else:
-            controller.tick()
+            _paced_beat(controller)
     card = controller.match.hand.legal_actions()[0]
     assert controller.act(card, controller.ply)
     assert controller.match.history[-1] == card
@@ -265,7 +298,7 @@ def test_a_reloaded_fresh_hand_shows_the_last_summary_again(store: Store) -> Non
         if controller.human_to_act:
             controller.act(_human_move(controller), controller.ply)
         else:
-            controller.tick()
+            _paced_beat(controller)
     again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
     assert again.summary_for == 0
 

@@ -279,6 +279,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
     )
     controller.set_pace("fast")
     seen = {True: 0, False: 0}
+    slid = 0
     while not controller.match.finished:
         now[0] += 1
         if controller.hold:
@@ -303,6 +304,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
             spoken = announcement(controller, controller.shown_hand)
             assert f"{controller.players[trick.winner]} wins the trick" in spoken
             seen[trumped] += 1
+            controller.drawn()
             controller.tick()
         elif controller.human_to_act:
             legal = controller.match.hand.legal_actions()
@@ -310,8 +312,56 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
             trick = controller.match.hand.observation(HUMAN).trick
             if trick and not controller.hold:
                 views = seat_views(controller, controller.shown_hand, TablePrefs())
-                fresh = [card_str(v.card) for v in views if v.fresh and v.card is not None]
-                assert fresh == [card_str(trick[-1][1])], "the card just played slides in"
+                # The browser drew the player's card as it was clicked (spades.ui.quick).
+                assert not any(v.fresh for v in views), "your own card does not slide in again"
         else:
+            controller.drawn()
             controller.tick()
+            trick = controller.match.hand.observation(HUMAN).trick
+            if trick and not controller.hold and trick[-1][0] != HUMAN:
+                views = seat_views(controller, controller.shown_hand, TablePrefs())
+                fresh = [card_str(v.card) for v in views if v.fresh and v.card is not None]
+                assert fresh == [card_str(trick[-1][1])], "a bot's card just played slides in"
+                slid += 1
     assert seen[True] and seen[False], seen
+    assert slid
+
+
+def test_at_the_instant_pace_every_finished_trick_is_shown_whole_with_its_winner() -> None:
+    """The bots play on at once, and the trick they finish lies over the table (with its
+    winner marked) until the player's next click; the last one is there behind the summary."""
+    controller = GameController.new(
+        Rules(mercy_score=None),
+        seed=7,
+        player_name="Ada",
+        bot_levels={0: "random", 1: "random", 3: "random"},
+        undo_allowed=False,
+    )
+    controller.set_pace("instant")
+    controller.run_bots()
+    shown: list[tuple[int, ...]] = []
+    while not controller.match.finished:
+        flash = controller.flash
+        if flash is not None:
+            page = trick_html(
+                seat_views(controller, controller.shown_hand, TablePrefs()), center=""
+            )
+            assert "sp-table sp-flashing" in page
+            for seat, card in flash.plays():
+                winner = ' data-winner="true"' if seat == flash.winner else ""
+                placed = f'data-card="{card_str(card)}" data-seat="{"NESW"[seat]}"{winner}>'
+                assert f'class="sp-flash" {placed}' in page
+            assert page.count('data-winner="true"') == 1
+            assert f"{controller.players[flash.winner]} won the last trick" in announcement(
+                controller, controller.shown_hand
+            )
+            shown.append(flash.cards)
+        legal = controller.match.hand.legal_actions()
+        assert controller.act(LOOK if LOOK in legal else legal[-1], controller.ply)
+    finished = controller.match.finished[0]
+    assert controller.show_summary and controller.flash == finished.tricks[-1]
+    shown.append(controller.flash.cards)
+    # Each trick shown once, in order: none skipped, none shown twice.
+    assert shown == [trick.cards for trick in finished.tricks]
+    controller.next_hand()
+    assert controller.flash is None

@@ -199,6 +199,10 @@ class SeatView:
     voids: tuple[int, ...] | None = None
     #: How many cards the seat holds, shown as a card back when given.
     held: int | None = None
+    #: The seat's card in the trick just finished, shown a moment over the table.
+    flash: Card | None = None
+    #: The seat won the trick just finished.
+    flash_winner: bool = False
 
 
 _POSITIONS = ("sp-north", "sp-east", "sp-south", "sp-west")
@@ -225,6 +229,17 @@ def voids_html(suits: Sequence[int]) -> str:
     )
 
 
+def _placed(card: Card, seat: int, kind: str, winner: bool, jokers: bool, classes: str = "") -> str:
+    """A card on the table. The UI contract: it names itself and its seat, and a finished
+    trick's winner says so, for tests and tools that read the page."""
+    won = ' data-winner="true"' if winner else ""
+    return (
+        f'<span class="{kind}" data-card="{card_str(card, jokers=jokers)}" '
+        f'data-seat="{SEAT_LETTERS[seat]}"{won}>'
+        f"{card_html(card, jokers=jokers, classes=classes)}</span>"
+    )
+
+
 def trick_html(
     seats: Sequence[SeatView],
     *,
@@ -235,6 +250,8 @@ def trick_html(
     """The table seen from above as HTML: four seats (N, E, S, W) around the trick.
 
     With ``gather_to`` (a seat) the cards on the table slide to that seat, the trick's winner.
+    A trick just finished (the seats' ``flash`` cards) is shown whole over the table for a
+    moment, its winner marked, before the cards of the trick now in play appear.
     """
     cells = []
     for seat, view in enumerate(seats):
@@ -243,20 +260,19 @@ def trick_html(
             classes.append("sp-to-act")
         if view.winner:
             classes.append("sp-winner")
+        if view.flash_winner:
+            classes.append("sp-flash-winner")
         card_classes = " ".join(
             name for name, on in (("sp-fresh", view.fresh), ("sp-trumped", view.trumped)) if on
         )
         card = (
-            card_html(view.card, jokers=jokers, classes=card_classes)
+            _placed(view.card, seat, "sp-now", view.winner, jokers, card_classes)
             if view.card is not None
             else ""
         )
-        # The UI contract: a card on the table names itself and its seat, and a finished
-        # trick's winner says so, for tests and tools that read the page.
-        slot = (
-            f' data-card="{card_str(view.card, jokers=jokers)}" data-seat="{SEAT_LETTERS[seat]}"'
-            + (' data-winner="true"' if view.winner else "")
-            if view.card is not None
+        flash = (
+            _placed(view.flash, seat, "sp-flash", view.flash_winner, jokers)
+            if view.flash is not None
             else ""
         )
         voids = voids_html(view.voids) if view.voids is not None else ""
@@ -274,12 +290,15 @@ def trick_html(
             f'<div class="{" ".join(classes)}">'
             f'<div class="sp-name"><span class="sp-letter">{SEAT_LETTERS[seat]}</span> '
             f"{html.escape(view.name)}{dealer} {badge}</div>"
-            f'<div class="sp-stats">bid {html.escape(view.bid)} · won {view.tricks} {held}</div>'
-            f'{voids}<div class="sp-slot"{slot}>{card}</div></div>'
+            f'<div class="sp-stats">bid <span class="sp-bid">{html.escape(view.bid)}</span>'
+            f" · won {view.tricks} {held}</div>"
+            f'{voids}<div class="sp-slot">{flash}{card}</div></div>'
         )
     gather = f" sp-to-{_DIRECTIONS[gather_to]}" if gather_to is not None else ""
+    flashing = " sp-flashing" if any(view.flash is not None for view in seats) else ""
     return (
-        f'<div class="sp-table{gather}">{"".join(cells)}<div class="sp-center">{center}</div></div>'
+        f'<div class="sp-table{gather}{flashing}">{"".join(cells)}'
+        f'<div class="sp-center">{center}</div></div>'
     )
 
 

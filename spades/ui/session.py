@@ -38,6 +38,9 @@ HUMAN: Final = 2
 BOT_SEATS: Final = (0, 1, 3)
 #: Seconds between two bot moves (and how long a finished trick stays on the table).
 PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
+#: Seconds a finished trick stays on show at least, whatever the pace (at ``instant`` the
+#: browser shows it over the next trick, so the bots do not wait for it).
+TRICK_HOLD: Final = 0.6
 MessageKind = Literal["info", "warning", "error"]
 READ_ONLY: Final = "This is another player's game: you may watch it, not play it"
 MOVED_ON: Final = "This game was continued in another window; here is where it stands now."
@@ -103,6 +106,12 @@ class GameController:
         self.bots: dict[Seat, Bot] = self._make_bots()
         self.actors: list[Seat] = _actors(match)
         self.hold = False
+        # At the instant pace the bots play on at once, and the trick they finished is
+        # shown over the table for a moment instead (until the player's next click).
+        self.flash: Trick | None = None
+        # The table the page last drew, and when the next beat may move it on: a beat
+        # counts from the drawing, never from the move.
+        self.drawn_state: tuple[int, bool, int | None] | None = None
         self.ready_at = 0.0
         # A hand that has just ended is shown (its summary) until the player moves on;
         # after a reload, a fresh hand with no action yet means the summary was not seen.
@@ -339,9 +348,9 @@ class GameController:
         if not self._still_current():
             return False
         self.notice = None
+        self.flash = None
         if not self._apply(action):
             return False
-        self.ready_at = self.clock() + self.interval
         if self.pace == "instant":
             self.run_bots()
         return True
@@ -362,6 +371,8 @@ class GameController:
         ended = len(match.finished) > hands_before
         trick_done = action < NUM_CARDS and (ended or not match.hand.trick)
         self.hold = trick_done and self.pace != "instant" and action != CLAIM
+        if trick_done and self.pace == "instant" and action != CLAIM:
+            self.flash = (match.finished[-1] if ended else match.hand).tricks[-1]
         if ended and not match.is_over:
             self.summary_for = len(match.finished) - 1
         if match.is_over:
@@ -457,14 +468,26 @@ class GameController:
         """One beat of the animation when its time has come; returns whether it moved."""
         if self.pace == "instant":
             return self.run_bots()
-        now = self.clock()
-        # Half a beat of slack: a timer that fires a little early still moves the table.
-        if now + self.interval / 2 < self.ready_at:
+        if self.drawn_state != self._table_state():
+            # The table as it stands has not been drawn yet: a late beat must not skip it.
             return False
-        moved = self.step()
-        if moved:
-            self.ready_at = now + self.interval
-        return moved
+        if self.clock() < self.ready_at:
+            return False
+        return self.step()
+
+    def _table_state(self) -> tuple[int, bool, int | None]:
+        return self.ply, self.hold, self.summary_for
+
+    def drawn(self) -> None:
+        """The page has drawn the table as it stands: its beat starts now, so no bid, card
+        or finished trick is moved on before the player has had it in front of them."""
+        state = self._table_state()
+        if state != self.drawn_state:
+            self.drawn_state = state
+            # Half a beat of slack, so that a timer firing a little early still moves the
+            # table; a finished trick stays its full time.
+            slack = self.interval / 2
+            self.ready_at = self.clock() + (max(slack, TRICK_HOLD) if self.hold else slack)
 
     def run_bots(self) -> bool:
         """Let every bot act until it is the human's turn or the hand is over."""
@@ -480,14 +503,16 @@ class GameController:
     def set_pace(self, pace: str) -> None:
         """Change the animation pace (``slow``, ``normal``, ``fast`` or ``instant``)."""
         self.pace = pace if pace in PACES else "normal"
+        if self.pace != "instant":
+            self.flash = None
 
     def next_hand(self) -> None:
         """Close the end-of-hand summary and deal on."""
         self.summary_for = None
         self.hold = False
+        self.flash = None
         self.notice = None
         self.show_last_trick = False
-        self.ready_at = self.clock() + self.interval
         if self.pace == "instant":
             self.run_bots()
 
@@ -522,6 +547,7 @@ class GameController:
         self.actors = self.actors[:point]
         self.undo_used = True
         self.hold = False
+        self.flash = None
         self.hint = None
         self.notice = Notice("info", "Your last move was taken back.")
         return True

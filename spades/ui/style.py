@@ -13,6 +13,7 @@ from typing import Final
 
 import streamlit as st
 
+from spades.ui.session import TRICK_HOLD
 from spades.ui.themes import DEFAULT_BACK, DEFAULT_FELT, css_variables
 
 CSS: Final = """
@@ -158,23 +159,142 @@ CSS: Final = """
 }
 @keyframes sp-trumped { to { box-shadow: 0 0 0.9rem 0.35rem var(--sp-to-act);
   transform: scale(1.12); } }
+/* A phone (and any narrow window): the whole table fits the first screen. The scores come
+   first as one short bar, the page starts under Streamlit's toolbar, the trick area is
+   compact, the bids take two rows of seven and the hand is one fanned row. */
 @media (max-width: 640px) {
+  .stMain .stMainBlockContainer { padding: 4rem 0.5rem 2rem; }
+  .st-key-header { flex-wrap: nowrap; gap: 0.5rem; }
+  .st-key-header h3 { font-size: 1.15rem; padding: 0.2rem 0 1rem; white-space: nowrap; }
+  .st-key-header [data-testid="stCaptionContainer"] p { font-size: 0.75rem; line-height: 1.2; }
+  .st-key-header button { min-height: 2.1rem; padding: 0.15rem 0.6rem; }
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-team_us) {
+    row-gap: 0.45rem;
+  }
+  /* Streamlit stacks the columns on a phone: the team panels' column goes first, its
+     two panels side by side. */
+  [data-testid="stColumn"]:has(.st-key-team_us) { order: -1; }
+  [data-testid="stColumn"]:has(.st-key-team_us) > [data-testid="stVerticalBlock"] {
+    flex-direction: row; gap: 0.4rem;
+  }
+  [data-testid="stColumn"]:has(.st-key-team_us) > [data-testid="stVerticalBlock"] > * {
+    flex: 1 1 0; min-width: 0;
+  }
+  .st-key-team_us, .st-key-team_them { padding: 0.25rem 0.5rem; gap: 0; }
+  .st-key-team_us p, .st-key-team_them p { font-size: 0.8rem; line-height: 1.3; }
+  .st-key-team_us [data-testid="stCaptionContainer"] p,
+  .st-key-team_them [data-testid="stCaptionContainer"] p { font-size: 0.72rem; }
+  .st-key-table_felt {
+    padding: 0.3rem; gap: 0.35rem; border-radius: 0.9rem;
+    box-shadow: inset 0 0 0 3px rgba(0, 0, 0, 0.25);
+  }
+  .sp-table, .st-key-table_felt .sp-table {
+    gap: 0.1rem; padding: 0.1rem; grid-template-columns: 1fr 1fr 1fr;
+  }
+  .sp-seat { padding: 0.1rem 0.15rem; gap: 0.05rem; border-radius: 0.5rem; }
+  /* A seat's name, dealer mark and badge share one line when they fit; a long name moves
+     the badge to a line of its own, and the badge itself never breaks. */
+  .sp-name {
+    display: flex; flex-wrap: wrap; align-items: center; justify-content: center;
+    gap: 0 0.15rem; max-width: 100%; font-size: 0.8rem; line-height: 1.2;
+    overflow-wrap: break-word;
+  }
+  .sp-letter, .sp-dealer, .sp-badge { flex: none; white-space: nowrap; margin: 0; }
+  .sp-letter { min-width: 1rem; font-size: 0.68rem; }
+  .sp-dealer { font-size: 0.64rem; padding: 0 0.25rem; }
+  .sp-badge { font-size: 0.64rem; padding: 0 0.25rem; }
+  .sp-stats, .sp-voids { font-size: 0.7rem; line-height: 1.2; }
+  .sp-marker { font-size: 0.68rem; line-height: 1.2; }
+  .sp-trump { font-size: 1.2rem; line-height: 1; }
+  .sp-card { width: 2.1rem; height: 3rem; font-size: 0.9rem; }
+  .sp-card i { font-size: 1.1rem; }
+  .sp-card.sp-mini { width: 0.95rem; height: 1.35rem; border-width: 2px; }
+  .sp-slot { min-height: 3.05rem; }
+  .st-key-status p { font-size: 0.92rem; line-height: 1.25; }
+  .st-key-bids { gap: 0.25rem; }
+  .st-key-bids > * { flex: 1 1 calc((100% - 1.5rem) / 7); min-width: 0; }
+  .st-key-bids .stButton, .st-key-bids button { width: 100%; }
+  .st-key-bids button { min-width: 0; min-height: 2.5rem; padding: 0.1rem; }
+  /* The hand fans out: each card but the last gets an equal share of the row and the
+     next card covers the rest of it, so its top-left corner (rank and suit) shows. */
+  .st-key-hand, .st-key-hand_waiting {
+    flex-wrap: nowrap; gap: 0; justify-content: center; padding-top: 0.6rem;
+  }
+  .st-key-hand > [class*="st-key-card_"], .st-key-hand_waiting > [class*="st-key-card_"] {
+    position: relative; flex: 1 1 0; min-width: 0; max-width: 3rem;
+  }
+  .st-key-hand > [class*="st-key-card_"]:last-child,
+  .st-key-hand_waiting > [class*="st-key-card_"]:last-child { flex: none; max-width: none; }
   [class*="st-key-card_"] button { min-width: 2.15rem; width: 2.15rem; height: 3.3rem; }
   [class*="st-key-card_"] button p { font-size: 1rem; }
-  .st-key-table_felt { padding: 0.35rem; }
-  .sp-table { gap: 0.2rem; padding: 0.2rem; grid-template-columns: 1fr 1fr 1fr; }
-  .sp-card { width: 2.3rem; height: 3.3rem; font-size: 1rem; }
-  .sp-slot { min-height: 3.4rem; }
-  .sp-seat { padding: 0.15rem; }
-  .sp-stats, .sp-marker, .sp-voids { font-size: 0.72rem; }
-  .st-key-bids button { min-width: 2rem; padding: 0.15rem 0.3rem; }
+  :is(.st-key-hand, .st-key-hand_waiting) [class*="st-key-card_"] button {
+    min-width: 2.75rem; width: 2.75rem; height: 4.2rem; padding: 0.15rem 0.2rem;
+    align-items: flex-start; justify-content: flex-start; border-radius: 0.4rem;
+    box-shadow: -1px 0 3px rgba(0, 0, 0, 0.35);
+  }
+  :is(.st-key-hand, .st-key-hand_waiting) [class*="st-key-card_"] button > div {
+    justify-content: flex-start;
+  }
+  :is(.st-key-hand, .st-key-hand_waiting) [class*="st-key-card_"] button p {
+    font-size: 0.9rem; line-height: 1; letter-spacing: -0.04em; white-space: nowrap;
+  }
+  /* Overlapping cards must not show through each other: the unplayable ones are dimmed
+     with a solid colour, and the playable ones stand raised. */
+  .st-key-hand_waiting [class*="st-key-card_"] button:disabled { opacity: 1; }
+  .st-key-hand [class*="st-key-card_"] button:disabled { opacity: 1; background: #c9c4b7; }
+  .st-key-hand [class*="st-key-card_"] button:disabled p { color: #4d4d4d; }
+  .st-key-hand [class*="st-key-card_"] button:enabled { transform: translateY(-0.6rem); }
+  .st-key-hand_hidden .sp-row { flex-wrap: nowrap; gap: 0; justify-content: center; }
+  .st-key-hand_hidden .sp-card { width: 2.75rem; height: 3.85rem; }
+  .st-key-hand_hidden .sp-card + .sp-card { margin-left: -1.2rem; }
+  .st-key-controls button { min-height: 2.2rem; padding: 0.15rem 0.6rem; }
 }
+/* A touch screen has no keys to explain and no hover: a tapped card does not stay lifted. */
+@media (hover: none) and (pointer: coarse) {
+  .st-key-keys { display: none; }
+  [class*="st-key-card_"] button:enabled:hover { transform: none; }
+  .st-key-hand [class*="st-key-card_"] button:enabled:hover { transform: translateY(-0.6rem); }
+}
+/* The trick just finished (instant pace) lies over the table for --sp-hold, its winner
+   marked, then goes; the cards of the trick now in play show after it. A click ends it. */
+.sp-slot { position: relative; }
+.sp-flash { position: absolute; inset: 0; display: flex; align-items: center;
+  justify-content: center; z-index: 1;
+  animation: sp-flash-out 0.2s ease-in var(--sp-hold) both; }
+.sp-flash .sp-card { flex: none; }
+.sp-flashing .sp-now { animation: sp-after-flash 0s linear var(--sp-hold) both; }
+.sp-flash-winner { animation: sp-flash-win 0s linear var(--sp-hold) both; }
+.sp-flash-winner .sp-name::after {
+  content: "wins"; font-size: 0.7rem; background: var(--sp-winner); color: var(--sp-badge-text);
+  border-radius: 0.5rem; padding: 0 0.35rem; margin-left: 0.2rem; white-space: nowrap;
+  animation: sp-flash-out 0s linear var(--sp-hold) both;
+}
+@keyframes sp-flash-out { to { opacity: 0; visibility: hidden; } }
+@keyframes sp-after-flash { from { visibility: hidden; } }
+@keyframes sp-flash-win { from { border-color: var(--sp-winner);
+  background: rgba(0, 0, 0, 0.18); } }
+.sp-moved-on .sp-flash, .sp-moved-on .sp-flash-winner .sp-name::after { display: none; }
+.sp-moved-on .sp-now, .sp-moved-on .sp-flash-winner { animation: none; }
 @media (prefers-reduced-motion: reduce) {
   .sp-table *, [class*="st-key-card_"] button, [class*="st-key-card_"] {
     animation: none !important; transition: none !important;
   }
+  /* The trick just finished is still shown for its moment, without motion. */
+  .sp-table .sp-flash { animation: sp-flash-out 0s linear var(--sp-hold) both !important; }
+  .sp-table .sp-flash-winner { animation: sp-flash-win 0s linear var(--sp-hold) both !important; }
+  .sp-table.sp-flashing .sp-now {
+    animation: sp-after-flash 0s linear var(--sp-hold) both !important;
+  }
+  .sp-table.sp-moved-on .sp-now { animation: none !important; }
 }
 """
+
+
+#: Keeps the summary dialog closed while the hand's last trick is on show (instant pace).
+AFTER_THE_LAST_TRICK: Final = (
+    '<style>[data-testid="stDialog"] '
+    "{ animation: sp-after-flash 0s linear var(--sp-hold) both; }</style>"
+)
 
 
 def deal_css(count: int) -> str:
@@ -200,7 +320,8 @@ def deal_css(count: int) -> str:
 
 def inject(felt: str = DEFAULT_FELT, back: str = DEFAULT_BACK, beat: float = 0.9) -> None:
     """Add the table's stylesheet to the page (once a run) for a felt, a back and a beat."""
-    st.html(f"<style>{css_variables(felt, back, beat)}{CSS}</style>")
+    hold = f":root {{ --sp-hold: {TRICK_HOLD}s; }}"
+    st.html(f"<style>{css_variables(felt, back, beat)}{hold}{CSS}</style>")
 
 
 def highlight(key: str) -> None:

@@ -35,7 +35,7 @@ from spades.rules import Rules
 from spades.scoring import HandResult
 from spades.state import HandState, Phase, deck_for
 from spades.store import StoreError, StoreUnavailable
-from spades.ui import identity, keyboard, safe, sidebar, style
+from spades.ui import identity, keyboard, quick, safe, sidebar, style
 from spades.ui.cards import (
     SeatView,
     card_key,
@@ -66,6 +66,8 @@ GAME_ID: Final = re.compile(r"[0-9a-f]{32}")
 #: How often a watched game looks for its owner's moves.
 WATCH_SECONDS: Final = 1.0
 SOUND_KEY: Final = "play_sound"
+#: How many times the table has been drawn in this session (the browser's script watches it).
+RUN_KEY: Final = "play_table_runs"
 TEAM_NAMES: Final = ("Us", "Them")
 
 
@@ -237,7 +239,9 @@ def seat_views(controller: GameController, hand: HandState, look: TablePrefs) ->
     held = controller.held_trick
     on_table: dict[int, Card] = dict(held.plays()) if held is not None else dict(obs.trick)
     acting = None if held is not None or controller.show_summary else obs.current_player
-    fresh = obs.trick[-1][0] if held is None and obs.trick else None
+    # The player's own card is drawn by the browser the moment it is clicked (see
+    # spades.ui.quick), so only the bots' cards slide in from the server's drawing.
+    fresh = obs.trick[-1][0] if held is None and obs.trick and obs.trick[-1][0] != HUMAN else None
     trumped = None
     if held is not None:
         suits = deck_for(hand.rules.jokers).suit
@@ -246,6 +250,8 @@ def seat_views(controller: GameController, hand: HandState, look: TablePrefs) ->
         if suits[winning] == 3 and suits[held.cards[0]] != 3:
             trumped = held.winner
     voids = obs.known_voids() if look.voids else None
+    flash = controller.flash if held is None else None
+    flashed = dict(flash.plays()) if flash is not None else {}
     return [
         SeatView(
             name=controller.players[seat],
@@ -261,6 +267,8 @@ def seat_views(controller: GameController, hand: HandState, look: TablePrefs) ->
             if voids is not None and seat != HUMAN
             else None,
             held=obs.hand_sizes[seat] if seat != HUMAN else None,
+            flash=flashed.get(seat),
+            flash_winner=flash is not None and flash.winner == seat,
         )
         for seat in range(4)
     ]
@@ -279,6 +287,8 @@ def announcement(controller: GameController, hand: HandState) -> str:
         trick = f"On the table: {played}."
     else:
         trick = "No card on the table."
+    if controller.flash is not None and held is None:
+        trick = f"{controller.players[controller.flash.winner]} won the last trick. {trick}"
     scores = "; ".join(
         f"{TEAM_NAMES[team]}: bid {_team_bid(hand, team)}, won "
         f"{obs.tricks_won[team] + obs.tricks_won[team + 2]}, score {hand.scores[team]}"
@@ -548,8 +558,11 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
                 )
             with st.container(key="keys"):
                 st.caption(keyboard.HELP)
+            runs = st.session_state[RUN_KEY] = st.session_state.get(RUN_KEY, 0) + 1
+            playing = controller.human_to_act and hand.phase is Phase.PLAYING
             st.html(
                 keyboard.labels_html(labels)
+                + quick.run_mark_html(runs, "play" if playing else "other")
                 + '<div class="sp-sr" role="status" aria-live="polite">'
                 + html.escape(announcement(controller, hand))
                 + "</div>"
@@ -571,6 +584,7 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
                 target=controller.rules.target_score,
                 key=f"team_{'us' if team == 0 else 'them'}",
             )
+    controller.drawn()
     # Last, so that the script's element, drawn once a player is made, moves nothing above.
     identity.remember()
 
@@ -682,6 +696,9 @@ def _summary_body() -> None:
 
 def _summary(controller: GameController) -> None:
     number = (controller.summary_for or 0) + 1
+    if controller.flash is not None:
+        # The hand's last trick lies on the table for its moment before the summary opens.
+        st.html(style.AFTER_THE_LAST_TRICK)
     dialog = st.dialog(f"Hand {number}", width="large", on_dismiss=_on_next_hand)
     dialog(_summary_body)()
 
@@ -778,5 +795,6 @@ def render() -> None:
         _summary(controller)
     elif st.session_state.get(CONFIRM_KEY):
         _confirm_new_game()
-    # Last on the page: the script's empty element adds no gap above the table.
+    # Last on the page: the scripts' empty elements add no gap above the table.
     keyboard.install()
+    quick.install()

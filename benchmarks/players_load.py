@@ -1,0 +1,189 @@
+"""How the Play page holds up with many players at once on one server.
+
+For each player count N, starts ``streamlit run`` with a fresh temporary store, opens N
+contexts of one Debian Chromium (each its own player with its own game, bots at the
+``normal`` pace) and has them all play at once for ``--seconds``, each clicking as soon as it
+is its turn (a random legal card, a middle bid). The page's own clock times each click (see
+``browser_clock.py``): click → the card drawn in the trick (pending or not) and → confirmed
+by the server's drawing. Reported per N: those latencies, the clicks made, the server's CPU
+(user + system seconds of the server and its children over the wall time of the play, in
+cores) and memory (VmRSS now, VmHWM its peak), and a check that every game in the store
+loads, which replays it through the engine.
+
+    python benchmarks/players_load.py [--players 10 20] [--seconds 120] [--seed 1]
+
+Each N takes ``--seconds`` plus the time to open its pages (about a second a player on two
+cores); the defaults take about six minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from typing import Any
+
+from browser_clock import (
+    CHROMIUM,
+    LAUNCH_ARGS,
+    Player,
+    Server,
+    cpu_seconds,
+    latency,
+    load_average,
+    machine,
+    markdown_table,
+    memory_mb,
+    ms,
+    serve,
+)
+from playwright.async_api import Browser, BrowserContext, async_playwright
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from spades.store import Store
+
+#: Timed-out waits in a row (each followed by a reload) before a player gives up (its
+#: timeouts are reported under "stuck").
+RETRIES = 3
+
+
+async def _play(player: Player, until: float) -> None:
+    """Take every turn until the deadline."""
+    failures = 0
+    while time.monotonic() < until and failures <= RETRIES:
+        try:
+            if await player.turn(until) == "stopped":
+                break
+            failures = 0
+        except PlaywrightTimeout as err:
+            failures += 1
+            await player.recover(err)
+    await player.collect()
+
+
+def check_store(db_url: str) -> dict[str, Any]:
+    """Load (so replay) every stored game; the count checked and the failures."""
+    store = Store(db_url)
+    failed: dict[str, str] = {}
+    try:
+        ids = [str(game_id) for game_id in store.list_games()["id"]]
+        for game_id in ids:
+            try:
+                store.load(game_id)
+            except Exception as err:  # any failure to replay counts, not only the store's
+                failed[game_id] = f"{type(err).__name__}: {err}"
+    finally:
+        store.close()
+    return {"games_checked": len(ids), "games_failed": len(failed), "failures": failed}
+
+
+async def measure(
+    browser: Browser, server: Server, players: int, seconds: float, seed: int
+) -> dict[str, Any]:
+    """N players on one server for ``seconds``; the figures."""
+    contexts: list[BrowserContext] = []
+    try:
+        # Players arrive one after another: twenty pages loading Streamlit's scripts at
+        # once on two cores take minutes, and the figures are about play, not arrival.
+        team: list[Player] = []
+        for index in range(players):
+            player, context = await Player.open(
+                browser, server.url, "desktop", "normal", seed + index
+            )
+            team.append(player)
+            contexts.append(context)
+        load_start, cpu_start, start = load_average(), cpu_seconds(server.pid), time.monotonic()
+        await asyncio.gather(*(_play(player, start + seconds) for player in team))
+        wall = time.monotonic() - start
+        cpu, memory = cpu_seconds(server.pid) - cpu_start, memory_mb(server.pid)
+        load_end = load_average()
+    finally:
+        for context in contexts:
+            await context.close()
+    records = [rec for player in team for rec in player.records]
+    cards = [rec for rec in records if rec["kind"] == "card"]
+    return {
+        "players": players,
+        "seconds": round(wall, 1),
+        "card_clicks": len(cards),
+        "bid_clicks": len(records) - len(cards),
+        "card_to_drawn": latency(cards, "drawn"),
+        "card_to_confirmed": latency(cards, "confirmed"),
+        "cards_not_drawn": sum(rec["drawn"] is None for rec in cards),
+        "cards_not_confirmed": sum(rec["confirmed"] is None for rec in cards),
+        "server_cpu_seconds": round(cpu, 1),
+        "server_cores": round(cpu / wall, 2),
+        "server_memory_mb": memory,
+        "alerts": sorted({text for player in team for text in player.alerts}),
+        "stuck": [text for player in team for text in player.stuck],
+        "clicks_dropped_at_reload": sum(player.dropped for player in team),
+        "load_start": load_start,
+        "load_end": load_end,
+    }
+
+
+HEADER = [
+    "players",
+    "card clicks",
+    "card → drawn ms (p50 / p95)",
+    "card → confirmed ms (p50 / p95)",
+    "not drawn / not confirmed",
+    "server CPU (cores)",
+    "VmRSS / VmHWM MB",
+    "games replayed (failed)",
+    "load 1 min (start → end)",
+]
+
+
+def _row(found: dict[str, Any]) -> list[str]:
+    drawn, confirmed = found["card_to_drawn"], found["card_to_confirmed"]
+    memory = found["server_memory_mb"]
+    return [
+        str(found["players"]),
+        str(found["card_clicks"]),
+        f"{ms(drawn['median_ms'])} / {ms(drawn['p95_ms'])}",
+        f"{ms(confirmed['median_ms'])} / {ms(confirmed['p95_ms'])}",
+        f"{found['cards_not_drawn']} / {found['cards_not_confirmed']}",
+        f"{found['server_cores']:.2f}",
+        f"{memory['VmRSS']:.0f} / {memory['VmHWM']:.0f}",
+        f"{found['games_checked']} ({found['games_failed']})",
+        f"{found['load_start'][0]} → {found['load_end'][0]}",
+    ]
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Each player count against a server of its own, in one browser."""
+    load_start = load_average()
+    series = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        try:
+            info = machine(browser)
+            for players in args.players:
+                with serve() as server:
+                    found = await measure(browser, server, players, args.seconds, args.seed)
+                    found |= check_store(server.db_url)
+                series.append(found)
+        finally:
+            await browser.close()
+    return {**info, "load_start": load_start, "load_end": load_average(), "series": series}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[10, 20])
+    parser.add_argument("--seconds", type=float, default=120, help="play time for each N")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the choice of cards")
+    args = parser.parse_args(argv)
+    found = asyncio.run(run(args))
+    print(markdown_table(HEADER, [_row(s) for s in found["series"]]))
+    print()
+    print(json.dumps(found, indent=2))
+    failed = any(s["games_failed"] or s["stuck"] for s in found["series"])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

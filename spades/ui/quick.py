@@ -1,0 +1,135 @@
+"""The Play page answers a click in the browser first, and the server confirms it.
+
+A Streamlit click is a round trip: the browser sends it, the server reruns the table and
+sends the new table back. Under load that takes longer than a player should wait to see
+their card land, so the small script here draws the answer the moment the button is
+pressed:
+
+- a card played goes into South's place in the trick, and out of the hand;
+- a bid shows as South's bid, and the bid row goes away;
+- a trick still on show from the bots goes at once (the player has moved on);
+- until the server has answered, further clicks on the hand or the bids are swallowed,
+  so a double click plays one card.
+
+Everything it draws is marked ``data-pending="true"``. The server's next drawing of the
+table replaces it; if the server refused the click, the table it sends is unchanged, and
+the script takes its own drawing back. It knows the server has answered from the run
+mark the table draws each run (:func:`run_mark_html`), which also says what a click on
+the hand means now (play a card, or pass one in the exchange).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Final, Literal
+
+import streamlit as st
+
+#: What a click on a card in the hand does now; only a card played goes into the trick.
+HandUse = Literal["play", "other"]
+
+SCRIPT: Final = """
+<script>
+(() => {
+  if (window.spadesQuick) return;
+  const doc = window.document;
+  const SUITS = { S: ["\\u2660", false], H: ["\\u2665", true], D: ["\\u2666", true],
+                  C: ["\\u2663", false] };
+  let pending = null;
+  const mark = () => doc.querySelector(".sp-run");
+  const keyOf = (element, prefix) => {
+    for (const name of element.classList) {
+      if (name.startsWith("st-key-" + prefix)) return name.slice(7);
+    }
+    return null;
+  };
+  const faceOf = (code) => {
+    const card = doc.createElement("span");
+    let rank = code[0] === "T" ? "10" : code[0];
+    let [suit, red] = SUITS[code[1]] || ["\\u2605", code === "BJ"];
+    if (code === "BJ" || code === "LJ") { rank = code; suit = "\\u2605"; }
+    card.className = "sp-card sp-fresh" + (red ? " sp-red" : "");
+    card.setAttribute("aria-hidden", "true");
+    const b = doc.createElement("b"); b.textContent = rank;
+    const i = doc.createElement("i"); i.textContent = suit;
+    card.append(b, i);
+    return card;
+  };
+  const hide = (selector) => {
+    const sheet = doc.createElement("style");
+    sheet.textContent = selector + " { display: none !important; }";
+    doc.head.append(sheet);
+    return () => sheet.remove();
+  };
+  const drawCard = (table, code) => {
+    const slot = table.querySelector(".sp-south .sp-slot");
+    if (!slot) return [];
+    const played = doc.createElement("span");
+    played.className = "sp-pending";
+    played.dataset.card = code;
+    played.dataset.seat = "S";
+    played.dataset.pending = "true";
+    played.append(faceOf(code));
+    slot.append(played);
+    table.classList.add("sp-moved-on");
+    return [() => played.remove(), () => table.classList.remove("sp-moved-on")];
+  };
+  const drawBid = (table, words) => {
+    const bid = table.querySelector(".sp-south .sp-bid");
+    if (!bid) return [];
+    const before = bid.textContent;
+    bid.textContent = words;
+    bid.dataset.pending = "true";
+    return [() => { bid.textContent = before; delete bid.dataset.pending; }];
+  };
+  const settle = (force) => {
+    const run = mark();
+    if (!pending || (!force && run && run.dataset.run === pending.run)) return;
+    clearTimeout(pending.timer);
+    for (const undo of pending.undo) undo();
+    pending = null;
+  };
+  new MutationObserver(() => settle(false)).observe(doc.body, { childList: true, subtree: true });
+  doc.addEventListener("click", (event) => {
+    const run = mark();
+    const target = event.target;
+    if (!run || !(target instanceof Element)) return;
+    const button = target.closest("button");
+    const row = button && button.closest(".st-key-hand, .st-key-bids, .st-key-blind");
+    if (!row) return;
+    if (pending) { event.preventDefault(); event.stopImmediatePropagation(); return; }
+    if (button.disabled) return;
+    const table = doc.querySelector(".st-key-trick .sp-table");
+    const holder = button.closest("[class*='st-key-card_'], [class*='st-key-bid_']");
+    if (!table || !holder) return;
+    const card = keyOf(holder, "card_");
+    const bid = keyOf(holder, "bid_");
+    let undo = [];
+    if (card && run.dataset.hand === "play") {
+      undo = drawCard(table, card.slice(5)).concat(hide(".st-key-" + card));
+    } else if (bid) {
+      const words = bid === "bid_nil" ? "nil" : bid === "bid_blind_nil" ? "blind nil"
+        : bid.slice(4);
+      undo = drawBid(table, words).concat(hide(".st-key-bids, .st-key-blind"));
+    }
+    // A click the server never answers (the connection dropped) must not lock the hand.
+    pending = { run: run.dataset.run, undo, timer: setTimeout(() => settle(true), 15000) };
+  }, true);
+  window.spadesQuick = true;
+})();
+</script>
+"""
+
+
+def run_mark_html(run: int, hand: HandUse) -> str:
+    """The mark of the table's ``run``-th drawing, saying what a click on the hand does.
+
+    >>> run_mark_html(7, "play")
+    '<div class="sp-run" hidden data-run="7" data-hand="play"></div>'
+    """
+    return f'<div class="sp-run" hidden data-run="{run}" data-hand="{html.escape(hand)}"></div>'
+
+
+def install() -> None:
+    """Add the script to the page (it installs itself once per browser tab)."""
+    st.html(SCRIPT, unsafe_allow_javascript=True)
