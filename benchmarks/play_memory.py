@@ -1,8 +1,9 @@
 """The app server's memory with ten games in play at once.
 
-Starts ``streamlit run`` on a free port with a fresh SQLite store, opens ten browser
-sessions in Debian's Chromium (one context each, so ten separate games), bids and plays a
-few cards in each, and reports the server's resident memory (VmRSS, and its peak VmHWM).
+Starts ``streamlit run`` on a free port with a fresh SQLite store (``browser_clock.serve``),
+opens ten browser sessions in Debian's Chromium (one context each, so ten separate games),
+bids and plays a few cards in each, and reports the server's resident memory (VmRSS, and its
+peak VmHWM).
 
     python benchmarks/play_memory.py [--sessions 10] [--cards 3]
 """
@@ -11,43 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
-from pathlib import Path
 
-from browser_clock import memory_mb
+from browser_clock import CHROMIUM, LAUNCH_ARGS, WAIT, memory_mb, serve
 from playwright.sync_api import Page, expect, sync_playwright
-
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
-WAIT = 60_000
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("the app server exited")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError("the app server did not start")
 
 
 def _play(page: Page, cards: int) -> None:
@@ -76,41 +45,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--cards", type=int, default=3)
     args = parser.parse_args(argv)
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as folder:
-        env = {
-            **os.environ,
-            "SPADES_DB_URL": f"sqlite:///{Path(folder) / 'spades.db'}",
-            "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
-        }
-        command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
-        command += ["--server.headless", "true", "--server.port", str(port)]
-        command += ["--server.address", "127.0.0.1"]
-        proc = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        try:
-            _wait_healthy(url, proc)
-            idle = memory_mb(proc.pid)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(
-                    executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
-                )
-                pages = []
-                for _ in range(args.sessions):
-                    page = browser.new_context().new_page()
-                    page.goto(url)
-                    expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
-                    page.locator(".st-key-speed").get_by_text("instant", exact=True).click()
-                    pages.append(page)
-                for page in pages:
-                    _play(page, args.cards)
-                busy = memory_mb(proc.pid)
-                browser.close()
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+    with serve() as server, sync_playwright() as playwright:
+        idle = memory_mb(server.pid)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        pages = []
+        for _ in range(args.sessions):
+            page = browser.new_context().new_page()
+            page.goto(server.url)
+            expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
+            page.locator(".st-key-speed").get_by_text("instant", exact=True).click()
+            pages.append(page)
+        for page in pages:
+            _play(page, args.cards)
+        busy = memory_mb(server.pid)
+        browser.close()
     print(
         json.dumps(
             {"sessions": args.sessions, "server_idle_mb": idle, "server_with_games_mb": busy},

@@ -6,6 +6,10 @@ appears may see the page half drawn; these helpers wait for the state they name.
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
+
 from playwright.sync_api import Locator, Page, expect
 
 # Streamlit draws a second, hidden copy of each button (to measure its label): count
@@ -57,3 +61,27 @@ def look_then_ready_to_bid(page: Page) -> None:
     if offered_blind_nil(page):
         page.locator(".st-key-look button:visible").click()
     ready_to_bid(page)
+
+
+def game_id(page: Page) -> str:
+    """The stored game's id, once the address names it."""
+    expect(page).to_have_url(re.compile(r"[?&]game=[0-9a-f]{32}"), timeout=WAIT)
+    found = re.search(r"game=([0-9a-f]{32})", page.url)
+    assert found
+    return found.group(1)
+
+
+def card_key(button: Locator) -> str:
+    """The widget key (``card_AS``) of a card button."""
+    classes = button.locator("xpath=ancestor::*[contains(@class, 'st-key-card_')][1]")
+    found = re.search(r"st-key-(card_\w+)", classes.get_attribute("class") or "")
+    assert found
+    return found.group(1)
+
+
+def screenshot_path(name: str, scratch: Path) -> Path:
+    """Where a test saves the picture ``name``: the test's own folder ``scratch``, or the
+    README's pictures when asked for (``SPADES_SCREENSHOTS=docs/screenshots``)."""
+    folder = Path(os.environ.get("SPADES_SCREENSHOTS") or scratch)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name

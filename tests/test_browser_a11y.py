@@ -14,6 +14,7 @@ from browser_helpers import (
     look_then_ready_to_bid,
     offered_blind_nil,
     ready_to_bid,
+    screenshot_path,
     settled,
     your_turn,
 )
@@ -24,7 +25,6 @@ from spades.ui.themes import CARD_BACKS, FELTS
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 #: The card name, then whether it can be played (and why not).
 CARD_LABEL = re.compile(
     r"^(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of "
@@ -219,7 +219,7 @@ def _labels_of(page: Page, selector: str) -> list[str]:
 
 
 def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
-    page: Page, app_url: str
+    page: Page, app_url: str, tmp_path: Path
 ) -> None:
     # Contrast is judged on the settled colours, not halfway through a transition.
     page.emulate_media(reduced_motion="reduce")
@@ -240,7 +240,6 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
     bids.nth(bids.count() // 2).click()
     your_turn(page)
     page.get_by_text("Show known voids").click()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for felt, back in THEMES:
         _choose(page, "felt", FELTS[felt].label)
         _choose(page, "back_design", CARD_BACKS[back].label)
@@ -259,7 +258,9 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         assert _axe(page) == [], felt
         page.locator(".st-key-table_felt").scroll_into_view_if_needed()
         page.locator(".st-key-header").hover()  # no tooltip in the picture
-        page.screenshot(path=str(SCREENSHOTS / f"theme-{felt}.png"))
+        picture = screenshot_path(f"theme-{felt}.png", tmp_path)
+        page.screenshot(path=str(picture))
+        assert picture.stat().st_size > 10_000
         playable.first.click()
         expect(page.locator(CARDS)).to_have_count(13 - THEMES.index((felt, back)) - 1, timeout=WAIT)
     status = page.locator("[role='status'][aria-live='polite']")

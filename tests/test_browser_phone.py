@@ -10,12 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, settled, your_turn
+from browser_helpers import (
+    CARDS,
+    WAIT,
+    look_then_ready_to_bid,
+    screenshot_path,
+    settled,
+    your_turn,
+)
 from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "table-phone.png"
 WIDTH, HEIGHT = 390, 844
 PHONE: dict[str, Any] = {
     "viewport": {"width": WIDTH, "height": HEIGHT},
@@ -126,7 +132,10 @@ def test_phone_first_screen_holds_hand_bids_and_scores(browser: Browser, app_url
         _fan(page)
 
 
-def test_phone_first_screen_holds_the_hand_while_playing(browser: Browser, app_url: str) -> None:
+def test_phone_first_screen_holds_the_hand_while_playing(
+    browser: Browser, app_url: str, tmp_path: Path
+) -> None:
+    picture = screenshot_path("table-phone.png", tmp_path)
     with _page(browser, app_url, PHONE) as page:
         look_then_ready_to_bid(page)
         bids = page.locator(".st-key-bids button:enabled:visible")
@@ -147,9 +156,8 @@ def test_phone_first_screen_holds_the_hand_while_playing(browser: Browser, app_u
         assert raised, "a card can be played"
         if lowered:
             assert max(raised) + 4 <= min(lowered), "the playable cards stand raised"
-        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOT), scale="css")
-    assert SCREENSHOT.stat().st_size > 10_000
+        page.screenshot(path=str(picture), scale="css")
+    assert picture.stat().st_size > 10_000
 
 
 def test_touch_screen_hides_keyboard_help(browser: Browser, app_url: str) -> None:

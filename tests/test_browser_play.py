@@ -6,7 +6,17 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, ready_to_bid, settled, your_turn
+from browser_helpers import (
+    CARDS,
+    WAIT,
+    card_key,
+    game_id,
+    look_then_ready_to_bid,
+    ready_to_bid,
+    screenshot_path,
+    settled,
+    your_turn,
+)
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from spades.rules import PRESETS, Rules
@@ -14,21 +24,12 @@ from spades.store import Store
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "table.png"
-
 
 def _open(page: Page, url: str, speed: str = "instant") -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(url)
     expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
     page.locator(".st-key-speed").get_by_text(speed, exact=True).click()
-
-
-def _game_id(page: Page) -> str:
-    expect(page).to_have_url(re.compile(r"[?&]game=[0-9a-f]{32}"), timeout=WAIT)
-    found = re.search(r"game=([0-9a-f]{32})", page.url)
-    assert found
-    return found.group(1)
 
 
 def _bid_or_look(page: Page) -> None:
@@ -43,17 +44,10 @@ def _play_a_card(page: Page) -> str:
     """Play the first playable card; returns its key once the card has left the hand."""
     card = page.locator(CARDS + ":enabled").first
     expect(card).to_be_visible(timeout=WAIT)
-    key = _card_key(card)
+    key = card_key(card)
     card.click()
     expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
     return key
-
-
-def _card_key(button: Locator) -> str:
-    classes = button.locator("xpath=ancestor::*[contains(@class, 'st-key-card_')][1]")
-    found = re.search(r"st-key-(card_\w+)", classes.get_attribute("class") or "")
-    assert found
-    return found.group(1)
 
 
 def _whole_hand(page: Page, count: int) -> set[str]:
@@ -134,15 +128,15 @@ def _new_game_without_mercy(page: Page) -> None:
     page.locator("[data-testid='stSidebarContent']").evaluate("el => el.scrollTop = 0")
 
 
-def test_a_full_hand_played_by_clicking(page: Page, app_url: str) -> None:
+def test_a_full_hand_played_by_clicking(page: Page, app_url: str, tmp_path: Path) -> None:
+    picture = screenshot_path("table.png", tmp_path)
     _open(page, app_url)
     _new_game_without_mercy(page)
     _bid_or_look(page)
     for trick in range(13):
         if trick == 4:
-            SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             page.locator(".st-key-trick").scroll_into_view_if_needed()
-            page.screenshot(path=str(SCREENSHOT))
+            page.screenshot(path=str(picture))
         your_turn(page)
         _play_a_card(page)
     dialog = page.get_by_role("dialog")
@@ -152,13 +146,13 @@ def test_a_full_hand_played_by_clicking(page: Page, app_url: str) -> None:
     expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
     expect(page.get_by_text("hand 2")).to_be_visible(timeout=WAIT)
     expect(page.locator(".st-key-scoresheet")).to_contain_text("Us points")
-    assert SCREENSHOT.stat().st_size > 10_000
+    assert picture.stat().st_size > 10_000
 
 
 def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) -> None:
     _open(page, app_url, speed="slow")
     _bid_or_look(page)
-    game = _game_id(page)
+    game = game_id(page)
     your_turn(page)
     played = _play_a_card(page)
     expect(page.locator(".sp-south .sp-card")).to_have_count(1, timeout=WAIT)
@@ -169,13 +163,13 @@ def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) 
     assert played not in held
     page.reload()
     expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
-    assert _game_id(page) == game
+    assert game_id(page) == game
     expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
     assert _whole_hand(page, 12) == held
     page.locator(".st-key-speed").get_by_text("instant", exact=True).click()
     your_turn(page)
     _play_a_card(page)
-    assert _game_id(page) == game
+    assert game_id(page) == game
 
 
 def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url: str) -> None:
@@ -187,7 +181,7 @@ def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url:
         _open(two, app_url)
         _bid_or_look(one)
         _bid_or_look(two)
-        assert _game_id(one) != _game_id(two)
+        assert game_id(one) != game_id(two)
         held = _whole_hand(two, 13)
         your_turn(one)
         _play_a_card(one)
@@ -217,13 +211,13 @@ def test_opening_and_closing_the_app_stores_no_game(
 def test_new_game_asks_before_giving_up_the_game_in_play(page: Page, app_url: str) -> None:
     _open(page, app_url)
     _bid_or_look(page)
-    game = _game_id(page)
+    game = game_id(page)
     page.locator(".st-key-new_game button:visible").click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("Start a new game?", timeout=WAIT)
     page.locator(".st-key-keep_playing button:visible").click()
     expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
-    assert _game_id(page) == game
+    assert game_id(page) == game
     page.locator(".st-key-new_game button:visible").click()
     page.locator(".st-key-confirm_new_game button:visible").click()
     expect(page).not_to_have_url(re.compile(game), timeout=WAIT)
@@ -236,7 +230,7 @@ def test_a_double_click_plays_one_card_without_a_warning(page: Page, app_url: st
     your_turn(page)
     _whole_hand(page, 13)
     card = page.locator(CARDS + ":enabled").first
-    key = _card_key(card)
+    key = card_key(card)
     card.dblclick()
     expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
     settled(page)
@@ -257,7 +251,7 @@ def test_a_preset_picked_in_the_browser_reaches_the_engine_and_stays_picked(
     expect(page.locator(".st-key-new_game_with_rules")).to_have_count(0, timeout=WAIT)
     # Further runs (the bid) must not bring back the rules shown before the pick.
     _bid_or_look(page)
-    game = _game_id(page)
+    game = game_id(page)
     settled(page)
     expect(page.locator(".st-key-preset input")).to_have_value(jokers.name)
     expect(page.locator(".st-key-new_game_with_rules")).to_have_count(0)
@@ -287,7 +281,7 @@ def test_custom_rules_in_the_browser_start_from_the_preset_picked_before(
     page.locator(".st-key-new_game button:visible").click()
     expect(page.locator(".st-key-new_game_with_rules")).to_have_count(0, timeout=WAIT)
     _bid_or_look(page)
-    game = _game_id(page)
+    game = game_id(page)
     store = Store(app_db_url)
     try:
         assert store.load(game).match.rules == Rules(whiz=True, mercy_score=None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, settled
+from browser_helpers import CARDS, WAIT, card_key, game_id, look_then_ready_to_bid, settled
 from playwright.sync_api import Page, expect
 
 from spades.cards import SEAT_LETTERS, card_str
@@ -62,13 +62,6 @@ def _open(page: Page, url: str, speed: str) -> None:
     settled(page)
 
 
-def _game_id(page: Page) -> str:
-    expect(page).to_have_url(re.compile(r"[?&]game=[0-9a-f]{32}"), timeout=WAIT)
-    found = re.search(r"game=([0-9a-f]{32})", page.url)
-    assert found
-    return found.group(1)
-
-
 def _play(page: Page, tricks: int) -> None:
     """Bid, then play ``tricks`` cards, each once the table is waiting for it."""
     look_then_ready_to_bid(page)
@@ -81,12 +74,10 @@ def _play(page: Page, tricks: int) -> None:
             return
         settled(page)
         card = page.locator(CARDS + ":enabled").first
-        holder = card.locator("xpath=ancestor::*[contains(@class, 'st-key-card_')][1]")
-        key = re.search(r"st-key-(card_\w+)", holder.get_attribute("class") or "")
-        assert key
+        key = card_key(card)
         card.click()
         # The next card is played once this one has left the hand for good.
-        expect(page.locator(f".st-key-{key.group(1)}")).to_have_count(0, timeout=WAIT)
+        expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
         settled(page)
 
 
@@ -96,7 +87,7 @@ def test_every_card_played_is_drawn_and_every_trick_is_seen_whole(
 ) -> None:
     _open(page, app_url, speed)
     _play(page, tricks)
-    game = _game_id(page)
+    game = game_id(page)
     if tricks == 13:
         expect(page.get_by_role("dialog")).to_contain_text("Hand 1", timeout=WAIT)
     else:
