@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +200,16 @@ def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
             _human_move(at)
     controller = _controller(at)
     assert controller.match.is_over
+    # Even at the instant pace the match's last trick lies on the table, its winner marked,
+    # for its moment before the end screen.
+    last = controller.match.finished[-1].tricks[-1]
+    assert controller.hold and not at.header  # no end screen yet
+    trick = "".join(h.proto.body for h in at.get("html") if 'data-winner="true"' in h.proto.body)
+    for seat, card in last.plays():
+        assert f'data-card="{card_str(card)}" data-seat="{"NESW"[seat]}"' in trick
+    controller.clock = lambda: math.inf  # the moment has passed
+    at.run()
+    assert not controller.hold
     assert at.header and ("win" in at.header[0].value or "shared" in at.header[0].value)
     assert "new_game" in _keys(at)
     assert not _enabled(at, "card_")

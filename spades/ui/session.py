@@ -214,6 +214,12 @@ class GameController:
         return PACES.get(self.pace, PACES["normal"])
 
     @property
+    def beat(self) -> float:
+        """Seconds between two ticks of the table's timer while it is busy: the pace's
+        interval, or at ``instant`` (where only the match's last trick waits) half a hold."""
+        return self.interval or TRICK_HOLD / 2
+
+    @property
     def shown_hand(self) -> HandState:
         """The hand on the table: the one just finished while its summary is up."""
         if self.match.is_over:
@@ -370,8 +376,11 @@ class GameController:
         self.hint = None
         ended = len(match.finished) > hands_before
         trick_done = action < NUM_CARDS and (ended or not match.hand.trick)
-        self.hold = trick_done and self.pace != "instant" and action != CLAIM
-        if trick_done and self.pace == "instant" and action != CLAIM:
+        # At the instant pace the bots do not wait for a finished trick: it is flashed over
+        # the next one instead, but the match's last trick has none, so it is held as well.
+        instant = self.pace == "instant" and not match.is_over
+        self.hold = trick_done and not instant and action != CLAIM
+        if trick_done and instant and action != CLAIM:
             self.flash = (match.finished[-1] if ended else match.hand).tricks[-1]
         if ended and not match.is_over:
             self.summary_for = len(match.finished) - 1
@@ -466,7 +475,7 @@ class GameController:
 
     def tick(self) -> bool:
         """One beat of the animation when its time has come; returns whether it moved."""
-        if self.pace == "instant":
+        if self.pace == "instant" and not self.hold:
             return self.run_bots()
         if self.drawn_state != self._table_state():
             # The table as it stands has not been drawn yet: a late beat must not skip it.
@@ -490,13 +499,16 @@ class GameController:
             self.ready_at = self.clock() + (max(slack, TRICK_HOLD) if self.hold else slack)
 
     def run_bots(self) -> bool:
-        """Let every bot act until it is the human's turn or the hand is over."""
+        """Let every bot act until it is the human's turn or the hand is over (the match's
+        last trick keeps its moment on the table)."""
+        if self.match.is_over:
+            return False
         moved = self.hold
         self.hold = False
         while self.bots_to_act:
             if not self.step():
                 break
-            self.hold = False
+            self.hold = self.match.is_over and self.hold
             moved = True
         return moved
 

@@ -491,7 +491,7 @@ def _layout(controller: GameController) -> tuple[bool, bool, bool]:
     """What decides the page around the table: ticking, a summary up, the match over."""
     watching = controller.read_only and not controller.match.is_over
     return (
-        (controller.busy and controller.pace != "instant") or watching,
+        (controller.busy and (controller.pace != "instant" or controller.hold)) or watching,
         controller.show_summary,
         controller.match.is_over and not controller.hold,
     )
@@ -621,7 +621,7 @@ def _sound(controller: GameController, look: TablePrefs) -> None:
 
 def _table(controller: GameController) -> None:
     layout = _layout(controller)
-    beat = WATCH_SECONDS if controller.read_only else controller.interval
+    beat = WATCH_SECONDS if controller.read_only else controller.beat
     fragment = st.fragment(run_every=beat if layout[0] else None)(_table_body)
     fragment(layout)
 
