@@ -358,7 +358,7 @@ def load_average() -> list[float]:
     return [round(value, 2) for value in os.getloadavg()]
 
 
-def machine(browser: Browser) -> dict[str, Any]:
+def machine(browser: Browser | None) -> dict[str, Any]:
     """What the figures were measured on."""
     import streamlit
 
@@ -367,7 +367,7 @@ def machine(browser: Browser) -> dict[str, Any]:
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "streamlit": streamlit.__version__,
-        "chromium": browser.version,
+        "chromium": browser.version if browser is not None else None,
     }
 
 
@@ -382,7 +382,11 @@ def latency(
     records: list[Record], end: Literal["drawn", "confirmed"]
 ) -> dict[str, float | int | None]:
     """Median, p95 and max of click → ``end`` in ms, over the records that got there."""
-    values = [reached - rec["t"] for rec in records if (reached := rec[end]) is not None]
+    return figures([reached - rec["t"] for rec in records if (reached := rec[end]) is not None])
+
+
+def figures(values: list[float]) -> dict[str, float | int | None]:
+    """How many, median, p95 and max of some times in ms."""
     if not values:
         return {"n": 0, "median_ms": None, "p95_ms": None, "max_ms": None}
     return {

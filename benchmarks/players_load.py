@@ -1,19 +1,28 @@
 """How the Play page holds up with many players at once on one server.
 
-For each player count N, starts ``streamlit run`` with a fresh temporary store, opens N
-contexts of one Debian Chromium (each its own player with its own game, bots at the
-``normal`` pace) and has them all play at once for ``--seconds``, each clicking as soon as it
-is its turn (a random legal card, a middle bid). The page's own clock times each click (see
-``browser_clock.py``): click → the card drawn in the trick (pending or not) and → confirmed
-by the server's drawing. Reported per N: those latencies, the clicks made, the server's CPU
+For each player count N, starts ``streamlit run`` with a fresh temporary store and has N
+players (each a new player with their own game, bots at the ``normal`` pace) play at once
+for ``--seconds``, each clicking as soon as it is their turn (a random legal card, a middle
+bid). Reported per N: the clicks made, click → confirmed by the server, the server's CPU
 (user + system seconds of the server and its children over the wall time of the play, in
 cores) and memory (VmRSS now, VmHWM its peak), and a check that every game in the store
 loads, which replays it through the engine.
 
-    python benchmarks/players_load.py [--players 10 20] [--seconds 120] [--seed 1]
+The players are either
+
+- ``--via browser`` (the default): contexts of one Debian Chromium, timed by the page's own
+  clock (see ``browser_clock.py``), which also gives click → the card drawn in the trick.
+  The browsers share the machine with the server: on two cores, twenty of them leave it
+  next to nothing;
+- ``--via protocol``: players that speak Streamlit's websocket protocol without a browser
+  (see ``protocol_player.py``), so nearly all the machine is the server's. Nothing is drawn,
+  so only the server's side is timed: click → the end of the run that took it.
+
+    python benchmarks/players_load.py [--via browser|protocol] [--players 10 20]
+        [--seconds 120] [--seed 1]
 
 Each N takes ``--seconds`` plus the time to open its pages (about a second a player on two
-cores); the defaults take about six minutes.
+cores in Chromium); the defaults take about six minutes.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ from browser_clock import (
     Player,
     Server,
     cpu_seconds,
+    figures,
     latency,
     load_average,
     machine,
@@ -41,6 +51,7 @@ from browser_clock import (
 )
 from playwright.async_api import Browser, BrowserContext, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
+from protocol_player import ProtocolPlayer
 
 from spades.store import Store
 
@@ -79,6 +90,45 @@ def check_store(db_url: str) -> dict[str, Any]:
     return {"games_checked": len(ids), "games_failed": len(failed), "failures": failed}
 
 
+async def _play_protocol(player: ProtocolPlayer, until: float) -> None:
+    await player.play(until)
+    await player.close()
+
+
+async def measure_protocol(
+    server: Server, players: int, seconds: float, seed: int
+) -> dict[str, Any]:
+    """N players speaking Streamlit's protocol on one server for ``seconds``; the figures."""
+    team = [await ProtocolPlayer.open(server.url, seed + index) for index in range(players)]
+    load_start, cpu_start, start = load_average(), cpu_seconds(server.pid), time.monotonic()
+    await asyncio.gather(*(_play_protocol(player, start + seconds) for player in team))
+    wall = time.monotonic() - start
+    cpu, memory = cpu_seconds(server.pid) - cpu_start, memory_mb(server.pid)
+    clicks = [click for player in team for click in player.clicks]
+    cards = [click for click in clicks if click.kind == "card"]
+    confirmed = [(c.confirmed - c.t) * 1000 for c in cards if c.confirmed is not None]
+    return {
+        "via": "protocol",
+        "players": players,
+        "seconds": round(wall, 1),
+        "card_clicks": len(cards),
+        "bid_clicks": len(clicks) - len(cards),
+        "card_to_drawn": figures([]),
+        "card_to_confirmed": figures(confirmed),
+        "cards_not_drawn": 0,
+        "cards_not_confirmed": len(cards) - len(confirmed),
+        "runs": sum(player.runs for player in team),
+        "server_cpu_seconds": round(cpu, 1),
+        "server_cores": round(cpu / wall, 2),
+        "server_memory_mb": memory,
+        "alerts": sorted({text for player in team for text in player.alerts}),
+        "stuck": [text for player in team for text in player.stuck],
+        "clicks_dropped_at_reload": 0,
+        "load_start": load_start,
+        "load_end": load_average(),
+    }
+
+
 async def measure(
     browser: Browser, server: Server, players: int, seconds: float, seed: int
 ) -> dict[str, Any]:
@@ -105,6 +155,7 @@ async def measure(
     records = [rec for player in team for rec in player.records]
     cards = [rec for rec in records if rec["kind"] == "card"]
     return {
+        "via": "browser",
         "players": players,
         "seconds": round(wall, 1),
         "card_clicks": len(cards),
@@ -153,21 +204,31 @@ def _row(found: dict[str, Any]) -> list[str]:
     ]
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Each player count against a server of its own, in one browser."""
-    load_start = load_average()
+async def _series(args: argparse.Namespace, browser: Browser | None) -> list[dict[str, Any]]:
     series = []
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            info = machine(browser)
-            for players in args.players:
-                with serve() as server:
-                    found = await measure(browser, server, players, args.seconds, args.seed)
-                    found |= check_store(server.db_url)
-                series.append(found)
-        finally:
-            await browser.close()
+    for players in args.players:
+        with serve() as server:
+            if browser is None:
+                found = await measure_protocol(server, players, args.seconds, args.seed)
+            else:
+                found = await measure(browser, server, players, args.seconds, args.seed)
+            found |= check_store(server.db_url)
+        series.append(found)
+    return series
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Each player count against a server of its own (in one browser, with ``browser``)."""
+    load_start = load_average()
+    if args.via == "protocol":
+        info, series = machine(None), await _series(args, None)
+    else:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+            try:
+                info, series = machine(browser), await _series(args, browser)
+            finally:
+                await browser.close()
     return {**info, "load_start": load_start, "load_end": load_average(), "series": series}
 
 
@@ -176,6 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[10, 20])
     parser.add_argument("--seconds", type=float, default=120, help="play time for each N")
     parser.add_argument("--seed", type=int, default=1, help="seeds the choice of cards")
+    parser.add_argument(
+        "--via",
+        choices=("browser", "protocol"),
+        default="browser",
+        help="players in Chromium, or speaking Streamlit's protocol (no browser)",
+    )
     args = parser.parse_args(argv)
     found = asyncio.run(run(args))
     print(markdown_table(HEADER, [_row(s) for s in found["series"]]))
