@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import sqlalchemy as sa
 
-from spades.cards import SEAT_NAMES, card_label
+from spades.cards import SEAT_NAMES, bid_label, card_label
 from spades.match import Match
 from spades.rules import Rules
 from spades.store import HUMAN, SEAT_KEYS, TEAM_KEYS, GameFilter, Store, games, hand_rows, hands
@@ -164,8 +164,8 @@ def bags_progression(hand_frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
-    text = bid.astype("Int64").astype(str)
-    return text.where(bid != 0, np.where(blind, "blind nil", "nil"))
+    labels = [bid_label(int(b), bool(f)) for b, f in zip(bid, blind, strict=True)]
+    return pd.Series(labels, index=bid.index, dtype=object)
 
 
 def hand_table(hand_frame: pd.DataFrame) -> pd.DataFrame:
@@ -299,7 +299,7 @@ def nil_success(stats: pd.DataFrame) -> pd.DataFrame:
     frame = nils.groupby(["seat", "player", "blind"], as_index=False).agg(
         attempts=("n", "sum"), made=("made", "sum")
     )
-    frame["bid"] = np.where(frame.pop("blind").astype(bool), "blind nil", "nil")
+    frame["bid"] = [bid_label(0, blind=bool(f)) for f in frame.pop("blind")]
     frame["success"] = frame["made"] / frame["attempts"]
     return frame
 

@@ -32,8 +32,11 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any, Final, TypeVar
 
-from spades.bots import make_bot
+from spades.bots import Bot, make_bot
+from spades.cards import Action, team_of
+from spades.drive import drive
 from spades.match import Match
+from spades.observation import Observation
 from spades.rules import Rules
 
 # A match that has not ended after this many hands is stopped and scored as it stands.
@@ -129,6 +132,21 @@ class DealResult:
     sides: dict[str, SideStats]
 
 
+class _Timed:
+    """A bot that adds the seconds each of its choices takes to ``times``."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.times = times
+
+    def act(self, observation: Observation) -> Action:
+        start = time.perf_counter()
+        action = self.bot.act(observation)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+
 def play_game(
     rules: Rules,
     seed: int,
@@ -140,23 +158,18 @@ def play_game(
 ) -> GameResult:
     """Play one match with side A on team ``a_team`` (0 N/S, 1 E/W), timing each choice;
     a match still going after ``hands`` hands is stopped there."""
-    side_of = ["a" if seat % 2 == a_team else "b" for seat in range(4)]
+    side_of = ["a" if team_of(seat) == a_team else "b" for seat in range(4)]
     specs = {"a": a, "b": b}
-    players = [
-        make_bot(specs[side_of[seat]][0], seed=seed * 4 + seat, **specs[side_of[seat]][1])
-        for seat in range(4)
-    ]
     stats = {"a": SideStats(), "b": SideStats()}
+    players = {
+        seat: _Timed(
+            make_bot(specs[side_of[seat]][0], seed=seed * 4 + seat, **specs[side_of[seat]][1]),
+            stats[side_of[seat]].times,
+        )
+        for seat in range(4)
+    }
     match = Match(rules, seed=seed)
-    clock = time.perf_counter
-    while not match.is_over and len(match.finished) < hands:
-        seat = match.current_player
-        assert seat is not None
-        observation = match.hand.observation(seat)
-        start = clock()
-        action = players[seat].act(observation)
-        stats[side_of[seat]].times.append(clock() - start)
-        match.apply(action)
+    drive(match, players, until=lambda: len(match.finished) >= hands)
     for hand, result in zip(match.finished, match.results, strict=True):
         for team in (0, 1):
             side = stats["a" if team == a_team else "b"]

@@ -198,30 +198,80 @@ def bid_action(tricks: int) -> Action:
     return BID_BASE + tricks
 
 
+def is_card(action: Action) -> bool:
+    """Whether ``action`` plays a card (the action is the card id itself).
+
+    >>> is_card(parse_card("AS")), is_card(bid_action(3)), is_card(CLAIM)
+    (True, False, False)
+    """
+    return 0 <= action < NUM_CARDS
+
+
+def bid_of(action: Action) -> int | None:
+    """The tricks a bid action bids (0 is nil), or None for any other action.
+
+    Blind nil is its own action, not a number bid, so it gives None as well.
+
+    >>> bid_of(NIL), bid_of(bid_action(13)), bid_of(BLIND_NIL), bid_of(parse_card("AS"))
+    (0, 13, None, None)
+    """
+    return action - BID_BASE if BID_BASE <= action <= BID_BASE + 13 else None
+
+
+def passed_card(action: Action) -> Card | None:
+    """The card an exchange action passes to the partner, or None for any other action.
+
+    >>> passed_card(EXCHANGE_BASE + parse_card("AS")), passed_card(parse_card("AS"))
+    (51, None)
+    """
+    return action - EXCHANGE_BASE if EXCHANGE_BASE <= action < CLAIM else None
+
+
+def bid_label(bid: int | None, blind: bool = False) -> str:
+    """A seat's bid in words: ``—`` before it bids, ``nil``, ``blind nil`` or the number.
+
+    >>> bid_label(None), bid_label(0), bid_label(0, blind=True), bid_label(4)
+    ('—', 'nil', 'blind nil', '4')
+    """
+    if bid is None:
+        return "—"
+    if bid == 0:
+        return "blind nil" if blind else "nil"
+    return str(bid)
+
+
 def action_str(action: Action, *, jokers: bool = False) -> str:
     """Describe an action for people: ``"play A♠"``, ``"bid 4"``, ``"bid nil"``."""
-    if 0 <= action < NUM_CARDS:
+    if is_card(action):
         return "play " + card_label(action, jokers=jokers)
-    if action == NIL:
-        return "bid nil"
-    if BID_BASE < action <= BID_BASE + 13:
-        return f"bid {action - BID_BASE}"
+    bid = bid_of(action)
+    if bid is not None:
+        return "bid " + bid_label(bid)
     if action == BLIND_NIL:
-        return "bid blind nil"
+        return "bid " + bid_label(0, blind=True)
     if action == LOOK:
         return "look at the cards"
-    if EXCHANGE_BASE <= action < CLAIM:
-        return "pass " + card_label(action - EXCHANGE_BASE, jokers=jokers)
+    passed = passed_card(action)
+    if passed is not None:
+        return "pass " + card_label(passed, jokers=jokers)
     if action == CLAIM:
         return "claim the rest"
     raise ValueError(f"not an action: {action!r}")
 
 
 def partner(seat: Seat) -> Seat:
-    """The seat across the table."""
+    """The seat across the table.
+
+    >>> partner(0), partner(3)
+    (2, 1)
+    """
     return (seat + 2) % 4
 
 
 def team_of(seat: Seat) -> int:
-    """0 for North/South, 1 for East/West."""
+    """0 for North/South, 1 for East/West.
+
+    >>> team_of(2), team_of(3)
+    (0, 1)
+    """
     return seat % 2

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spades.bots import bot_names, make_bot
+from spades.drive import drive
 from spades.match import Match
 from spades.rules import Rules
 from spades.state import HandState
@@ -21,12 +22,9 @@ from spades.state import HandState
 
 def play_match(rules: Rules, seed: int, bots: Sequence[str], *, max_hands: int = 500) -> Match:
     """Play one match with the named bots in seats N, E, S, W."""
-    players = [make_bot(name, seed=seed * 4 + seat) for seat, name in enumerate(bots)]
+    players = {seat: make_bot(name, seed=seed * 4 + seat) for seat, name in enumerate(bots)}
     match = Match(rules, seed=seed)
-    while not match.is_over and len(match.finished) < max_hands:
-        seat = match.current_player
-        assert seat is not None
-        match.apply(players[seat].act(match.hand.observation(seat)))
+    drive(match, players, until=lambda: len(match.finished) >= max_hands)
     return match
 
 

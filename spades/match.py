@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterable
 
 from spades.cards import Action, Seat
+from spades.observation import Observation
 from spades.rules import Rules
 from spades.scoring import HandResult, Outcome, match_outcome
 from spades.state import HandState
@@ -113,6 +114,10 @@ class Match:
 
     def legal_actions(self) -> list[Action]:
         return [] if self.is_over else self.hand.legal_actions()
+
+    def observation(self, seat: Seat) -> Observation:
+        """What ``seat`` may know of the current hand (the last one once the match is over)."""
+        return self.hand.observation(seat)
 
     def apply(self, action: Action) -> HandResult | None:
         """Apply an action to the current hand; returns the result when it ends the hand.

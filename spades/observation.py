@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from spades.cards import FULL_DECK, Action, Card, Mask, Seat, cards_mask
+from spades.cards import FULL_DECK, Action, Card, Mask, Seat, cards_mask, partner, team_of
 from spades.rules import Rules
 
 if TYPE_CHECKING:
@@ -44,11 +44,11 @@ class Observation:
 
     @property
     def team(self) -> int:
-        return self.seat % 2
+        return team_of(self.seat)
 
     @property
     def partner(self) -> Seat:
-        return (self.seat + 2) % 4
+        return partner(self.seat)
 
     @property
     def hand_mask(self) -> Mask:
@@ -119,7 +119,7 @@ def observe(state: HandState, seat: Seat) -> Observation:
         raise ValueError(f"seat must be 0..3, not {seat!r}")
     hidden = not state.looked[seat]
     mine = state.current == seat
-    mate = (seat + 2) % 4
+    mate = partner(seat)
     exchanged = len(state.passes[seat]) == 2 and len(state.passes[mate]) == 2
     trick_start = state.leader
     return Observation(

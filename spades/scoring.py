@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from spades.cards import bid_label
 from spades.rules import Rules
 
 LineKind = Literal[
@@ -100,7 +101,7 @@ def score_team(
             counted += taken
             continue
         value = 200 if is_blind else 100
-        name = "blind nil" if is_blind else "nil"
+        name = bid_label(0, blind=is_blind)
         if taken == 0:
             kind: LineKind = "blind_nil_made" if is_blind else "nil_made"
             lines.append(ScoreLine(kind, value, f"{name} made"))

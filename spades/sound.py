@@ -18,7 +18,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades.cards import NUM_CARDS
+from spades.cards import is_card
 from spades.match import Match
 
 RATE: Final = 22_050
@@ -175,7 +175,7 @@ def cues_between(before: TableMoment | None, after: TableMoment, match: Match) -
     if before is None or before.game != after.game or after.ply < before.ply:
         return ()
     cues: list[str] = []
-    if any(action < NUM_CARDS for action in match.history[before.ply : after.ply]):
+    if any(is_card(action) for action in match.history[before.ply : after.ply]):
         cues.append("snap")
     if after.gathered > before.gathered:
         cues.append("gather")

@@ -48,6 +48,8 @@ from spades.cards import (
     action_str,
     card_label,
     cards_mask,
+    partner,
+    team_of,
 )
 from spades.rules import Rules
 from spades.scoring import HandResult, score_hand
@@ -102,6 +104,17 @@ class Deck:
 
     def label(self, card: Card) -> str:
         return card_label(card, jokers=self.jokers)
+
+    def is_trump(self, card: Card) -> bool:
+        """Whether ``card`` is a trump: a spade, or a joker in the jokers deck.
+
+        >>> from spades.cards import BIG_JOKER, parse_card as c
+        >>> deck_for(False).is_trump(c("2S")), deck_for(False).is_trump(c("AH"))
+        (True, False)
+        >>> deck_for(False).is_trump(BIG_JOKER), deck_for(True).is_trump(BIG_JOKER)
+        (False, True)
+        """
+        return self.suit[card] == SPADES
 
     def beats(self, card: Card, other: Card) -> bool:
         """Whether ``card``, played after ``other`` (the card led or the one winning so
@@ -587,7 +600,7 @@ class HandState:
     def _bid_mask(self, seat: Seat) -> Mask:
         """The bids open to ``seat`` under the house rules, as a mask over action ids."""
         rules = self.rules
-        partner_bid = self.bids[(seat + 2) % 4]
+        partner_bid = self.bids[partner(seat)]
         room = 13 if partner_bid is None else 13 - partner_bid
         if partner_bid is None and not rules.nil_allowed:
             # Without nil the partner bids at least 1, and the team may not pass 13.
@@ -611,7 +624,7 @@ class HandState:
         if self._bid_mask(seat) >> (BID_BASE + bid) & 1:
             return None
         rules = self.rules
-        partner_bid = self.bids[(seat + 2) % 4]
+        partner_bid = self.bids[partner(seat)]
         if bid == 0 and not rules.nil_allowed:
             return "Nil is not allowed at this table"
         if rules.whiz:
@@ -689,9 +702,9 @@ class HandState:
             teams: set[int] = set()
             for s in range(4):
                 bidder = (self.dealer + 1 + s) % 4
-                if self.blind[bidder] and bidder % 2 not in teams:
-                    teams.add(bidder % 2)
-                    mate = (bidder + 2) % 4
+                if self.blind[bidder] and team_of(bidder) not in teams:
+                    teams.add(team_of(bidder))
+                    mate = partner(bidder)
                     self.exchange_queue += [bidder, bidder, mate, mate]
         if self.exchange_queue:
             self.phase = Phase.EXCHANGE
@@ -705,7 +718,7 @@ class HandState:
         seat = self.exchange_queue.pop(0)
         self.history.append(EXCHANGE_BASE + card)
         self.passes[seat].append(card)
-        mate = (seat + 2) % 4
+        mate = partner(seat)
         if len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2:
             given, taken = cards_mask(self.passes[seat]), cards_mask(self.passes[mate])
             self.hands[seat] = self.hands[seat] & ~given | taken
@@ -724,24 +737,12 @@ class HandState:
         bit = 1 << card
         self.hands[seat] ^= bit
         self.played |= bit
-        suits = self.deck.suit
-        suit = suits[card]
         trick = self.trick
-        # Deck.beats, written out: this is the hottest path of the engine.
-        if not trick:
+        deck = self.deck
+        if not trick or deck.beats(card, self.win_card):
             self.win_seat = seat
             self.win_card = card
-        else:
-            win_suit = suits[self.win_card]
-            if suit == win_suit:
-                power = self.deck.power
-                if power[card] > power[self.win_card]:
-                    self.win_seat = seat
-                    self.win_card = card
-            elif suit == SPADES:
-                self.win_seat = seat
-                self.win_card = card
-        if suit == SPADES:
+        if deck.is_trump(card):
             self.broken = True
         trick.append(card)
         if len(trick) < 4:

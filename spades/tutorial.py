@@ -24,7 +24,6 @@ from typing import Final, Literal, NamedTuple, TypeVar
 from spades.bots.hint import Hint, hint
 from spades.cards import (
     BLIND_NIL,
-    NIL,
     NUM_CARDS,
     SEAT_NAMES,
     SUIT_NAMES,
@@ -32,14 +31,19 @@ from spades.cards import (
     Card,
     Seat,
     bid_action,
+    bid_label,
+    bid_of,
     card_label,
+    hand_cards,
 )
+from spades.drive import drive
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.scoring import apply_bag_penalty, match_outcome, score_hand
-from spades.state import SPADES, HandState, IllegalAction, Phase, Trick
+from spades.state import SPADES, HandState, IllegalAction, Phase, Trick, deck_for
 
 RULES: Final = Rules()
+DECK: Final = deck_for(RULES.jokers)
 SOUTH: Final = 2
 NORTH: Final = 0
 EXERCISES_TO_PASS: Final = 3
@@ -278,7 +282,7 @@ def _bid_all(state: HandState, bids: Mapping[Seat, int]) -> None:
 
 def _lowest(state: HandState) -> Action:
     """The lowest-ranked legal card: how a nil bidder ducks in these positions."""
-    return min(state.legal_actions(), key=lambda c: (c % 13, c // 13))
+    return min(state.legal_actions(), key=lambda c: (DECK.power[c], DECK.suit[c]))
 
 
 def _playout(
@@ -321,7 +325,8 @@ def refusal(state: HandState, action: Action) -> str:
 
 
 def _suit(card: Card) -> int:
-    return card // 13
+    """The suit ``card`` plays as, as the engine's deck has it."""
+    return DECK.suit[card]
 
 
 def _trick_facts(state: HandState) -> tuple[str, ...]:
@@ -346,9 +351,9 @@ def trick_kind(trick: Trick) -> TrickKind:
     """What makes a trick interesting: all followed, trumped once or more, discards,
     or spades led."""
     led = _suit(trick.cards[0])
-    if led == SPADES:
+    if DECK.is_trump(trick.cards[0]):
         return "spade_led"
-    spades = sum(_suit(c) == SPADES for c in trick.cards)
+    spades = sum(map(DECK.is_trump, trick.cards))
     if spades >= 2:
         return "overtrumped"
     if spades == 1:
@@ -364,12 +369,12 @@ def _trick_verdicts(trick: Trick) -> dict[Seat, str]:
     plays = trick.plays()
     win_card = dict(plays)[trick.winner]
     win = card_label(win_card)
-    trumped = _suit(win_card) == SPADES and led != SPADES
+    trumped = DECK.is_trump(win_card) and not DECK.is_trump(trick.cards[0])
     verdicts: dict[Seat, str] = {}
     for seat, card in plays:
         name = f"{SEAT_NAMES[seat]}'s {card_label(card)}"
         if seat == trick.winner:
-            if led == SPADES:
+            if DECK.is_trump(trick.cards[0]):
                 verdicts[seat] = f"{name} is the highest spade, and spades were led"
             elif trumped:
                 verdicts[seat] = (
@@ -500,7 +505,7 @@ def _legal_summary(state: HandState, hand: tuple[Card, ...], legal: frozenset[in
             "Spades are not broken and you hold other suits, so you may lead anything "
             f"but a spade: {allowed}."
         )
-    if all(_suit(c) == SPADES for c in hand) and not state.spades_broken:
+    if all(map(DECK.is_trump, hand)) and not state.spades_broken:
         return "Spades are not broken, but you hold only spades, so you may lead any of them."
     if state.spades_broken:
         return "Spades are broken, so you may lead any card, spades included."
@@ -556,7 +561,7 @@ def _only_spades_position(seed: int) -> HandState:
         if 3 <= sum(tops) <= 6:
             break
     south = [13 * s + 12 - r for s in range(3) for r in range(tops[s])]
-    south += rng.sample(range(13 * SPADES, NUM_CARDS), 13 - len(south))
+    south += rng.sample(hand_cards(DECK.suit_masks[SPADES]), 13 - len(south))
     rest = [c for c in range(NUM_CARDS) if c not in south]
     others: dict[Seat, list[Card]] = {0: [], 1: [], 3: []}
     for suit in range(3):
@@ -575,7 +580,7 @@ def _only_spades_position(seed: int) -> HandState:
     state = HandState.from_hands(RULES, hands, dealer=1)
     _bid_all(state, {})
     for card in sorted(south, key=lambda c: (_suit(c), -c)):
-        if _suit(card) == SPADES:
+        if DECK.is_trump(card):
             continue
         state.apply(card)
         for _ in range(3):
@@ -594,7 +599,7 @@ def _lesson4(seed: int) -> Exercise:
             if p.current_player != SOUTH or p.trick:
                 return False
             hand = p.hand(SOUTH)
-            spades = sum(_suit(c) == SPADES for c in hand)
+            spades = sum(map(DECK.is_trump, hand))
             if not 0 < spades < len(hand) or len(hand) < 3:
                 return False
             return p.spades_broken == (category == 1)
@@ -607,7 +612,7 @@ def _lesson4(seed: int) -> Exercise:
         state = _search(seed, find)
 
     def why(card: Card) -> str:
-        if _suit(card) != SPADES:
+        if not DECK.is_trump(card):
             return "a suit other than spades may always be led"
         if state.spades_broken:
             return "spades are broken, so spades may be led"
@@ -621,10 +626,6 @@ def _lesson4(seed: int) -> Exercise:
 # ------------------------------------------------------------------ bidding (5)
 
 
-def _bid_label(tricks: int) -> str:
-    return "Nil" if tricks == 0 else str(tricks)
-
-
 def _bidding_position(seed: int, attempt: int) -> HandState:
     """A seeded deal bid by the table bots up to South's turn."""
     from spades.bots import make_bot
@@ -632,10 +633,7 @@ def _bidding_position(seed: int, attempt: int) -> HandState:
     rng = _rng("bid", seed, attempt)
     state = HandState.deal(RULES, dealer=rng.randrange(4), seed=rng.getrandbits(32))
     name = table_bot_name()
-    while state.current_player != SOUTH:
-        seat = state.current_player
-        assert seat is not None
-        state.apply(make_bot(name, seed=seed * 4 + seat).act(state.observation(seat)))
+    drive(state, {seat: make_bot(name, seed=seed * 4 + seat) for seat in range(4) if seat != SOUTH})
     return state
 
 
@@ -645,18 +643,19 @@ def _lesson5(seed: int) -> Exercise:
     for attempt in range(8 if seed == 0 else 1):
         state = _bidding_position(seed, attempt)
         advice = hint(state.observation(SOUTH))
-        expert = advice.action - NIL
-        if 3 <= expert <= 5:
+        if bid_of(advice.action) in (3, 4, 5):
             break
-    legal = [a - NIL for a in state.legal_actions()]
+    expert = bid_of(advice.action)
+    assert expert is not None, "South is to bid"
+    legal = [b for a in state.legal_actions() if (b := bid_of(a)) is not None]
     if expert == 0:
         accepted = {0}
     else:
         accepted = {b for b in (expert - 1, expert, expert + 1) if b in legal and b > 0}
-    said = f"The expert bot bids {_bid_label(expert)}."
+    said = f"The expert bot bids {bid_label(expert).capitalize()}."
     explanation = f"{said} {_sentence(advice.reason)}" if advice.reason else said
     earlier = [
-        f"{SEAT_NAMES[s]} bid {_bid_word(b)}" for s in range(4) if (b := state.bids[s]) is not None
+        f"{SEAT_NAMES[s]} bid {bid_label(b)}" for s in range(4) if (b := state.bids[s]) is not None
     ]
     reasons = {}
     for b in legal:
@@ -665,14 +664,14 @@ def _lesson5(seed: int) -> Exercise:
         elif expert == 0:
             reasons[b] = "this hand can duck every trick, so the expert bids nil"
         else:
-            reasons[b] = f"that is more than one trick away from {_bid_label(expert)}"
+            reasons[b] = f"that is more than one trick away from {bid_label(expert).capitalize()}"
     return Exercise(
         lesson=5,
         seed=seed,
         kind="choice",
         prompt="How many tricks will this hand take? Pick your bid (within one of the "
         "expert counts as right).",
-        options=tuple(Option(b, _bid_label(b)) for b in legal),
+        options=tuple(Option(b, bid_label(b).capitalize()) for b in legal),
         answer=frozenset(accepted),
         explanation=explanation,
         reasons=reasons,
@@ -800,7 +799,7 @@ def _nil_pays(seed: int) -> Exercise:
         RULES, bids=case.bids, blind=case.blind, tricks=case.tricks, bags_before=(0, 0)
     ).teams[0]
     nil_line = next(line for line in team.lines if line.kind.startswith(("nil", "blind_nil")))
-    name = "blind nil" if blind else "nil"
+    name = bid_label(0, blind=blind)
     plural = "s" if taken != 1 else ""
     others = [f"{line.text} ({line.points:+d})" for line in team.lines if line is not nil_line]
     return Exercise(
@@ -892,8 +891,7 @@ def _lesson7(seed: int) -> Exercise:
     breakdown = "; ".join(f"{line.text} ({line.points:+d})" for line in ours.lines)
 
     def bid_text(seat: Seat) -> str:
-        said = "nil" if bids[seat] == 0 else str(bids[seat])
-        return f"{SEAT_NAMES[seat]} bid {said} and took {tricks[seat]}"
+        return f"{SEAT_NAMES[seat]} bid {bid_label(bids[seat])} and took {tricks[seat]}"
 
     return Exercise(
         lesson=7,
@@ -1104,11 +1102,7 @@ class PracticeHand:
         self._bots_act()
 
     def _bots_act(self) -> None:
-        state = self.state
-        while not state.is_over and state.current_player != SOUTH:
-            seat = state.current_player
-            assert seat is not None
-            state.apply(self.bots[seat].act(state.observation(seat)))
+        drive(self.state, self.bots)
 
     @property
     def is_over(self) -> bool:
@@ -1147,8 +1141,8 @@ class PracticeHand:
         result = self.state.result()
         bids, won = self.state.bids, self.state.tricks_won
         lines = [
-            f"You bid {_bid_word(bids[SOUTH])} and took {won[SOUTH]}; "
-            f"North bid {_bid_word(bids[NORTH])} and took {won[NORTH]}."
+            f"You bid {bid_label(bids[SOUTH])} and took {won[SOUTH]}; "
+            f"North bid {bid_label(bids[NORTH])} and took {won[NORTH]}."
         ]
         for team, name in ((0, "Your team"), (1, "East/West")):
             tally = result.teams[team]
@@ -1158,10 +1152,6 @@ class PracticeHand:
         lines.append(f"You chose as the expert would in {agreed} of {len(self.turns)} decisions.")
         lines += [_differs(self.state, turn) for turn in self.turns if not turn.agreed]
         return lines
-
-
-def _bid_word(bid: int | None) -> str:
-    return "—" if bid is None else "nil" if bid == 0 else str(bid)
 
 
 def _differs(state: HandState, turn: Turn) -> str:

@@ -25,7 +25,7 @@ PAGES = Path(__file__).resolve().parent.parent / "pages"
 ANALYTICS_PAGES = ("overview", "explorer", "bids")
 HUMAN_LEVELS = {0: "random", 1: "random", 3: "random"}
 SIMULATED = 12
-HUMAN = 4
+HUMAN_GAMES = 4
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
 @pytest.fixture
 def filled(store: Store) -> Store:
     run_lab(store, LabSpec(("random",) * 4, Rules(), matches=SIMULATED, seed=1))
-    human = [play_match(Rules(), seed, ["random"] * 4) for seed in range(50, 50 + HUMAN)]
+    human = [play_match(Rules(), seed, ["random"] * 4) for seed in range(50, 50 + HUMAN_GAMES)]
     store.save_matches(
         [(m, ("North", "East", "You", "West"), HUMAN_LEVELS) for m in human], kind="human"
     )
@@ -108,7 +108,7 @@ def test_the_bot_lab_says_how_to_compare_bots_before_any_run(store: Store) -> No
 
 def test_overview_counts_the_games_and_draws_the_win_rate(filled: Store) -> None:
     at = _page("overview")
-    assert _metric(at, "Games played") == str(SIMULATED + HUMAN + 2)
+    assert _metric(at, "Games played") == str(SIMULATED + HUMAN_GAMES + 2)
     (chart,) = _charts(at)
     layers = _layers(_spec(chart))
     assert layers[1]["encoding"]["y"]["field"] == "running_win_rate"
@@ -119,7 +119,7 @@ def test_overview_counts_the_games_and_draws_the_win_rate(filled: Store) -> None
 def test_overview_kind_filter_keeps_only_human_games(filled: Store) -> None:
     at = _page("overview")
     at.multiselect(key="overview_kinds").set_value(["human"]).run()
-    assert _metric(at, "Games played") == str(HUMAN)
+    assert _metric(at, "Games played") == str(HUMAN_GAMES)
 
 
 def test_overview_rule_set_filter_keeps_those_rules(filled: Store) -> None:
@@ -316,7 +316,7 @@ def test_explorer_lists_only_the_players_own_games_unless_asked_for_finished_one
     own = _explorer(player=ann, others=False).selectbox(key="explorer_game").options
     assert len(own) == 1 and mine[:8] in own[0]
     everyone = _explorer(player=ann, others=True).selectbox(key="explorer_game").options
-    assert len(everyone) == SIMULATED + HUMAN + 3
+    assert len(everyone) == SIMULATED + HUMAN_GAMES + 3
     assert mine[:8] in " ".join(everyone) and theirs[:8] not in " ".join(everyone)
     stranger = _explorer(player=bob, others=False, query={"game": mine})
     assert mine[:8] not in " ".join(stranger.selectbox(key="explorer_game").options)

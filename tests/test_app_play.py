@@ -15,7 +15,7 @@ from spades.rules import PRESETS, Preset, Rules, describe_options
 from spades.state import Phase
 from spades.store import Store
 from spades.ui.identity import STATE_KEY
-from spades.ui.session import HUMAN, READ_ONLY, GameController
+from spades.ui.session import HUMAN_SEAT, READ_ONLY, GameController
 from spades.ui.sidebar import CUSTOM
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
@@ -109,7 +109,7 @@ def test_bid_then_play_a_legal_card() -> None:
     bids = [k for k in _enabled(at, "bid_") if k != "bid_blind_nil"]
     at.button(key=bids[0]).click().run()
     controller = _controller(at)
-    assert controller.match.hand.bids[HUMAN] is not None
+    assert controller.match.hand.bids[HUMAN_SEAT] is not None
     cards = [b for b in at.button if b.key.startswith("card_")]
     assert len(cards) == 13
     playable = _enabled(at, "card_")
@@ -119,7 +119,9 @@ def test_bid_then_play_a_legal_card() -> None:
     assert len([b for b in at.button if b.key.startswith("card_")]) == 12
     controller = _controller(at)
     mine = [
-        a for a, s in zip(controller.match.history, controller.actors, strict=True) if s == HUMAN
+        a
+        for a, s in zip(controller.match.history, controller.actors, strict=True)
+        if s == HUMAN_SEAT
     ]
     assert "card_" + card_str(mine[-1]) == playable[0]
 
@@ -136,7 +138,9 @@ def test_exactly_the_legal_cards_are_enabled_and_the_others_say_why() -> None:
             assert set(_enabled(at, "card_")) == legal
             for button in at.button:
                 if button.key.startswith("card_") and button.disabled:
-                    card = next(c for c in hand.hand(HUMAN) if "card_" + card_str(c) == button.key)
+                    card = next(
+                        c for c in hand.hand(HUMAN_SEAT) if "card_" + card_str(c) == button.key
+                    )
                     reason = controller.why_not(card)
                     assert reason and reason in (button.help or "")
             checked += 1
@@ -294,7 +298,7 @@ def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> 
     _human_move(at)
     controller = _controller(at)
     assert controller.bot_levels == {0: "random", 1: "basic", 3: "random"}
-    assert controller.players[HUMAN] == "Ada"
+    assert controller.players[HUMAN_SEAT] == "Ada"
     assert "undo" not in _keys(at)
     info = Store(database).game_info(controller.game_id or "")
     assert (info["level_e"], info["player_s"], info["undo_allowed"]) == ("basic", "Ada", False)

@@ -14,7 +14,7 @@ from spades.match import Match
 from spades.rules import Rules
 from spades.state import Phase
 from spades.store import Store, StoreError
-from spades.ui.session import HUMAN, PACES, READ_ONLY, TRICK_HOLD, GameController
+from spades.ui.session import HUMAN_SEAT, PACES, READ_ONLY, TRICK_HOLD, GameController
 
 LEVELS = {0: "random", 1: "random", 3: "random"}
 
@@ -170,7 +170,7 @@ def test_an_illegal_card_is_refused_with_the_engines_reason() -> None:
     while True:
         _to_first_play(controller)
         hand = controller.match.hand
-        illegal = [c for c in hand.hand(HUMAN) if c not in hand.legal_actions()]
+        illegal = [c for c in hand.hand(HUMAN_SEAT) if c not in hand.legal_actions()]
         if illegal:
             break
         controller.act(hand.legal_actions()[0], controller.ply)
@@ -259,7 +259,7 @@ def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store)
     again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
     assert again.match.history == controller.match.history
     assert again.actors == controller.actors
-    assert again.players[HUMAN] == "Ada"
+    assert again.players[HUMAN_SEAT] == "Ada"
     assert again.bot_levels == LEVELS
 
 
@@ -327,10 +327,10 @@ def test_claim_is_offered_exactly_when_the_engine_allows_it() -> None:
                 assert controller.can_claim() == (hand.phase is Phase.PLAYING and hand.can_claim())
                 if controller.can_claim():
                     tricks_left = 13 - len(hand.tricks)
-                    won = hand.tricks_won[HUMAN]
+                    won = hand.tricks_won[HUMAN_SEAT]
                     assert controller.act(CLAIM, controller.ply)
                     finished = controller.match.finished[-1]
-                    assert finished.tricks_won[HUMAN] == won + tricks_left
+                    assert finished.tricks_won[HUMAN_SEAT] == won + tricks_left
                     return
                 controller.act(_human_move(controller), controller.ply)
             else:
@@ -349,7 +349,7 @@ def test_card_clicks_pass_cards_in_the_exchange() -> None:
     controller.run_bots()
     assert controller.match.hand.phase is Phase.EXCHANGE
     assert controller.human_to_act
-    card = controller.match.hand.hand(HUMAN)[0]
+    card = controller.match.hand.hand(HUMAN_SEAT)[0]
     action = controller.card_action(card)
     assert action == EXCHANGE_BASE + card
     assert controller.act(action, controller.ply)
@@ -359,7 +359,7 @@ def test_replaying_the_match_gives_the_same_position() -> None:
     controller, _ = _game(None, seed=8)
     _to_first_play(controller)
     replay = Match.replay(Rules(), seed=8, actions=controller.match.history)
-    assert replay.hand.hand(HUMAN) == controller.match.hand.hand(HUMAN)
+    assert replay.hand.hand(HUMAN_SEAT) == controller.match.hand.hand(HUMAN_SEAT)
 
 
 # ------------------------------------------------------------- ownership and stale writes

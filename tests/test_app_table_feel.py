@@ -19,7 +19,7 @@ from spades.ui.cards import trick_html
 from spades.ui.db import app_store
 from spades.ui.identity import STATE_KEY, Identity
 from spades.ui.prefs import TablePrefs
-from spades.ui.session import HUMAN, GameController
+from spades.ui.session import HUMAN_SEAT, GameController
 from spades.ui.table import announcement, seat_views
 from spades.ui.themes import (
     BLACK_SUIT,
@@ -224,10 +224,10 @@ def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None
     at.toggle(key="show_voids").set_value(True).run()
     controller = _controller(at)
     while not controller.match.finished and not any(
-        controller.match.hand.observation(HUMAN).known_voids()[seat] for seat in (0, 1, 3)
+        controller.match.hand.observation(HUMAN_SEAT).known_voids()[seat] for seat in (0, 1, 3)
     ):
         _human_move(at)
-    voids = controller.shown_hand.observation(HUMAN).known_voids()
+    voids = controller.shown_hand.observation(HUMAN_SEAT).known_voids()
     page = _html(at)
     assert page.count('class="sp-voids') == 3, "each other seat shows its voids"
     for seat in (0, 1, 3):
@@ -247,7 +247,7 @@ def test_each_card_and_bid_gets_a_spoken_name_and_the_table_is_announced() -> No
         re.search(r'data-labels="([^"]*)"', page).group(1).replace("&quot;", '"')  # type: ignore[union-attr]
     )
     controller = _controller(at)
-    for card in controller.match.hand.hand(HUMAN):
+    for card in controller.match.hand.hand(HUMAN_SEAT):
         key = next(
             k for k in labels if k.startswith("card_") and card_name(card).capitalize() in labels[k]
         )
@@ -309,7 +309,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
         elif controller.human_to_act:
             legal = controller.match.hand.legal_actions()
             controller.act(LOOK if LOOK in legal else legal[-1], controller.ply)
-            trick = controller.match.hand.observation(HUMAN).trick
+            trick = controller.match.hand.observation(HUMAN_SEAT).trick
             if trick and not controller.hold:
                 views = seat_views(controller, controller.shown_hand, TablePrefs())
                 # The browser drew the player's card as it was clicked (spades.ui.quick).
@@ -317,8 +317,8 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
         else:
             controller.drawn()
             controller.tick()
-            trick = controller.match.hand.observation(HUMAN).trick
-            if trick and not controller.hold and trick[-1][0] != HUMAN:
+            trick = controller.match.hand.observation(HUMAN_SEAT).trick
+            if trick and not controller.hold and trick[-1][0] != HUMAN_SEAT:
                 views = seat_views(controller, controller.shown_hand, TablePrefs())
                 fresh = [card_str(v.card) for v in views if v.fresh and v.card is not None]
                 assert fresh == [card_str(trick[-1][1])], "a bot's card just played slides in"

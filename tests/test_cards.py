@@ -18,13 +18,17 @@ from spades.cards import (
     Suit,
     action_str,
     bid_action,
+    bid_label,
+    bid_of,
     card_label,
     card_name,
     card_str,
     cards_mask,
     hand_cards,
+    is_card,
     parse_card,
     partner,
+    passed_card,
     rank_of,
     suit_of,
     team_of,
@@ -155,3 +159,45 @@ def test_action_str_refuses_a_number_that_is_no_action(bad: int) -> None:
 def test_partners_sit_across_and_teams_are_north_south_and_east_west() -> None:
     assert [partner(s) for s in range(4)] == [2, 3, 0, 1]
     assert [team_of(s) for s in range(4)] == [0, 1, 0, 1]
+
+
+def test_every_action_decodes_as_exactly_one_kind() -> None:
+    for action in range(NUM_ACTIONS):
+        kinds = [
+            is_card(action),
+            bid_of(action) is not None,
+            passed_card(action) is not None,
+            action in (BLIND_NIL, LOOK, CLAIM),
+        ]
+        assert kinds.count(True) == 1, action
+
+
+def test_only_card_ids_decode_as_cards() -> None:
+    assert [a for a in range(NUM_ACTIONS) if is_card(a)] == list(range(52))
+
+
+def test_bid_of_reads_back_the_tricks_of_every_bid_action() -> None:
+    assert [bid_of(bid_action(n)) for n in range(14)] == list(range(14))
+    assert bid_of(NIL) == 0
+    assert bid_of(BLIND_NIL) is None
+
+
+def test_passed_card_reads_back_the_card_of_every_exchange_action() -> None:
+    assert [passed_card(EXCHANGE_BASE + card) for card in range(52)] == list(range(52))
+    assert passed_card(CLAIM) is None
+
+
+@pytest.mark.parametrize(
+    ("bid", "blind", "text"),
+    [(None, False, "—"), (0, False, "nil"), (0, True, "blind nil"), (7, False, "7")],
+)
+def test_bid_label_names_no_bid_nil_blind_nil_and_numbers(
+    bid: int | None, blind: bool, text: str
+) -> None:
+    assert bid_label(bid, blind) == text
+
+
+def test_action_str_words_bids_as_bid_label_does() -> None:
+    for n in range(14):
+        assert action_str(bid_action(n)) == "bid " + bid_label(n)
+    assert action_str(BLIND_NIL) == "bid " + bid_label(0, blind=True)

@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pytest
 
 from spades.bots import make_bot
-from spades.bots.expert import ExpertBot
+from spades.bots.expert import ExpertBot, _rollout, _Table
 from spades.bots.sampler import Deal, DealSampler
-from spades.cards import BID_BASE, LOOK, NIL, parse_card
+from spades.cards import BID_BASE, LOOK, NIL, Card, Mask, Seat, is_card, parse_card
 from spades.match import Match
 from spades.observation import Observation
 from spades.rules import Rules
@@ -92,6 +92,59 @@ def test_the_rollouts_play_rules_match_the_engine() -> None:
             legal = state.legal_actions()
             assert mask == sum(1 << c for c in legal)
             state.apply(rng.choice(legal))
+
+
+class _Scripted(_Table):
+    """Rollout constants whose policy plays a given sequence of cards."""
+
+    def __init__(self, rules: Rules, bids: list[int | None], cards: list[Card]) -> None:
+        super().__init__(rules, bids, epsilon=0.0)
+        self.cards = cards
+
+    def choose(
+        self,
+        hands: list[Mask],
+        seat: Seat,
+        legal: Mask,
+        trick_len: int,
+        led: int,
+        win_seat: Seat,
+        win_card: Card,
+    ) -> Card:
+        card = self.cards[52 - sum(h.bit_count() for h in hands)]
+        assert legal >> card & 1, "the rollout refuses a card the engine allowed"
+        return card
+
+
+def test_the_rollouts_trick_winners_match_the_engine() -> None:
+    for seed in range(60):
+        rng = random.Random(seed)
+        rules = random_rules(rng)
+        state = HandState.deal(rules, dealer=seed % 4, seed=seed, scores=(0, 200))
+        while state.phase is not Phase.PLAYING:
+            state.apply(rng.choice(state.legal_actions()))
+        start = state.clone()
+        cards: list[Card] = []
+        while not state.is_over:
+            cards.append(rng.choice([a for a in state.legal_actions() if is_card(a)]))
+            state.apply(cards[-1])
+        leader = start.current_player
+        assert leader is not None
+        won = _rollout(
+            _Scripted(rules, start.bids, cards),
+            start.hands[:],
+            leader,
+            0,
+            0,
+            leader,
+            -1,
+            start.broken,
+            True,
+            [0, 0, 0, 0],
+            cards[0],
+            lambda: 0.5,
+        )
+        assert won == state.tricks_won, seed
 
 
 @ROLLOUTS

@@ -10,7 +10,7 @@ from engine_helpers import cards, deal_by_suits, random_rules, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.cards import CLAIM, bid_action, parse_card
+from spades.cards import BIG_JOKER, CLAIM, LITTLE_JOKER, bid_action, parse_card
 from spades.rules import Rules
 from spades.state import HandState, IllegalAction, Phase, deck_for, trick_winner
 
@@ -301,3 +301,11 @@ def test_trick_winner_agrees_with_the_tricks_the_engine_scores(jokers: bool) -> 
             seat, card = trick_winner(hand.deck, trick.plays())
             assert seat == trick.winner
             assert (seat, card) in trick.plays()
+
+
+def test_trumps_are_the_spades_and_in_the_jokers_deck_the_jokers_too() -> None:
+    for jokers in (False, True):
+        deck = deck_for(jokers)
+        trumps = {card for card in range(52) if deck.is_trump(card)}
+        spades = set(range(39, 52))
+        assert trumps == (spades | {BIG_JOKER, LITTLE_JOKER} if jokers else spades)

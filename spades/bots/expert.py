@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from spades.bots.base import register, require_turn
 from spades.bots.sampler import Deal, DealSampler, InconsistentObservation
-from spades.cards import BID_BASE, BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Mask, Seat
+from spades.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Mask, Seat, bid_of
 from spades.observation import Observation
 from spades.playout import Ints, PlayoutBatch, random_playouts
 from spades.rules import Rules
@@ -741,8 +741,8 @@ class ExpertBot:
         blind = (False, observation.blind[mate])
         values: dict[Action, float] = {}
         for action in observation.legal_actions:
-            bid = action - BID_BASE
-            if not 0 <= bid <= 13:
+            bid = bid_of(action)
+            if bid is None:
                 continue
             bids = (bid, mate_bid if bid + mate_bid <= 13 else 13 - bid)
             total = 0.0

@@ -19,14 +19,15 @@ from dataclasses import dataclass
 from spades.bots.base import bot_names, make_bot, require_turn
 from spades.bots.knowledge import Knowledge, evaluate_hand
 from spades.cards import (
-    BID_BASE,
     BLIND_NIL,
-    EXCHANGE_BASE,
     LOOK,
     SEAT_NAMES,
     SUIT_NAMES,
     Action,
     Card,
+    bid_of,
+    is_card,
+    passed_card,
 )
 from spades.observation import Observation
 from spades.state import SPADES
@@ -67,14 +68,16 @@ def explain(observation: Observation, action: Action) -> str:
             f"Blind nil: your team trails by {k.deficit()}, and 200 points "
             "would bring you back into the match"
         )
-    if BID_BASE <= action <= BID_BASE + 13:
-        return _explain_bid(k, action - BID_BASE)
-    if EXCHANGE_BASE <= action < EXCHANGE_BASE + 52:
-        card = k.label(action - EXCHANGE_BASE)
+    bid = bid_of(action)
+    if bid is not None:
+        return _explain_bid(k, bid)
+    passed = passed_card(action)
+    if passed is not None:
+        card = k.label(passed)
         if observation.blind[k.seat]:
             return f"Pass the {card}: as the blind nil bidder, give away your highest cards"
         return f"Pass the {card}: give your blind-nil partner low cards to duck with"
-    if 0 <= action < 52:
+    if is_card(action):
         return _explain_play(k, action)
     return "Claim the rest: every remaining trick is yours"
 
@@ -88,7 +91,7 @@ def _explain_look(k: Knowledge) -> str:
 
 def _explain_bid(k: Knowledge, bid: int) -> str:
     obs = k.obs
-    numbers = [a for a in obs.legal_actions if BID_BASE < a <= BID_BASE + 13]
+    numbers = [b for a in obs.legal_actions if (b := bid_of(a))]
     partner_bid = obs.bids[k.partner]
     if bid == 0 and not numbers:
         if obs.rules.suicide:
@@ -120,7 +123,7 @@ def _explain_bid(k: Knowledge, bid: int) -> str:
     if sources:
         sentence += f" ({', '.join(sources)})"
     clauses = []
-    lowest = min(a - BID_BASE for a in numbers)
+    lowest = min(numbers)
     if bid > count and bid == lowest:
         clauses.append(f"the rules ask for at least {bid}")
     elif bid < count:

@@ -31,7 +31,6 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from spades.cards import (
-    BID_BASE,
     EXCHANGE_BASE,
     FULL_DECK,
     NIL,
@@ -39,8 +38,11 @@ from spades.cards import (
     Card,
     Mask,
     Seat,
+    bid_action,
+    bid_of,
     card_label,
     cards_mask,
+    team_of,
 )
 from spades.observation import Observation
 from spades.state import SPADES, Deck, deck_for, trick_winner
@@ -83,8 +85,8 @@ class Knowledge:
         self.obs = obs
         self.deck = deck_for(obs.rules.jokers)
         self.seat = obs.seat
-        self.partner = (obs.seat + 2) % 4
-        self.team = obs.seat % 2
+        self.partner = obs.partner
+        self.team = obs.team
         self.hand = obs.hand_mask
         self.played = obs.played_mask
         self.unseen = FULL_DECK & ~self.played & ~self.hand
@@ -236,7 +238,7 @@ class Knowledge:
             return 0.0
         led = self.led_suit if self.led_suit is not None else self.deck.suit[card]
         later = self.still_to_play()
-        rivals = [s for s in later if s % 2 != self.team] if against is None else list(against)
+        rivals = [s for s in later if team_of(s) != self.team] if against is None else list(against)
         chance = 1.0
         for seat in later:
             if seat in rivals:
@@ -252,7 +254,7 @@ class Knowledge:
         led = self.led_suit if self.led_suit is not None else self.deck.suit[card]
         chance = 1.0
         for later in self.still_to_play():
-            if later % 2 != seat % 2:
+            if team_of(later) != team_of(seat):
                 chance *= 1.0 - self.p_beaten_by(later, card, led)
         return chance
 
@@ -277,7 +279,7 @@ class Knowledge:
 
     def team_bid(self, team: int) -> int:
         """The team's numeric contract (nil bids add nothing)."""
-        return sum(b or 0 for s, b in enumerate(self.obs.bids) if s % 2 == team)
+        return sum(b or 0 for s, b in enumerate(self.obs.bids) if team_of(s) == team)
 
     def team_tricks(self, team: int) -> int:
         """The tricks that count toward the team's contract so far."""
@@ -285,7 +287,7 @@ class Knowledge:
         return sum(
             won
             for s, won in enumerate(self.obs.tricks_won)
-            if s % 2 == team and (count_nil or self.obs.bids[s] != 0)
+            if team_of(s) == team and (count_nil or self.obs.bids[s] != 0)
         )
 
     def need(self, team: int) -> int:
@@ -458,10 +460,10 @@ def _spade_honour(place: int, count: int) -> float:
 def closest_bid(legal: tuple[Action, ...], wanted: int) -> Action:
     """The legal numeric bid nearest to ``wanted`` tricks (the lower one on a tie);
     nil when the house rules allow nothing else."""
-    numbers = [a - BID_BASE for a in legal if BID_BASE < a <= BID_BASE + 13]
+    numbers = [b for a in legal if (b := bid_of(a))]
     if not numbers:
         return NIL
-    return BID_BASE + min(numbers, key=lambda n: (abs(n - wanted), n))
+    return bid_action(min(numbers, key=lambda n: (abs(n - wanted), n)))
 
 
 def exchange_pass(k: Knowledge) -> Action:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from spades.cards import Card, Mask, Seat, cards_mask
+from spades.cards import Card, Mask, Seat, cards_mask, team_of
 from spades.rules import Rules
 from spades.state import SPADES, HandState, Phase, deck_for, legal_play_mask, trick_winner
 
@@ -460,7 +460,7 @@ class _Search:
             else:
                 low = guess
         # One more search whose cut at the root is made by a card reaching the value.
-        alpha = low - 1 if seat % 2 == 0 else low
+        alpha = low - 1 if team_of(seat) == 0 else low
         node(
             seat,
             trick_len,

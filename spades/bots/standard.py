@@ -27,7 +27,7 @@ from spades.bots.knowledge import (
     evaluate_hand,
     exchange_pass,
 )
-from spades.cards import BLIND_NIL, LOOK, NIL, Action, Card
+from spades.cards import BLIND_NIL, LOOK, NIL, Action, Card, team_of
 from spades.observation import Observation
 from spades.state import SPADES, Phase
 
@@ -425,7 +425,7 @@ def bust_play(k: Knowledge, legal: list[Card]) -> Card | None:
         if k.winner[0] in nils and losers:
             return shed(k, losers, keep_high=wants_tricks(k))
         return None
-    if k.winner[0] % 2 != k.team:
+    if team_of(k.winner[0]) != k.team:
         # The nil bidder's partner is winning: the nil bidder will duck under it anyway.
         return None
     if losers:

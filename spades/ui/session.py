@@ -16,25 +16,26 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from spades.bots import Bot, bot_names, make_bot
-from spades.bots.hint import hint
+from spades.bots.hint import Hint, hint
 from spades.cards import (
-    BID_BASE,
     CLAIM,
     EXCHANGE_BASE,
     LOOK,
-    NUM_CARDS,
     SEAT_NAMES,
     Action,
     Card,
     Seat,
+    bid_action,
+    is_card,
 )
+from spades.drive import next_bot_action
 from spades.match import Match
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import HandState, IllegalAction, Phase, Trick
 from spades.store import StaleWrite, Store, StoreError
 
-HUMAN: Final = 2
+HUMAN_SEAT: Final = 2
 BOT_SEATS: Final = (0, 1, 3)
 #: Seconds between two bot moves (and how long a finished trick stays on the table).
 PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
@@ -53,15 +54,6 @@ def default_bot_level() -> str:
         if name in names:
             return name
     return names[0]
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """A suggested action for the human, for the position after ``ply`` actions."""
-
-    ply: int
-    action: Action
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +113,8 @@ class GameController:
             else None
         )
         self.notice: Notice | None = None
-        self.hint: Hint | None = None
+        # The hint asked for, with the ply of the position it is for.
+        self.hint: tuple[int, Hint] | None = None
         self.show_last_trick = False
         self.saved_finish = match.is_over
         # Set when the stored game has moved on without this session (another window
@@ -230,7 +223,7 @@ class GameController:
 
     def observation(self) -> Observation:
         """What the human may see of the hand on the table."""
-        return self.shown_hand.observation(HUMAN)
+        return self.shown_hand.observation(HUMAN_SEAT)
 
     @property
     def bots_to_act(self) -> bool:
@@ -242,7 +235,7 @@ class GameController:
             and not self.read_only
             and self.summary_for is None
             and match.current_player is not None
-            and match.current_player != HUMAN
+            and match.current_player != HUMAN_SEAT
         )
 
     @property
@@ -252,7 +245,7 @@ class GameController:
             not self.match.is_over
             and not self.read_only
             and self.summary_for is None
-            and self.match.current_player == HUMAN
+            and self.match.current_player == HUMAN_SEAT
         )
 
     @property
@@ -293,7 +286,7 @@ class GameController:
         if self.summary_for is not None:
             return "The hand is over: see the summary"
         seat = self.match.current_player
-        if seat != HUMAN:
+        if seat != HUMAN_SEAT:
             assert seat is not None
             doing = "bid" if self.match.hand.phase is Phase.BIDDING else "play"
             return f"Wait for your turn: {self.players[seat]} is to {doing}"
@@ -315,7 +308,7 @@ class GameController:
             # Looking at the cards cannot be taken back: it would reopen blind nil.
             if self.match.history[index] == LOOK:
                 return None
-            if self.actors[index] == HUMAN:
+            if self.actors[index] == HUMAN_SEAT:
                 return index
         return None
 
@@ -375,7 +368,7 @@ class GameController:
         self.actors.append(seat)
         self.hint = None
         ended = len(match.finished) > hands_before
-        trick_done = action < NUM_CARDS and (ended or not match.hand.trick)
+        trick_done = is_card(action) and (ended or not match.hand.trick)
         # At the instant pace the bots do not wait for a finished trick: it is flashed over
         # the next one instead, but the match's last trick has none, so it is held as well.
         instant = self.pace == "instant" and not match.is_over
@@ -390,7 +383,7 @@ class GameController:
 
     def _save(self, action: Action, seat: Seat) -> bool:
         """Write ``action`` at this copy's ply; whether the store took it."""
-        if self.store is None or (self.game_id is None and seat != HUMAN):
+        if self.store is None or (self.game_id is None and seat != HUMAN_SEAT):
             return True
         store = self.store
 
@@ -456,9 +449,8 @@ class GameController:
             return False
         if not self._still_current():
             return False
-        seat = self.match.current_player
-        assert seat is not None
-        action = self.bots[seat].act(self.match.hand.observation(seat))
+        action = next_bot_action(self.match, self.bots)
+        assert action is not None, "a bot is to act"
         return self._apply(action)
 
     def _still_current(self) -> bool:
@@ -569,13 +561,13 @@ class GameController:
         if ply != self.ply or not self.human_to_act:
             self.notice = Notice("warning", "A hint is given on your turn.")
             return
-        advice = hint(self.match.hand.observation(HUMAN))
-        self.hint = Hint(self.ply, advice.action, advice.reason)
+        advice = hint(self.match.hand.observation(HUMAN_SEAT))
+        self.hint = (self.ply, advice)
         self.notice = None
 
     def current_hint(self) -> Hint | None:
         """The hint for the position on the table, if one was asked for."""
-        return self.hint if self.hint is not None and self.hint.ply == self.ply else None
+        return self.hint[1] if self.hint is not None and self.hint[0] == self.ply else None
 
     def describe(self, action: Action) -> str:
         """An action in words, such as ``play A♠``."""
@@ -599,15 +591,11 @@ def _actors(match: Match) -> list[Seat]:
     return seats
 
 
-def bid_label(bid: int | None, blind: bool) -> str:
-    """A seat's bid in words: ``—`` before it bids, ``nil``, ``blind nil`` or the number."""
-    if bid is None:
-        return "—"
-    if bid == 0:
-        return "blind nil" if blind else "nil"
-    return str(bid)
+def bid_key(bid: int) -> str:
+    """The key of the button that bids ``bid`` tricks: ``bid_nil``, ``bid_1`` … ``bid_13``."""
+    return "bid_nil" if bid == 0 else f"bid_{bid}"
 
 
 def bid_actions() -> Sequence[tuple[str, Action]]:
     """(key, action) of every bid button in order: nil, 1..13."""
-    return [("bid_nil", BID_BASE)] + [(f"bid_{n}", BID_BASE + n) for n in range(1, 14)]
+    return [(bid_key(n), bid_action(n)) for n in range(14)]

@@ -36,7 +36,7 @@ from spades.store import StoreError
 from spades.ui import identity, prefs, safe
 from spades.ui.db import app_store
 from spades.ui.prefs import TablePrefs
-from spades.ui.session import BOT_SEATS, HUMAN, PACES, GameController, default_bot_level
+from spades.ui.session import BOT_SEATS, HUMAN_SEAT, PACES, GameController, default_bot_level
 from spades.ui.themes import CARD_BACKS, FELTS
 
 SETTINGS_KEY: Final = "play_settings"
@@ -274,7 +274,7 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
     game (offered when the rules chosen differ from the game's)."""
     if "player_name" not in st.session_state and not controller.read_only:
         # A reopened game brings back its player's name.
-        st.session_state["player_name"] = controller.players[HUMAN][:20]
+        st.session_state["player_name"] = controller.players[HUMAN_SEAT][:20]
     chosen = settings()
     table_prefs()
     hints = _hints()

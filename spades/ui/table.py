@@ -20,14 +20,17 @@ import streamlit as st
 
 from spades import sound
 from spades.cards import (
-    BID_BASE,
     BLIND_NIL,
     CLAIM,
     LOOK,
     SEAT_NAMES,
     Card,
+    bid_label,
+    bid_of,
     card_label,
     card_name,
+    is_card,
+    partner,
 )
 from spades.match import Match
 from spades.observation import Observation
@@ -50,12 +53,12 @@ from spades.ui.db import app_store
 from spades.ui.faults import store_faults
 from spades.ui.prefs import TablePrefs
 from spades.ui.session import (
-    HUMAN,
+    HUMAN_SEAT,
     MOVED_ON,
     GameController,
     Notice,
     bid_actions,
-    bid_label,
+    bid_key,
 )
 
 CONTROLLER_KEY: Final = "play_controller"
@@ -68,7 +71,8 @@ WATCH_SECONDS: Final = 1.0
 SOUND_KEY: Final = "play_sound"
 #: How many times the table has been drawn in this session (the browser's script watches it).
 RUN_KEY: Final = "play_table_runs"
-TEAM_NAMES: Final = ("Us", "Them")
+#: The teams as the human sees them, by team number (the human sits on team 0).
+SIDE_NAMES: Final = ("Us", "Them")
 
 
 # ---------------------------------------------------------------- the controller
@@ -154,7 +158,7 @@ def _acting() -> GameController | None:
     controller = _controller()
     if controller.owner is None and controller.game_id is None:
         try:
-            controller.owner = identity.ensure_player(controller.players[HUMAN])
+            controller.owner = identity.ensure_player(controller.players[HUMAN_SEAT])
         except StoreError as err:
             controller.notice = Notice("error", f"This move could not be saved: {err}")
             return None
@@ -235,19 +239,21 @@ def _on_continue(game_id: str) -> None:
 def seat_views(controller: GameController, hand: HandState, look: TablePrefs) -> list[SeatView]:
     """What each seat shows: name, bid, tricks, its card (the newest slides in, a trump that
     takes a trick shines), cards left, and the known voids when that aid is on."""
-    obs = hand.observation(HUMAN)
+    obs = hand.observation(HUMAN_SEAT)
     held = controller.held_trick
     on_table: dict[int, Card] = dict(held.plays()) if held is not None else dict(obs.trick)
     acting = None if held is not None or controller.show_summary else obs.current_player
     # The player's own card is drawn by the browser the moment it is clicked (see
     # spades.ui.quick), so only the bots' cards slide in from the server's drawing.
-    fresh = obs.trick[-1][0] if held is None and obs.trick and obs.trick[-1][0] != HUMAN else None
+    fresh = (
+        obs.trick[-1][0] if held is None and obs.trick and obs.trick[-1][0] != HUMAN_SEAT else None
+    )
     trumped = None
     if held is not None:
-        suits = deck_for(hand.rules.jokers).suit
+        deck = deck_for(hand.rules.jokers)
         winning = dict(held.plays())[held.winner]
-        # Spades are trump: a spade that takes a trick led in another suit shines a moment.
-        if suits[winning] == 3 and suits[held.cards[0]] != 3:
+        # A trump that takes a trick led in another suit shines a moment.
+        if deck.is_trump(winning) and not deck.is_trump(held.cards[0]):
             trumped = held.winner
     voids = obs.known_voids() if look.voids else None
     flash = controller.flash if held is None else None
@@ -264,9 +270,9 @@ def seat_views(controller: GameController, hand: HandState, look: TablePrefs) ->
             fresh=seat == fresh,
             trumped=seat == trumped,
             voids=tuple(s for s in range(4) if voids[seat] >> s & 1)
-            if voids is not None and seat != HUMAN
+            if voids is not None and seat != HUMAN_SEAT
             else None,
-            held=obs.hand_sizes[seat] if seat != HUMAN else None,
+            held=obs.hand_sizes[seat] if seat != HUMAN_SEAT else None,
             flash=flashed.get(seat),
             flash_winner=flash is not None and flash.winner == seat,
         )
@@ -276,7 +282,7 @@ def seat_views(controller: GameController, hand: HandState, look: TablePrefs) ->
 
 def announcement(controller: GameController, hand: HandState) -> str:
     """The table in words for a screen reader: the trick, whose turn, bids and scores."""
-    obs = hand.observation(HUMAN)
+    obs = hand.observation(HUMAN_SEAT)
     jokers = hand.rules.jokers
     held = controller.held_trick
     plays = held.plays() if held is not None else list(obs.trick)
@@ -290,7 +296,7 @@ def announcement(controller: GameController, hand: HandState) -> str:
     if controller.flash is not None and held is None:
         trick = f"{controller.players[controller.flash.winner]} won the last trick. {trick}"
     scores = "; ".join(
-        f"{TEAM_NAMES[team]}: bid {_team_bid(hand, team)}, won "
+        f"{SIDE_NAMES[team]}: bid {_team_bid(hand, team)}, won "
         f"{obs.tricks_won[team] + obs.tricks_won[team + 2]}, score {hand.scores[team]}"
         for team in (0, 1)
     )
@@ -322,7 +328,7 @@ def team_bid_text(bids: tuple[int | None, int | None], blind: tuple[bool, bool])
 
 
 def _team_bid(hand: HandState, team: int) -> str:
-    seats = (team, team + 2)
+    seats = (team, partner(team))
     return team_bid_text(
         (hand.bids[seats[0]], hand.bids[seats[1]]), (hand.blind[seats[0]], hand.blind[seats[1]])
     )
@@ -341,13 +347,13 @@ def _status(controller: GameController, hand: HandState) -> str:
     seat = hand.current_player
     if seat is None:
         return "The hand is over."
-    if seat != HUMAN:
+    if seat != HUMAN_SEAT:
         doing = {Phase.BIDDING: "bidding", Phase.EXCHANGE: "passing cards"}.get(
             hand.phase, "playing"
         )
         return f"{controller.players[seat]} is {doing}…"
     if hand.phase is Phase.BIDDING:
-        if not hand.looked[HUMAN]:
+        if not hand.looked[HUMAN_SEAT]:
             return "Your turn: bid blind nil before you see your cards, or look at them."
         return "Your turn: how many tricks will you take?"
     if hand.phase is Phase.EXCHANGE:
@@ -363,7 +369,7 @@ def _notice(controller: GameController) -> None:
     show(safe.md(notice.text, limit=400))
 
 
-def _bid_label(name: str, why: str | None) -> str:
+def _bid_button_label(name: str, why: str | None) -> str:
     return f"Bid {name}" if why is None else f"Bid {name}, not allowed: {spoken(why)}"
 
 
@@ -373,12 +379,13 @@ def _bids(controller: GameController) -> dict[str, str]:
     with st.container(key="bids", horizontal=True, gap="small"):
         for key, action in bid_actions():
             why = controller.why_not(action)
-            labels[key] = _bid_label("nil" if action == BID_BASE else str(action - BID_BASE), why)
+            name = bid_label(bid_of(action))
+            labels[key] = _bid_button_label(name, why)
             st.button(
-                "Nil" if action == BID_BASE else str(action - BID_BASE),
+                name.capitalize(),
                 key=key,
                 disabled=why is not None,
-                help=why or f"Bid {'nil' if action == BID_BASE else action - BID_BASE}",
+                help=why or f"Bid {name}",
                 on_click=_on_action,
                 args=(action, ply),
             )
@@ -404,7 +411,7 @@ def _blind_choice(controller: GameController) -> dict[str, str]:
             on_click=_on_action,
             args=(LOOK, ply),
         )
-    return {"bid_blind_nil": _bid_label("blind nil", why)}
+    return {"bid_blind_nil": _bid_button_label(bid_label(0, blind=True), why)}
 
 
 def _controls(controller: GameController) -> None:
@@ -453,12 +460,11 @@ def _hint(controller: GameController) -> None:
     # The reason starts with the suggestion itself ("Bid 3: …", "Play the A♠: …").
     st.info(safe.md(advice.reason, limit=300), icon=":material/lightbulb:")
     action = advice.action
-    if 0 <= action < 52:
+    bid = bid_of(action)
+    if is_card(action):
         style.highlight(card_key(action, jokers=controller.rules.jokers))
-    elif action == BID_BASE:
-        style.highlight("bid_nil")
-    elif BID_BASE < action <= BID_BASE + 13:
-        style.highlight(f"bid_{action - BID_BASE}")
+    elif bid is not None:
+        style.highlight(bid_key(bid))
     elif action == BLIND_NIL:
         style.highlight("bid_blind_nil")
 
@@ -515,7 +521,7 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
         # game must be reopened from the store (moved on elsewhere, or by its owner).
         st.rerun(scope="app")
     hand = controller.shown_hand
-    obs = hand.observation(HUMAN)
+    obs = hand.observation(HUMAN_SEAT)
     jokers = controller.rules.jokers
     match = controller.match
     look = sidebar.table_prefs()
@@ -535,12 +541,12 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
             labels: dict[str, str] = {}
             if controller.read_only:
                 # A watcher sees the table, never the seat's cards.
-                hidden_hand(obs.hand_sizes[HUMAN])
+                hidden_hand(obs.hand_sizes[HUMAN_SEAT])
             elif obs.hand is None:
-                hidden_hand(obs.hand_sizes[HUMAN])
+                hidden_hand(obs.hand_sizes[HUMAN_SEAT])
                 labels |= _blind_choice(controller)
             else:
-                if hand.phase is Phase.BIDDING and obs.bids[HUMAN] is None:
+                if hand.phase is Phase.BIDDING and obs.bids[HUMAN_SEAT] is None:
                     labels |= _bids(controller)
                 if hand.phase is Phase.BIDDING and hand is match.hand:
                     # The hand was just dealt: its cards fly in, once, while it is bid.
@@ -576,7 +582,7 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
     with right:
         for team in (0, 1):
             team_panel(
-                TEAM_NAMES[team],
+                SIDE_NAMES[team],
                 bid=_team_bid(hand, team),
                 won=obs.tricks_won[team] + obs.tricks_won[team + 2],
                 score=match.scores[team] if controller.show_summary else hand.scores[team],
@@ -633,7 +639,7 @@ def scoresheet_rows(match: Match) -> list[dict[str, int | str]]:
     totals = match.score_history()
     for number, (hand, result) in enumerate(zip(match.finished, match.results, strict=True)):
         row: dict[str, int | str] = {"Hand": number + 1, "Dealer": SEAT_NAMES[hand.dealer]}
-        for team, name in enumerate(TEAM_NAMES):
+        for team, name in enumerate(SIDE_NAMES):
             t = result.teams[team]
             row[f"{name} bid"] = _team_bid(hand, team)
             row[f"{name} won"] = t.tricks
@@ -673,7 +679,7 @@ def _hand_summary(controller: GameController, index: int) -> None:
     for team, column in enumerate(columns):
         t = result.teams[team]
         with column, st.container(key=f"summary_{'us' if team == 0 else 'them'}", border=True):
-            st.markdown(f"**{TEAM_NAMES[team]}: bid {_team_bid(hand, team)} | won {t.tricks}**")
+            st.markdown(f"**{SIDE_NAMES[team]}: bid {_team_bid(hand, team)} | won {t.tricks}**")
             for line in t.lines:
                 st.markdown(f"- {line.text}: **{line.points:+d}**")
             if not t.lines:

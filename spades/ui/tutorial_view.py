@@ -14,7 +14,7 @@ from typing import Final
 
 import streamlit as st
 
-from spades.cards import BID_BASE, SEAT_NAMES, Action, Card, card_str
+from spades.cards import SEAT_NAMES, Action, Card, bid_action, bid_label, bid_of, card_str
 from spades.state import HandState, IllegalAction, Phase
 from spades.tutorial import (
     LESSONS,
@@ -34,7 +34,6 @@ from spades.ui.cards import (
     trick_cards_html,
     trick_view,
 )
-from spades.ui.session import bid_label
 
 COURSE_KEY: Final = "learn_course"
 HINT_KEY: Final = "learn_hint_shown"
@@ -283,22 +282,27 @@ def _practice_bids(state: HandState) -> None:
     legal = set(state.legal_actions())
     with st.container(key="learn_bids", horizontal=True, gap="small"):
         for n in range(14):
-            action = BID_BASE + n
+            action = bid_action(n)
             why = refusal(state, action) if action not in legal else ""
             st.button(
-                "Nil" if n == 0 else str(n),
-                key="learn_bid_nil" if n == 0 else f"learn_bid_{n}",
+                bid_label(n).capitalize(),
+                key=_bid_key(n),
                 disabled=action not in legal,
-                help=why or f"Bid {'nil' if n == 0 else n}",
+                help=why or f"Bid {bid_label(n)}",
                 on_click=_practice_act,
                 args=(action,),
             )
 
 
 def _hint_key(state: HandState, action: Action) -> str:
-    if state.phase is Phase.BIDDING:
-        return "learn_bid_nil" if action == BID_BASE else f"learn_bid_{action - BID_BASE}"
+    bid = bid_of(action)
+    if state.phase is Phase.BIDDING and bid is not None:
+        return _bid_key(bid)
     return card_widget_key(action)
+
+
+def _bid_key(bid: int) -> str:
+    return "learn_bid_nil" if bid == 0 else f"learn_bid_{bid}"
 
 
 def _practice_turn(hand: PracticeHand) -> None:
