@@ -40,7 +40,7 @@ POOL_RANDOM = 100
 
 def fill(url: str, games: int) -> dict[str, Any]:
     """Store ``games`` games built from a pool of real matches; returns the figures."""
-    from spades.cli import play_match
+    from spades.drive import play_match
     from spades.match import Match
     from spades.rules import Rules
     from spades.store import Store
@@ -96,7 +96,7 @@ def measure(url: str, lab: int, reruns: int) -> dict[str, Any]:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
-    from spades.lab import LabJob, LabSpec
+    from spades.app.lab import LabJob, LabSpec
     from spades.rules import Rules
 
     def page(name: str) -> Any:

@@ -13,19 +13,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from spades.bots import bot_names, make_bot
-from spades.drive import drive
-from spades.match import Match
+from spades.bots import bot_names
+from spades.drive import play_match
 from spades.rules import Rules
 from spades.state import HandState
-
-
-def play_match(rules: Rules, seed: int, bots: Sequence[str], *, max_hands: int = 500) -> Match:
-    """Play one match with the named bots in seats N, E, S, W."""
-    players = {seat: make_bot(name, seed=seed * 4 + seat) for seat, name in enumerate(bots)}
-    match = Match(rules, seed=seed)
-    drive(match, players, until=lambda: len(match.finished) >= max_hands)
-    return match
 
 
 def simulate(matches: int, seed: int, bots: Sequence[str], rules: Rules) -> dict[str, Any]:

@@ -16,12 +16,15 @@ stops when a seat without a bot is to act (a person), the game is over, or the c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
+from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.cards import Action, Seat
+from spades.match import Match
 from spades.observation import Observation
+from spades.rules import Rules
 
 
 class Game(Protocol):
@@ -57,3 +60,11 @@ def drive(
         game.apply(action)
         made.append(action)
     return made
+
+
+def play_match(rules: Rules, seed: int, bots: Sequence[str], *, max_hands: int = 500) -> Match:
+    """Play one match with the named bots in seats N, E, S, W."""
+    players = {seat: make_bot(name, seed=seed * 4 + seat) for seat, name in enumerate(bots)}
+    match = Match(rules, seed=seed)
+    drive(match, players, until=lambda: len(match.finished) >= max_hands)
+    return match

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from spades import analytics
-from spades.cli import play_match
-from spades.lab import MAX_MATCHES, LabJob, LabSpec, StopReason
+from spades.app.lab import MAX_MATCHES, LabJob, LabSpec, StopReason
+from spades.drive import play_match
 from spades.match import Match
 from spades.rules import Rules
 from spades.store import GameFilter, Store

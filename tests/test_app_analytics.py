@@ -13,8 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import UnknownElement
 
-from spades.cli import play_match
-from spades.lab import MAX_MATCHES, MAX_RUNS, LabJob, LabSpec, run_lab
+from spades.app.lab import MAX_MATCHES, MAX_RUNS, LabJob, LabSpec, run_lab
+from spades.drive import play_match
 from spades.rules import Rules
 from spades.store import Store
 from spades.ui.identity import STATE_KEY, Identity

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from spades.app.tutorial import EXERCISES_TO_PASS, LESSONS, PRACTICE_LESSON, Course, Exercise
 from spades.bots import make_bot
 from spades.cards import BID_BASE, card_str
-from spades.tutorial import EXERCISES_TO_PASS, LESSONS, PRACTICE_LESSON, Course, Exercise
 from spades.ui.tutorial_view import COURSE_KEY
 
 ROOT = Path(__file__).resolve().parent.parent

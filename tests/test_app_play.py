@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from spades.app.play import HUMAN_SEAT, READ_ONLY, GameController
 from spades.cards import BID_BASE, LOOK, card_str
-from spades.cli import play_match
+from spades.drive import play_match
 from spades.rules import PRESETS, Preset, Rules, describe_options
 from spades.state import Phase
 from spades.store import Store
 from spades.ui.identity import STATE_KEY
-from spades.ui.session import HUMAN_SEAT, READ_ONLY, GameController
 from spades.ui.sidebar import CUSTOM
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")

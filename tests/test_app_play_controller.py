@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from spades.app.play import HUMAN_SEAT, PACES, READ_ONLY, TRICK_HOLD, GameController
 from spades.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK
 from spades.match import Match
 from spades.rules import Rules
 from spades.state import Phase
 from spades.store import Store, StoreError
-from spades.ui.session import HUMAN_SEAT, PACES, READ_ONLY, TRICK_HOLD, GameController
 
 LEVELS = {0: "random", 1: "random", 3: "random"}
 

@@ -10,18 +10,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from spades.cards import LOOK, NUM_CARDS, card_name, card_str
-from spades.rules import Rules
-from spades.state import Phase
-from spades.store import Store
-from spades.ui import prefs
-from spades.ui.cards import trick_html
-from spades.ui.db import app_store
-from spades.ui.identity import STATE_KEY, Identity
-from spades.ui.prefs import TablePrefs
-from spades.ui.session import HUMAN_SEAT, GameController
-from spades.ui.table import announcement, seat_views
-from spades.ui.themes import (
+from spades.app import prefs
+from spades.app.play import HUMAN_SEAT, GameController
+from spades.app.prefs import TablePrefs
+from spades.app.themes import (
     BLACK_SUIT,
     CARD_BACKS,
     CARD_FACE,
@@ -29,6 +21,14 @@ from spades.ui.themes import (
     RED_SUIT,
     contrast_ratio,
 )
+from spades.cards import LOOK, NUM_CARDS, card_name, card_str
+from spades.rules import Rules
+from spades.state import Phase
+from spades.store import Store
+from spades.ui.cards import trick_html
+from spades.ui.db import app_store
+from spades.ui.identity import STATE_KEY, Identity
+from spades.ui.table import announcement, seat_views
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
 AA_TEXT = 4.5

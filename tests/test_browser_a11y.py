@@ -20,8 +20,8 @@ from browser_helpers import (
 )
 from playwright.sync_api import Page, expect
 
-from spades.ui.prefs import TablePrefs
-from spades.ui.themes import CARD_BACKS, FELTS
+from spades.app.prefs import TablePrefs
+from spades.app.themes import CARD_BACKS, FELTS
 
 pytestmark = pytest.mark.browser
 

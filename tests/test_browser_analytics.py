@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from spades.cli import play_match
-from spades.lab import LabSpec, run_lab
+from spades.app.lab import LabSpec, run_lab
+from spades.drive import play_match
 from spades.rules import Rules
 from spades.store import Store
 

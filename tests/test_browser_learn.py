@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from spades.app.tutorial import EXERCISES_TO_PASS, exercise_seed, make_exercise
 from spades.cards import card_label, card_str
-from spades.tutorial import EXERCISES_TO_PASS, exercise_seed, make_exercise
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ import pytest
 from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, settled, your_turn
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from spades.app.play import MOVED_ON
 from spades.store import Store
-from spades.ui.session import MOVED_ON
 
 pytestmark = pytest.mark.browser
 

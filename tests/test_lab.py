@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from spades.lab import MAX_MATCHES, MAX_RUNS, LabBusy, LabJob, LabSpec, StopReason
+from spades.app.lab import MAX_MATCHES, MAX_RUNS, LabBusy, LabJob, LabSpec, StopReason
 from spades.rules import Rules
 from spades.store import Store
 
@@ -24,7 +24,7 @@ HAS_PROC = Path("/proc/self/stat").exists()
 # Started in its own process, which the test then kills: the process that started a run dies.
 HELPER = """
 import sys
-from spades.lab import LabJob, LabSpec, MAX_MATCHES
+from spades.app.lab import LabJob, LabSpec, MAX_MATCHES
 from spades.rules import Rules
 
 job = LabJob(

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from spades.app.play import GameController
 from spades.cards import (
     BID_BASE,
     BLIND_NIL,
@@ -23,7 +24,6 @@ from spades.cards import (
     cards_mask,
 )
 from spades.store import Store
-from spades.ui.session import GameController
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
 CLICKS = 1500

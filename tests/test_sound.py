@@ -8,7 +8,7 @@ import wave
 import numpy as np
 import pytest
 
-from spades import sound
+from spades.app import sound
 from spades.cards import NUM_CARDS
 from spades.match import Match
 from spades.rules import Rules

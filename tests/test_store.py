@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from spades.cli import play_match
+from spades.drive import play_match
 from spades.match import Match
 from spades.record import GameRecord, dumps
 from spades.rules import Rules

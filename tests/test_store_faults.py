@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from spades.cli import play_match
+from spades.drive import play_match
 from spades.rules import Rules
 from spades.store import Store, StoreError, StoreUnavailable
 

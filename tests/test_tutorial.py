@@ -6,12 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.bots import make_bot
-from spades.bots.hint import hint_bot_name
-from spades.cards import BLIND_NIL, NIL
-from spades.scoring import TeamResult, apply_bag_penalty, match_outcome, score_hand
-from spades.state import SPADES, HandState, IllegalAction, Phase
-from spades.tutorial import (
+from spades.app.tutorial import (
     EXERCISES_TO_PASS,
     LESSONS,
     NORTH,
@@ -26,6 +21,11 @@ from spades.tutorial import (
     make_exercise,
     trick_kind,
 )
+from spades.bots import make_bot
+from spades.bots.hint import hint_bot_name
+from spades.cards import BLIND_NIL, NIL
+from spades.scoring import TeamResult, apply_bag_penalty, match_outcome, score_hand
+from spades.state import SPADES, HandState, IllegalAction, Phase
 
 SEEDS = st.integers(min_value=0, max_value=10**6)
 QUICK_LESSONS = (1, 2, 3, 4, 6, 7, 8)

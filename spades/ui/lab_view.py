@@ -1,6 +1,6 @@
 """The Bot lab page: pick bots and rules, simulate matches, compare the line-ups.
 
-The matches run in a worker process (:class:`spades.lab.LabJob`) that stores them in
+The matches run in a worker process (:class:`spades.app.lab.LabJob`) that stores them in
 chunks; a fragment polls its progress twice a second, so the page stays usable meanwhile.
 Each poll also tells the worker the page is still open: a run whose page went away stops.
 """
@@ -12,8 +12,7 @@ from typing import Final
 
 import streamlit as st
 
-from spades.bots import bot_names
-from spades.lab import (
+from spades.app.lab import (
     MAX_MATCHES,
     MAX_RUN_SECONDS,
     LabBusy,
@@ -22,6 +21,7 @@ from spades.lab import (
     StopReason,
     running_job,
 )
+from spades.bots import bot_names
 from spades.rules import Rules, RulesError, describe_options
 from spades.store import GameFilter
 from spades.ui import charts, identity

@@ -15,7 +15,7 @@ preset that wrote the options' widget state from the server was undone by the br
 which sent the values it still showed back with its next rerun.
 
 The felt, the card back, sound, volume and the void-tracking aid are the player's own
-(:mod:`spades.ui.prefs`): they apply at once and are saved with the player (whoever is at
+(:mod:`spades.app.prefs`): they apply at once and are saved with the player (whoever is at
 this browser, not whoever shares their name) whenever one changes.
 """
 
@@ -29,15 +29,16 @@ from typing import Any, Final, Literal
 
 import streamlit as st
 
+from spades.app import prefs
+from spades.app.play import BOT_SEATS, HUMAN_SEAT, PACES, GameController, default_bot_level
+from spades.app.prefs import TablePrefs
+from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
 from spades.cards import SEAT_NAMES, Seat
 from spades.rules import PRESETS, Preset, Rules, RulesError, describe_options, value_words
 from spades.store import StoreError
-from spades.ui import identity, prefs, safe
+from spades.ui import identity, safe
 from spades.ui.db import app_store
-from spades.ui.prefs import TablePrefs
-from spades.ui.session import BOT_SEATS, HUMAN_SEAT, PACES, GameController, default_bot_level
-from spades.ui.themes import CARD_BACKS, FELTS
 
 SETTINGS_KEY: Final = "play_settings"
 PREFS_ERROR_KEY: Final = "prefs_error"

@@ -1,7 +1,7 @@
 """The table's stylesheet. Streamlit gives each keyed element the class ``st-key-<key>``,
 so the rules below reach card buttons (``card_*``), bid buttons and the table by key.
 
-Colours come from CSS custom properties set by :func:`spades.ui.themes.css_variables`
+Colours come from CSS custom properties set by :func:`spades.app.themes.css_variables`
 (the felt, the card back and the beat of the animations). Every animation lasts a
 fraction of the beat, so it follows the bot speed, and none runs for a player whose
 system asks for reduced motion.
@@ -13,8 +13,8 @@ from typing import Final
 
 import streamlit as st
 
-from spades.ui.session import TRICK_HOLD
-from spades.ui.themes import DEFAULT_BACK, DEFAULT_FELT, css_variables
+from spades.app.play import TRICK_HOLD
+from spades.app.themes import DEFAULT_BACK, DEFAULT_FELT, css_variables
 
 CSS: Final = """
 [class*="st-key-card_"] button {

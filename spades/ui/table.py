@@ -3,7 +3,7 @@
 The page is drawn from the human's observation only. The table itself is a fragment that
 reruns on a timer while the bots have something to do (one bid or card a beat, at the
 sidebar's pace) and stops ticking on the human's turn; the rest of the page reruns when a
-hand or the match ends. Clicks go to :class:`spades.ui.session.GameController` in
+hand or the match ends. Clicks go to :class:`spades.app.play.GameController` in
 ``on_click`` callbacks, which the engine checks.
 """
 
@@ -18,7 +18,16 @@ from typing import Final
 
 import streamlit as st
 
-from spades import sound
+from spades.app import sound
+from spades.app.play import (
+    HUMAN_SEAT,
+    MOVED_ON,
+    GameController,
+    Notice,
+    bid_actions,
+    bid_key,
+)
+from spades.app.prefs import TablePrefs
 from spades.cards import (
     BLIND_NIL,
     CLAIM,
@@ -51,15 +60,6 @@ from spades.ui.cards import (
 )
 from spades.ui.db import app_store
 from spades.ui.faults import store_faults
-from spades.ui.prefs import TablePrefs
-from spades.ui.session import (
-    HUMAN_SEAT,
-    MOVED_ON,
-    GameController,
-    Notice,
-    bid_actions,
-    bid_key,
-)
 
 CONTROLLER_KEY: Final = "play_controller"
 CONFIRM_KEY: Final = "play_confirm_new_game"

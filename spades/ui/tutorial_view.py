@@ -1,7 +1,7 @@
 """The Learn page: lessons, exercises with feedback that says why, progress, and the
 guided practice hand.
 
-Everything the page shows comes from :mod:`spades.tutorial` (which asks the engine);
+Everything the page shows comes from :mod:`spades.app.tutorial` (which asks the engine);
 cards and the trick are drawn with the Play page's components in :mod:`spades.ui.cards`.
 Widget keys start with ``learn_``; card buttons are ``card_learn_<CODE>`` so that they keep
 the card look, which the stylesheet gives to every key starting with ``card_``.
@@ -14,9 +14,7 @@ from typing import Final
 
 import streamlit as st
 
-from spades.cards import SEAT_NAMES, Action, Card, bid_action, bid_label, bid_of, card_str
-from spades.state import HandState, IllegalAction, Phase
-from spades.tutorial import (
+from spades.app.tutorial import (
     LESSONS,
     PRACTICE_LESSON,
     SOUTH,
@@ -25,6 +23,8 @@ from spades.tutorial import (
     PracticeHand,
     refusal,
 )
+from spades.cards import SEAT_NAMES, Action, Card, bid_action, bid_label, bid_of, card_str
+from spades.state import HandState, IllegalAction, Phase
 from spades.ui import style
 from spades.ui.cards import (
     SeatView,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from spades.app.themes import CARD_BACKS, DEFAULT_BACK, DEFAULT_FELT, FELTS
 from spades.store import Store
-from spades.ui.themes import CARD_BACKS, DEFAULT_BACK, DEFAULT_FELT, FELTS
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from typing import Final
 
 from spades.bots import bot_names
 from spades.cards import SEAT_NAMES
-from spades.cli import play_match
+from spades.drive import play_match
 from spades.match import Match
 from spades.rules import Rules
 from spades.store import Store

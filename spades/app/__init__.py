@@ -1,0 +1,8 @@
+"""The application layer: what the pages do, with no Streamlit in it.
+
+The Play page's controller (:mod:`spades.app.play`), the tutorial's course and practice
+hand (:mod:`spades.app.tutorial`), the bot lab's jobs (:mod:`spades.app.lab`), the
+player's table preferences and themes (:mod:`spades.app.prefs`, :mod:`spades.app.themes`)
+and the table's sounds (:mod:`spades.app.sound`). It uses the engine, the bots and the
+store; :mod:`spades.ui` draws it, and nothing here imports Streamlit.
+"""
