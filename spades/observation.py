@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from enum import IntEnum
 
 from spades.cards import FULL_DECK, Action, Card, Mask, Seat, cards_mask, partner, team_of
+from spades.deck import SPADES, Trick, deck_for, legal_play_mask
 from spades.rules import Rules
 
-if TYPE_CHECKING:
-    from spades.state import HandState, Phase, Trick
+
+class Phase(IntEnum):
+    """Where a hand stands."""
+
+    BIDDING = 0
+    EXCHANGE = 1
+    PLAYING = 2
+    OVER = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +82,6 @@ class Observation:
         follow is void in the suit led, and one that led an unbroken spade, or played a
         spade to the first trick where that is barred, held nothing but spades.
         """
-        from spades.state import SPADES, deck_for, legal_play_mask
-
         rules = self.rules
         deck = deck_for(rules.jokers)
         masks = deck.suit_masks
@@ -109,49 +114,3 @@ class Observation:
                         voids[seat] |= 1 << suit
                 broken = broken or deck.suit[card] == SPADES
         return (voids[0], voids[1], voids[2], voids[3])
-
-
-def observe(state: HandState, seat: Seat) -> Observation:
-    """Build ``seat``'s observation of ``state``."""
-    from spades.state import Phase
-
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise ValueError(f"seat must be 0..3, not {seat!r}")
-    hidden = not state.looked[seat]
-    mine = state.current == seat
-    mate = partner(seat)
-    exchanged = len(state.passes[seat]) == 2 and len(state.passes[mate]) == 2
-    trick_start = state.leader
-    return Observation(
-        seat=seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        phase=state.phase,
-        current_player=state.current,
-        hand=None if hidden else tuple(state.hand(seat)),
-        hand_sizes=(
-            state.hands[0].bit_count(),
-            state.hands[1].bit_count(),
-            state.hands[2].bit_count(),
-            state.hands[3].bit_count(),
-        ),
-        bids=(state.bids[0], state.bids[1], state.bids[2], state.bids[3]),
-        blind=(state.blind[0], state.blind[1], state.blind[2], state.blind[3]),
-        tricks_won=(
-            state.tricks_won[0],
-            state.tricks_won[1],
-            state.tricks_won[2],
-            state.tricks_won[3],
-        ),
-        leader=trick_start,
-        trick=tuple(((trick_start + i) % 4, c) for i, c in enumerate(state.trick)),
-        tricks=tuple(state.tricks),
-        spades_broken=state.broken,
-        scores=state.scores,
-        bags=state.bags,
-        legal_actions=tuple(state.legal_actions()) if mine else (),
-        can_claim=mine and state.phase is Phase.PLAYING and state.can_claim(),
-        blind_nil_eligible=state.eligible[seat],
-        passed=tuple(state.passes[seat]),
-        received=tuple(state.passes[mate]) if exchanged else (),
-    )

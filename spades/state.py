@@ -22,52 +22,39 @@ from __future__ import annotations
 
 import _random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import IntEnum
 from functools import lru_cache, partial
 from itertools import starmap
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final
 
 from spades.cards import (
     BID_BASE,
-    BIG_JOKER,
     BLIND_NIL,
     CARDS_IN_CHUNK,
     CLAIM,
     EXCHANGE_BASE,
     FULL_DECK,
-    LITTLE_JOKER,
     LOOK,
     NUM_CARDS,
-    SUIT_MASKS,
     SUIT_NAMES,
     Action,
     Card,
     Mask,
     Seat,
     action_str,
-    card_label,
     cards_mask,
     partner,
     team_of,
 )
+from spades.deck import SPADES as SPADES
+from spades.deck import Deck as Deck
+from spades.deck import Trick as Trick
+from spades.deck import deck_for as deck_for
+from spades.deck import legal_play_mask as legal_play_mask
+from spades.deck import trick_winner as trick_winner
+from spades.observation import Observation
+from spades.observation import Phase as Phase
 from spades.rules import Rules
 from spades.scoring import HandResult, score_hand
-
-if TYPE_CHECKING:
-    from spades.observation import Observation
-
-SPADES: Final = 3
-
-
-class Phase(IntEnum):
-    """Where a hand stands."""
-
-    BIDDING = 0
-    EXCHANGE = 1
-    PLAYING = 2
-    OVER = 3
-
 
 _PLAYING: Final = Phase.PLAYING
 _BIT: Final = tuple(1 << card for card in range(NUM_CARDS))
@@ -81,92 +68,9 @@ class IllegalAction(ValueError):
     """An action that is not allowed now; the message says why in plain words."""
 
 
-class Trick(NamedTuple):
-    """A finished trick: who led, the cards in play order, and who won it."""
-
-    leader: Seat
-    cards: tuple[Card, ...]
-    winner: Seat
-
-    def plays(self) -> list[tuple[Seat, Card]]:
-        """(seat, card) in play order."""
-        return [((self.leader + i) % 4, card) for i, card in enumerate(self.cards)]
-
-
-@dataclass(frozen=True, slots=True)
-class Deck:
-    """Per-rules card facts: effective suit and trick-taking power of every card."""
-
-    jokers: bool
-    suit: tuple[int, ...]
-    power: tuple[int, ...]
-    suit_masks: tuple[Mask, Mask, Mask, Mask]
-
-    def label(self, card: Card) -> str:
-        return card_label(card, jokers=self.jokers)
-
-    def is_trump(self, card: Card) -> bool:
-        """Whether ``card`` is a trump: a spade, or a joker in the jokers deck.
-
-        >>> from spades.cards import BIG_JOKER, parse_card as c
-        >>> deck_for(False).is_trump(c("2S")), deck_for(False).is_trump(c("AH"))
-        (True, False)
-        >>> deck_for(False).is_trump(BIG_JOKER), deck_for(True).is_trump(BIG_JOKER)
-        (False, True)
-        """
-        return self.suit[card] == SPADES
-
-    def beats(self, card: Card, other: Card) -> bool:
-        """Whether ``card``, played after ``other`` (the card led or the one winning so
-        far), takes the trick from it: a higher card of its suit, or any spade over a
-        side suit.
-
-        >>> from spades.cards import parse_card as c
-        >>> d = deck_for(False)
-        >>> d.beats(c("2S"), c("AH")), d.beats(c("KH"), c("AH")), d.beats(c("AD"), c("2H"))
-        (True, False, False)
-        """
-        suit, other_suit = self.suit[card], self.suit[other]
-        if suit == other_suit:
-            return self.power[card] > self.power[other]
-        return suit == SPADES
-
-    def chunks(self, mask: Mask) -> list[Card]:
-        return [
-            *CARDS_IN_CHUNK[0][mask & 0x1FFF],
-            *CARDS_IN_CHUNK[1][mask >> 13 & 0x1FFF],
-            *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
-            *CARDS_IN_CHUNK[3][mask >> 39 & 0x1FFF],
-        ]
-
-
 #: ``Trick(leader, cards, winner)`` from one tuple, without the Python-level constructor
 #: (a trick is made 13 times a hand).
 _new_trick: Final = partial(tuple.__new__, Trick)
-
-
-def trick_winner(deck: Deck, plays: Sequence[tuple[Seat, Card]]) -> tuple[Seat, Card]:
-    """The seat and card winning a trick so far, from its (seat, card) plays in order."""
-    win_seat, win_card = plays[0]
-    for seat, card in plays[1:]:
-        if deck.beats(card, win_card):
-            win_seat, win_card = seat, card
-    return win_seat, win_card
-
-
-@lru_cache(maxsize=2)
-def deck_for(jokers: bool) -> Deck:
-    """The card facts for the standard deck or the jokers deck."""
-    suit = [c // 13 for c in range(NUM_CARDS)]
-    power = [c % 13 for c in range(NUM_CARDS)]
-    masks = list(SUIT_MASKS)
-    if jokers:
-        for card, rank in ((LITTLE_JOKER, 13), (BIG_JOKER, 14)):
-            masks[suit[card]] &= ~(1 << card)
-            masks[SPADES] |= 1 << card
-            suit[card] = SPADES
-            power[card] = rank
-    return Deck(jokers, tuple(suit), tuple(power), (masks[0], masks[1], masks[2], masks[3]))
 
 
 @lru_cache(maxsize=4096)
@@ -178,34 +82,6 @@ def _other_actions(mask: Mask) -> tuple[Action, ...]:
 def _check_dealer(dealer: object) -> None:
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
         raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
-
-
-def legal_play_mask(
-    hand: int,
-    trick_len: int,
-    led_mask: int,
-    broken: bool,
-    first: bool,
-    lead_free: bool,
-    no_first: bool,
-    spades: int,
-) -> int:
-    """The playable cards of ``hand`` (a bitmask): the one statement of the play rules.
-
-    ``led_mask`` is the led suit's card mask (ignored when leading), ``first`` whether
-    this is the hand's first trick, ``lead_free`` and ``no_first`` the house options
-    ``spades_lead_any_time`` and ``no_spades_first_trick``.
-    """
-    if trick_len:
-        legal = hand & led_mask
-        if legal:
-            return legal
-        if first and no_first and hand & ~spades:
-            return hand & ~spades
-        return hand
-    if ((not broken and not lead_free) or (first and no_first)) and hand & ~spades:
-        return hand & ~spades
-    return hand
 
 
 def _check_seed(seed: object) -> None:
@@ -858,9 +734,47 @@ class HandState:
 
     def observation(self, seat: Seat) -> Observation:
         """What ``seat`` may know now, and nothing more."""
-        from spades.observation import observe
 
-        return observe(self, seat)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise ValueError(f"seat must be 0..3, not {seat!r}")
+        hidden = not self.looked[seat]
+        mine = self.current == seat
+        mate = partner(seat)
+        exchanged = len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2
+        trick_start = self.leader
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self.phase,
+            current_player=self.current,
+            hand=None if hidden else tuple(self.hand(seat)),
+            hand_sizes=(
+                self.hands[0].bit_count(),
+                self.hands[1].bit_count(),
+                self.hands[2].bit_count(),
+                self.hands[3].bit_count(),
+            ),
+            bids=(self.bids[0], self.bids[1], self.bids[2], self.bids[3]),
+            blind=(self.blind[0], self.blind[1], self.blind[2], self.blind[3]),
+            tricks_won=(
+                self.tricks_won[0],
+                self.tricks_won[1],
+                self.tricks_won[2],
+                self.tricks_won[3],
+            ),
+            leader=trick_start,
+            trick=tuple(((trick_start + i) % 4, c) for i, c in enumerate(self.trick)),
+            tricks=tuple(self.tricks),
+            spades_broken=self.broken,
+            scores=self.scores,
+            bags=self.bags,
+            legal_actions=tuple(self.legal_actions()) if mine else (),
+            can_claim=mine and self.phase is Phase.PLAYING and self.can_claim(),
+            blind_nil_eligible=self.eligible[seat],
+            passed=tuple(self.passes[seat]),
+            received=tuple(self.passes[mate]) if exchanged else (),
+        )
 
 
 _CLAIM_REFUSED = "You cannot claim: the others might still win a trick"

@@ -23,8 +23,14 @@ from spades.rules import Rules
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 CONSTRAINTS = "constraints.txt"
-#: Lint, format and strict types: .ci/run's own steps, each once, before the tests.
-CHECKS = (".venv/bin/ruff check .", ".venv/bin/ruff format --check .", ".venv/bin/mypy spades")
+#: Lint, format, strict types and the import layers: .ci/run's own steps, each once, before
+#: the tests.
+CHECKS = (
+    ".venv/bin/ruff check .",
+    ".venv/bin/ruff format --check .",
+    ".venv/bin/mypy spades",
+    ".venv/bin/lint-imports",
+)
 
 
 def _readme_command(heading: str) -> str:
