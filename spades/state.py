@@ -5,6 +5,9 @@ All legality lives here. ``legal_actions()`` lists the moves, ``verify(action)``
 ``apply(action)`` makes the move (or raises and leaves the state as it was).
 ``apply_fast`` is the unchecked path the bots' playouts vouch for.
 
+The module is long because it is one thing: :class:`HandState` is where every rule of a
+hand is stated once (the deck and the play rule below it live in :mod:`spades.deck`).
+
 >>> from spades.rules import Rules
 >>> from spades.cards import bid_action
 >>> h = HandState.deal(Rules(), dealer=3, seed=7)

@@ -9,7 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from spades.bots import make_bot
-from spades.bots.expert import ExpertBot, _rollout, _Table
+from spades.bots.expert import ExpertBot
+from spades.bots.rollout import RolloutTable, heuristic_rollout
 from spades.bots.sampler import Deal, DealSampler
 from spades.cards import BID_BASE, LOOK, NIL, Card, Mask, Seat, is_card, parse_card
 from spades.match import Match
@@ -94,7 +95,7 @@ def test_the_rollouts_play_rules_match_the_engine() -> None:
             state.apply(rng.choice(legal))
 
 
-class _Scripted(_Table):
+class _Scripted(RolloutTable):
     """Rollout constants whose policy plays a given sequence of cards."""
 
     def __init__(self, rules: Rules, bids: list[int | None], cards: list[Card]) -> None:
@@ -130,7 +131,7 @@ def test_the_rollouts_trick_winners_match_the_engine() -> None:
             state.apply(cards[-1])
         leader = start.current_player
         assert leader is not None
-        won = _rollout(
+        won = heuristic_rollout(
             _Scripted(rules, start.bids, cards),
             start.hands[:],
             leader,

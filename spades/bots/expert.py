@@ -30,13 +30,14 @@ import numpy as np
 import numpy.typing as npt
 
 from spades.bots.base import register, require_turn
+from spades.bots.rollout import RolloutTable, heuristic_rollout
 from spades.bots.sampler import Deal, DealSampler, InconsistentObservation
-from spades.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Mask, Seat, bid_of
+from spades.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Seat, bid_of
 from spades.observation import Observation
 from spades.playout import Ints, PlayoutBatch, random_playouts
 from spades.rules import Rules
 from spades.scoring import match_outcome, score_team
-from spades.state import SPADES, Deck, Phase, deck_for, legal_play_mask, trick_winner
+from spades.state import SPADES, Deck, Phase, deck_for, trick_winner
 
 # Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
 # CPython 3.11), measured with benchmarks/expert_speed.py; it turns seconds into work.
@@ -54,266 +55,6 @@ _BATCH_ROWS: Final = 4096
 DEFAULT_TIME_BUDGET: Final = 0.1
 # A decided match outweighs any single hand's points.
 _MATCH_BONUS: Final = 400.0
-_JOKERS: Final = 1 | 1 << 13
-
-
-def _lowbit(mask: Mask) -> Card:
-    return (mask & -mask).bit_length() - 1
-
-
-def _nth_bit(mask: Mask, n: int) -> Card:
-    for _ in range(n):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
-
-
-class _Table:
-    """Per-decision constants for rollouts: the deck, the rules and the roles."""
-
-    __slots__ = (
-        "deck",
-        "suits",
-        "power",
-        "masks",
-        "spades",
-        "jokers",
-        "lead_free",
-        "no_first",
-        "nil_live",
-        "live",
-        "bidders",
-        "contract",
-        "settled",
-        "epsilon",
-    )
-
-    def __init__(
-        self,
-        rules: Rules,
-        bids: Sequence[int | None],
-        *,
-        epsilon: float,
-    ) -> None:
-        self.deck: Deck = deck_for(rules.jokers)
-        self.suits = self.deck.suit
-        self.power = self.deck.power
-        self.masks = self.deck.suit_masks
-        self.spades = self.masks[SPADES]
-        self.jokers = rules.jokers
-        self.lead_free = rules.spades_lead_any_time
-        self.no_first = rules.no_spades_first_trick
-        self.nil_live = [b == 0 for b in bids]
-        self.live = self.nil_live[:]
-        # The seats whose tricks count toward their team's contract, and the contracts
-        # (0 while unknown: then nobody plays for bags).
-        counts_nil = rules.nil_tricks_count_toward_bid
-        self.bidders = [counts_nil or b != 0 for b in bids]
-        self.contract = [
-            sum(b or 0 for b in bids[team::2]) if all(b is not None for b in bids) else 0
-            for team in (0, 1)
-        ]
-        self.settled = False
-        self.epsilon = epsilon
-
-    def settle(self, won: Sequence[int]) -> None:
-        """Note whether both teams have made their contracts."""
-        contract, bidders = self.contract, self.bidders
-        self.settled = bool(contract[0] or contract[1]) and all(
-            won[t] * bidders[t] + won[t + 2] * bidders[t + 2] >= contract[t] for t in (0, 1)
-        )
-
-    # Card orderings inside one suit; the jokers are the only cards out of bit order.
-    def low_in(self, mask: Mask) -> Card:
-        if self.jokers and mask & _JOKERS:
-            plain = mask & ~_JOKERS
-            if plain:
-                return _lowbit(plain)
-            return 13 if mask >> 13 & 1 else 0
-        return _lowbit(mask)
-
-    def high_in(self, mask: Mask) -> Card:
-        if self.jokers and mask & _JOKERS:
-            return 0 if mask & 1 else 13
-        return mask.bit_length() - 1
-
-    def lowest(self, mask: Mask) -> Card:
-        """The cheapest card: the lowest side card, or the lowest spade."""
-        best = -1
-        for suit in range(3):
-            cards = mask & self.masks[suit]
-            if cards:
-                card = _lowbit(cards)
-                if best < 0 or card % 13 < best % 13:
-                    best = card
-        if best >= 0:
-            return best
-        return self.low_in(mask & self.spades)
-
-    def highest(self, mask: Mask) -> Card:
-        """The most dangerous card to keep: the highest, spades first on equal rank."""
-        best = -1
-        best_power = -1
-        for suit in (SPADES, 2, 1, 0):
-            cards = mask & self.masks[suit]
-            if cards:
-                card = self.high_in(cards)
-                if self.power[card] > best_power:
-                    best, best_power = card, self.power[card]
-        return best
-
-    def above(self, mask: Mask, card: Card) -> Mask:
-        """The cards of ``mask`` (all of ``card``'s suit) that outrank ``card``."""
-        if not self.jokers or not (mask | 1 << card) & _JOKERS:
-            return mask & ~((2 << card) - 1)
-        power = self.power
-        result = 0
-        rest = mask
-        while rest:
-            low = rest & -rest
-            other = low.bit_length() - 1
-            if power[other] > power[card]:
-                result |= low
-            rest ^= low
-        return result
-
-    def choose(
-        self,
-        hands: list[Mask],
-        seat: Seat,
-        legal: Mask,
-        trick_len: int,
-        led: int,
-        win_seat: Seat,
-        win_card: Card,
-    ) -> Card:
-        """The rollout policy: win cheaply, duck a partner's winner, cover and bust nils,
-        and duck once both contracts are made (every further trick is a bag)."""
-        nil_live = self.live
-        masks = self.masks
-        mate = seat ^ 2
-        if not trick_len:
-            if nil_live[seat]:
-                return self.lowest(legal)
-            if nil_live[mate]:
-                return self.highest(legal & ~self.spades or legal)
-            if self.settled:
-                return self.lowest(legal)
-            others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
-            for suit in (0, 1, 2, SPADES):
-                cards = legal & masks[suit]
-                if cards:
-                    top = self.high_in(cards)
-                    rest = others & masks[suit]
-                    if not rest or self.power[top] > self.power[self.high_in(rest)]:
-                        return top
-            return self.lowest(legal)
-        win_suit = self.suits[win_card]
-        if legal & masks[led]:
-            beat = self.above(legal, win_card) if win_suit == led else 0
-        elif win_suit == SPADES:
-            beat = self.above(legal & self.spades, win_card)
-        else:
-            beat = legal & self.spades
-        duck = legal & ~beat
-        if nil_live[seat]:
-            return self.highest(duck) if duck else self.lowest(beat)
-        if win_seat == mate:
-            if nil_live[mate] and beat:
-                return self.lowest(beat)
-            return self.lowest(duck) if duck else self.lowest(beat)
-        if nil_live[win_seat] or self.settled:
-            return self.highest(duck) if duck else self.lowest(beat)
-        if not beat:
-            return self.lowest(duck)
-        if trick_len < 3:
-            # Win with the cheapest card that the players still to come cannot beat
-            # (following the suit, or trumping when void); when no card is that safe,
-            # second hand plays low.
-            threat = 0
-            for step in range(1, 4 - trick_len):
-                later = hands[(seat + step) & 3]
-                follow = later & masks[led]
-                threat |= follow if follow else later & self.spades
-            if led != SPADES and beat & masks[led] and threat & self.spades:
-                safe = 0
-            else:
-                rival = threat & masks[self.suits[_lowbit(beat)]]
-                safe = self.above(beat, self.high_in(rival)) if rival else beat
-            if safe:
-                return self.low_in(safe)
-            if trick_len == 1 and duck:
-                return self.lowest(duck)
-        return self.lowest(beat)
-
-
-def _rollout(
-    table: _Table,
-    hands: list[Mask],
-    seat: Seat,
-    trick_len: int,
-    led: int,
-    win_seat: Seat,
-    win_card: Card,
-    broken: bool,
-    first: bool,
-    won: list[int],
-    forced: Card,
-    rnd: Callable[[], float],
-) -> list[int]:
-    """Play the rest of the hand from raw state with the heuristic policy (``hands`` and
-    ``won`` are changed), the first card being ``forced``; returns the tricks per seat."""
-    suits, power, masks, spades = table.suits, table.power, table.masks, table.spades
-    lead_free, no_first = table.lead_free, table.no_first
-    epsilon = table.epsilon
-    choose = table.choose
-    left = 13 - sum(won)
-    live = table.live = [nil and not won[s] for s, nil in enumerate(table.nil_live)]
-    table.settle(won)
-    card = forced
-    while True:
-        hand = hands[seat]
-        if card < 0:
-            legal = legal_play_mask(
-                hand,
-                trick_len,
-                masks[led] if trick_len else 0,
-                broken,
-                first,
-                lead_free,
-                no_first,
-                spades,
-            )
-            if not legal & (legal - 1):
-                card = _lowbit(legal)
-            elif rnd() < epsilon:
-                card = _nth_bit(legal, int(rnd() * legal.bit_count()))
-            else:
-                card = choose(hands, seat, legal, trick_len, led, win_seat, win_card)
-        hands[seat] = hand ^ (1 << card)
-        suit = suits[card]
-        if suit == SPADES:
-            broken = True
-        if not trick_len:
-            led, win_seat, win_card = suit, seat, card
-        elif suit == suits[win_card]:
-            if power[card] > power[win_card]:
-                win_seat, win_card = seat, card
-        elif suit == SPADES:
-            win_seat, win_card = seat, card
-        card = -1
-        trick_len += 1
-        if trick_len < 4:
-            seat = (seat + 1) & 3
-            continue
-        won[win_seat] += 1
-        left -= 1
-        if not left:
-            return won
-        live[win_seat] = False
-        table.settle(won)
-        trick_len = 0
-        first = False
-        seat = win_seat
 
 
 def _team_econ(
@@ -594,7 +335,7 @@ class ExpertBot:
         if not self.heuristic:
             return self._evaluate_random(observation, moves, sampler, deals, deadline, rng)
         deck = deck_for(observation.rules.jokers)
-        table = _Table(observation.rules, observation.bids, epsilon=self.epsilon)
+        table = RolloutTable(observation.rules, observation.bids, epsilon=self.epsilon)
         trick = observation.trick
         if trick:
             win_seat, win_card = trick_winner(deck, trick)
@@ -608,7 +349,7 @@ class ExpertBot:
             deal, weight = sampler.sample(rng)
             seed = rng.getrandbits(32)
             for card in moves:
-                won = _rollout(
+                won = heuristic_rollout(
                     table,
                     list(deal),
                     observation.seat,
@@ -698,7 +439,7 @@ class ExpertBot:
         plain[me] = 1
         as_nil = plain[:]
         as_nil[me] = 0
-        tables = [_Table(rules, roles, epsilon=self.epsilon) for roles in (plain, as_nil)]
+        tables = [RolloutTable(rules, roles, epsilon=self.epsilon) for roles in (plain, as_nil)]
         outcomes: list[list[tuple[int, int]]] = [[], []]
         weights: list[float] = []
         for _ in range(self.bid_samples):
@@ -706,7 +447,7 @@ class ExpertBot:
             weights.append(weight)
             seed = rng.getrandbits(32)
             for table, out in zip(tables, outcomes, strict=True):
-                won = _rollout(
+                won = heuristic_rollout(
                     table,
                     list(deal),
                     leader,
