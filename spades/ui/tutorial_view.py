@@ -2,7 +2,9 @@
 guided practice hand.
 
 Everything the page shows comes from :mod:`spades.app.tutorial` (which asks the engine);
-cards and the trick are drawn with the Play page's components in :mod:`spades.ui.cards`.
+of a hand it draws only the view models the tutorial builds from South's observation
+(``TableView``, ``PracticeView``), never the hand's full state. Cards and the trick are
+drawn with the Play page's components in :mod:`spades.ui.cards`.
 Widget keys start with ``learn_``; card buttons are ``card_learn_<CODE>`` so that they keep
 the card look, which the stylesheet gives to every key starting with ``card_``.
 """
@@ -20,11 +22,12 @@ from spades.app.tutorial import (
     SOUTH,
     Course,
     Exercise,
+    IllegalAction,
     PracticeHand,
-    refusal,
+    PracticeView,
+    TableView,
 )
 from spades.cards import SEAT_NAMES, Action, Card, bid_action, bid_label, bid_of, card_str
-from spades.state import HandState, IllegalAction, Phase
 from spades.ui import style
 from spades.ui.cards import (
     SeatView,
@@ -68,25 +71,26 @@ def _center(broken: bool) -> str:
     )
 
 
-def _seats(
-    state: HandState,
-    on_table: dict[int, Card],
-    *,
-    to_act: int | None,
-    winner: int | None = None,
-) -> list[SeatView]:
-    return [
+def _name(seat: int) -> str:
+    return "You" if seat == SOUTH else SEAT_NAMES[seat]
+
+
+def _draw_table(table: TableView, *, winner: int | None = None) -> None:
+    """The trick area as South sees it; ``winner`` is marked only when the page says so."""
+    on_table = dict(table.trick)
+    seats = [
         SeatView(
-            name="You" if seat == SOUTH else SEAT_NAMES[seat],
-            bid=bid_label(state.bids[seat], state.blind[seat]),
-            tricks=state.tricks_won[seat],
+            name=_name(seat),
+            bid=bid_label(table.bids[seat], table.blind[seat]),
+            tricks=table.tricks_won[seat],
             card=on_table.get(seat),
-            to_act=seat == to_act,
-            dealer=seat == state.dealer,
+            to_act=seat == table.to_act,
+            dealer=seat == table.dealer,
             winner=seat == winner,
         )
         for seat in range(4)
     ]
+    trick_view(seats, center=_center(table.spades_broken), key="learn_table")
 
 
 # ------------------------------------------------------------------ header
@@ -129,25 +133,9 @@ def _go(lesson_no: int) -> None:
 
 
 def _exercise_table(ex: Exercise, solved: bool) -> None:
-    state = ex.position
-    if state is None or not (ex.trick or ex.lesson == 5):
-        return
-    on_table = dict(ex.trick)
-    finished = len(ex.trick) == 4
-    broken = state.spades_broken
-    winner = None
-    if finished:
-        # The engine plays the shown trick, so the markers describe the cards on the table.
-        after = state.clone()
-        for _, card in ex.trick:
-            after.apply(card)
-        broken = after.spades_broken
-        winner = after.tricks[-1].winner if solved else None
-    trick_view(
-        _seats(state, on_table, to_act=None if finished else state.current_player, winner=winner),
-        center=_center(broken),
-        key="learn_table",
-    )
+    if ex.table is not None:
+        # The winner is the answer to "who wins", so it is marked only once solved.
+        _draw_table(ex.table, winner=ex.table.winner if solved else None)
 
 
 def _shown_hand(ex: Exercise) -> None:
@@ -278,25 +266,24 @@ def _new_practice() -> None:
     course().new_practice()
 
 
-def _practice_bids(state: HandState) -> None:
-    legal = set(state.legal_actions())
+def _practice_bids(view: PracticeView) -> None:
     with st.container(key="learn_bids", horizontal=True, gap="small"):
-        for n in range(14):
+        for n in view.bids:
             action = bid_action(n)
-            why = refusal(state, action) if action not in legal else ""
+            why = view.refused.get(action, "")
             st.button(
                 bid_label(n).capitalize(),
                 key=_bid_key(n),
-                disabled=action not in legal,
+                disabled=action not in view.legal,
                 help=why or f"Bid {bid_label(n)}",
                 on_click=_practice_act,
                 args=(action,),
             )
 
 
-def _hint_key(state: HandState, action: Action) -> str:
+def _hint_key(view: PracticeView, action: Action) -> str:
     bid = bid_of(action)
-    if state.phase is Phase.BIDDING and bid is not None:
+    if view.bidding and bid is not None:
         return _bid_key(bid)
     return card_widget_key(action)
 
@@ -305,48 +292,43 @@ def _bid_key(bid: int) -> str:
     return "learn_bid_nil" if bid == 0 else f"learn_bid_{bid}"
 
 
-def _practice_turn(hand: PracticeHand) -> None:
-    state = hand.state
-    turn = len(state.history)
-    st.button("Hint", key="learn_hint", on_click=_show_hint, args=(turn,))
-    if st.session_state.get(HINT_KEY) == turn:
+def _practice_turn(hand: PracticeHand, view: PracticeView) -> None:
+    st.button("Hint", key="learn_hint", on_click=_show_hint, args=(view.turn,))
+    if st.session_state.get(HINT_KEY) == view.turn:
         advice = hand.advice()
         why = f": {advice.reason}" if advice.reason else "."
-        st.info(f"Hint: {state.describe(advice.action)}{why}")
-        style.highlight(_hint_key(state, advice.action))
-    if state.phase is Phase.BIDDING:
+        st.info(f"Hint: {hand.describe(advice.action)}{why}")
+        style.highlight(_hint_key(view, advice.action))
+    if view.bidding:
         hand_row(
-            state.hand(SOUTH),
+            view.hand,
             why_not=lambda card: "Bid first",
             key="learn_hand",
             key_prefix=CARD_PREFIX,
         )
         st.markdown("**Your bid: how many tricks will you take?**")
-        _practice_bids(state)
+        _practice_bids(view)
         return
     st.markdown("**Your turn: play a card.**")
-    legal = set(state.legal_actions())
     hand_row(
-        state.hand(SOUTH),
-        why_not=lambda card: None if card in legal else refusal(state, card),
+        view.hand,
+        why_not=lambda card: None if card in view.legal else view.refused[card],
         on_click=_practice_act,
         key="learn_hand",
         key_prefix=CARD_PREFIX,
     )
 
 
-def _last_trick(hand: PracticeHand) -> None:
-    tricks = hand.state.tricks
-    if tricks:
-        last = tricks[-1]
-        names = ["You" if seat == SOUTH else SEAT_NAMES[seat] for seat in range(4)]
-        st.caption(f"Last trick, won by {names[last.winner]}:")
-        st.html(trick_cards_html([(names[s], c) for s, c in last.plays()]))
+def _last_trick(view: PracticeView) -> None:
+    if view.last_winner is not None:
+        st.caption(f"Last trick, won by {_name(view.last_winner)}:")
+        st.html(trick_cards_html([(_name(s), c) for s, c in view.last_trick]))
 
 
 def _practice(learner: Course) -> None:
     hand = learner.practice
     assert hand is not None
+    view = hand.view()
     if hand.is_over:
         st.subheader("Review")
         st.markdown("\n".join(f"- {line}" for line in hand.review()))
@@ -356,21 +338,15 @@ def _practice(learner: Course) -> None:
             type="primary",
             on_click=_new_practice,
         )
-        _last_trick(hand)
+        _last_trick(view)
         return
-    state = hand.state
-    obs = hand.observation()
-    trick_view(
-        _seats(state, dict(obs.trick), to_act=obs.current_player),
-        center=_center(state.spades_broken),
-        key="learn_table",
-    )
-    _last_trick(hand)
+    _draw_table(view.table)
+    _last_trick(view)
     if st.session_state.get(MESSAGE_KEY):
         st.warning(st.session_state[MESSAGE_KEY])
     if hand.note:
         st.info(hand.note)
-    _practice_turn(hand)
+    _practice_turn(hand, view)
 
 
 # ------------------------------------------------------------------ page

@@ -1,0 +1,48 @@
+"""The tutorial, engine side: lessons, seeded exercises that the engine answers, the guided
+practice hand, and the learner's course through them.
+
+:mod:`~spades.app.tutorial.lessons` holds the prose, :mod:`~spades.app.tutorial.exercises`
+makes each lesson's exercises (from :mod:`~spades.app.tutorial.questions` and the lesson
+groups), :mod:`~spades.app.tutorial.practice` runs the practice hand and
+:mod:`~spades.app.tutorial.course` keeps the learner's place and progress. The page draws
+only the view models of :mod:`~spades.app.tutorial.views`, built from South's observation.
+"""
+
+from spades.state import IllegalAction
+
+from .course import EXERCISES_TO_PASS, Course, Progress
+from .exercises import exercise_seed, make_exercise
+from .lessons import LESSONS, PRACTICE_LESSON, Lesson, lesson
+from .positions import NORTH, RULES, SOUTH, refusal, table_bot_name
+from .practice import BIDS, PracticeHand, Turn
+from .questions import Exercise, Feedback, Option, ScoreCase
+from .trick_lessons import trick_kind
+from .views import PracticeView, TableView
+
+__all__ = [
+    "BIDS",
+    "EXERCISES_TO_PASS",
+    "LESSONS",
+    "NORTH",
+    "PRACTICE_LESSON",
+    "RULES",
+    "SOUTH",
+    "Course",
+    "Exercise",
+    "Feedback",
+    "IllegalAction",
+    "Lesson",
+    "Option",
+    "PracticeHand",
+    "PracticeView",
+    "Progress",
+    "ScoreCase",
+    "TableView",
+    "Turn",
+    "exercise_seed",
+    "lesson",
+    "make_exercise",
+    "refusal",
+    "table_bot_name",
+    "trick_kind",
+]

@@ -1,0 +1,160 @@
+"""A learner's way through the tutorial: the lesson open, its exercise and the answer being
+built, the practice hand, and the progress (lessons done, exercises right).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from spades.cards import Action
+
+from .exercises import exercise_seed, make_exercise
+from .lessons import LESSONS, PRACTICE_LESSON, Lesson, lesson
+from .practice import PracticeHand
+from .questions import Exercise, Feedback
+
+EXERCISES_TO_PASS: Final = 3
+
+
+@dataclass(slots=True)
+class Progress:
+    """Lessons done and exercises right, counted per lesson."""
+
+    right: dict[int, int] = field(default_factory=dict)
+    first_try: dict[int, int] = field(default_factory=dict)
+    tried: dict[int, int] = field(default_factory=dict)
+    done: set[int] = field(default_factory=set)
+
+    def record(self, lesson_no: int, *, correct: bool, first_attempt: bool) -> None:
+        """Count an answer; a lesson is done after ``EXERCISES_TO_PASS`` right answers."""
+        if first_attempt:
+            self.tried[lesson_no] = self.tried.get(lesson_no, 0) + 1
+            if correct:
+                self.first_try[lesson_no] = self.first_try.get(lesson_no, 0) + 1
+        if correct:
+            self.right[lesson_no] = self.right.get(lesson_no, 0) + 1
+            if self.right[lesson_no] >= EXERCISES_TO_PASS:
+                self.done.add(lesson_no)
+
+    def complete(self, lesson_no: int) -> None:
+        """Mark a lesson done (the practice hand, once it is played out)."""
+        self.done.add(lesson_no)
+
+    @property
+    def finished(self) -> bool:
+        """Whether every lesson is done."""
+        return all(item.number in self.done for item in LESSONS)
+
+    def first_try_totals(self) -> tuple[int, int]:
+        """(exercises right on the first try, exercises tried) over all lessons."""
+        return sum(self.first_try.values()), sum(self.tried.values())
+
+
+class Course:
+    """A learner's way through the tutorial: the lesson open, its current exercise, the
+    answer being built, the last feedback, the practice hand, and the progress."""
+
+    def __init__(self, base_seed: int) -> None:
+        self.base_seed = base_seed
+        self.progress = Progress()
+        self.lesson_no = 0
+        self.index = 0
+        self.exercise: Exercise | None = None
+        self.picked: set[int] = set()
+        self.feedback: Feedback | None = None
+        self.attempts = 0
+        self.solved = False
+        self.practice: PracticeHand | None = None
+        self.practice_count = 0
+        # The next exercise index of each lesson, so that a lesson opened again goes on
+        # with a fresh exercise instead of the ones already seen.
+        self._next: dict[int, int] = {}
+        self.go(1)
+
+    @property
+    def lesson(self) -> Lesson:
+        """The lesson open now."""
+        return lesson(self.lesson_no)
+
+    def go(self, lesson_no: int) -> None:
+        """Open a lesson: at its fixed first example the first time, and at a fresh
+        exercise when it is opened again. The lesson already open stays as it is."""
+        lesson(lesson_no)
+        if lesson_no == self.lesson_no:
+            return
+        self.lesson_no = lesson_no
+        self.index = self._next.get(lesson_no, 0)
+        if self.lesson.is_practice:
+            self.exercise = None
+            self._reset_answer()
+            if self.practice is None:
+                self.new_practice()
+        else:
+            self._load()
+
+    def _load(self) -> None:
+        seed = exercise_seed(self.base_seed, self.lesson_no, self.index)
+        self.exercise = make_exercise(self.lesson_no, seed)
+        self._next[self.lesson_no] = self.index + 1
+        self._reset_answer()
+
+    def _reset_answer(self) -> None:
+        self.picked = set()
+        self.feedback = None
+        self.attempts = 0
+        self.solved = False
+
+    def next_exercise(self) -> None:
+        """Move on to a fresh exercise of the same lesson."""
+        self.index += 1
+        self._load()
+
+    def toggle(self, value: int) -> None:
+        """Add or remove a card from the answer being built (``"cards"`` exercises).
+
+        A value that is not an option (a click left over from another exercise) is ignored.
+        """
+        if self.solved or self.exercise is None:
+            return
+        if value not in {option.value for option in self.exercise.options}:
+            return
+        self.picked ^= {value}
+        self.feedback = None
+
+    def answer(self, value: int | None = None) -> Feedback:
+        """Check ``value`` (or, for ``"cards"``, the picked set) and record it.
+
+        Raises ``ValueError`` for a value that is not an option of this exercise, and
+        then records nothing.
+        """
+        exercise = self.exercise
+        if exercise is None:
+            raise ValueError("the practice hand has no exercise to answer")
+        if self.solved:
+            assert self.feedback is not None
+            return self.feedback
+        feedback = exercise.check(self.picked if value is None else value)
+        self.progress.record(
+            self.lesson_no, correct=feedback.correct, first_attempt=self.attempts == 0
+        )
+        self.attempts += 1
+        self.solved = feedback.correct
+        self.feedback = feedback
+        return feedback
+
+    def new_practice(self) -> None:
+        """Deal a practice hand: the first is the fixed example, later ones vary."""
+        seed = exercise_seed(self.base_seed, PRACTICE_LESSON, self.practice_count)
+        self.practice_count += 1
+        self.practice = PracticeHand(seed)
+
+    def practice_act(self, action: Action) -> str:
+        """Play the learner's action in the practice hand; the lesson is done when the
+        hand is over."""
+        if self.practice is None:
+            raise ValueError("no practice hand is dealt")
+        note = self.practice.act(action)
+        if self.practice.is_over:
+            self.progress.complete(PRACTICE_LESSON)
+        return note
