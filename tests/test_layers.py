@@ -45,7 +45,7 @@ BREAKS = [
     ("spades/rules.py", "import spades.store", "The engine imports nothing above it"),
     ("spades/bots/basic.py", "import spades.store", "Bots see no store and no UI"),
     ("spades/app/prefs.py", "import streamlit", "The app layer imports no Streamlit"),
-    ("spades/store.py", "import streamlit", "Only spades.ui imports Streamlit"),
+    ("spades/store/store.py", "import streamlit", "Only spades.ui imports Streamlit"),
     ("spades/deck.py", "import spades.state", "No circles between the modules"),
 ]
 _NAMES = [contract for _, _, contract in BREAKS]

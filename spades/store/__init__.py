@@ -1,0 +1,93 @@
+"""The game store: every game, hand, action and player, in SQLite by default (SQLAlchemy 2).
+
+The database is chosen by :func:`resolve_url`: an explicit URL, else ``SPADES_DB_URL``,
+else a SQLite file in the per-user data directory (``SPADES_DATA_DIR`` or
+``~/.local/share/spades``). The UI layer may pass a URL from Streamlit secrets.
+
+Three tables hold the games (rules, seats, bot levels, kind, owner, times, result, undo), the
+scored hands (dealer, bids, tricks, points breakdown, bags) and every action, so any game
+replays through the engine. A fourth holds the players: a display name, table preferences
+and the hash of the secret token a browser presents to be that player again. A
+``schema_version`` table names the layout; an older file is upgraded in place and a newer
+or foreign one is refused. Every write is one transaction, and SQLite runs in WAL mode so
+that pages reading and games writing do not block each other.
+
+A write to a game in play names the ply it was made at. Two sessions on one game cannot
+both write: the second is refused with :class:`StaleWrite`, and no ply ever holds two
+actions. A database that cannot be used (damaged, read-only, busy, empty, or written by a
+newer version) raises :class:`StoreUnavailable` with a message for people; the details go
+to the server log, never into the message.
+
+The modules, each with one job: :mod:`~spades.store.schema` (the tables),
+:mod:`~spades.store.connect` (where the database is, and the SQLite engine),
+:mod:`~spades.store.errors` (the errors, and faults turned into them),
+:mod:`~spades.store.checks` (what callers hand in), :mod:`~spades.store.rows` (labels, hand
+rows, :class:`GameFilter`), :mod:`~spades.store.queries` (the reads and writes operations
+share), :mod:`~spades.store.migrate` (creating and upgrading a database) and
+:mod:`~spades.store.store` (:class:`Store`, through which every read and write goes).
+
+>>> from spades.rules import Rules
+>>> store = Store("sqlite://")
+>>> gid = store.new_game(rules=Rules(), seed=1, players=("N", "E", "You", "W"),
+...                      kind="human", bot_levels={0: "random", 1: "random", 3: "random"})
+>>> first = store.load(gid).match.legal_actions()[0]
+>>> store.append_action(gid, first, ply=0)
+>>> len(store.load(gid).match.history)
+1
+>>> try:
+...     store.append_action(gid, first, ply=0)
+... except StaleWrite as err:
+...     (err.expected, err.stored)
+(0, 1)
+"""
+
+from __future__ import annotations
+
+from spades.store.connect import default_db_path, resolve_url
+from spades.store.errors import StaleWrite, StoreError, StoreUnavailable, UnavailableReason
+from spades.store.rows import GameFilter, bot_levels_label, hand_rows, rule_set_label
+from spades.store.schema import (
+    HUMAN,
+    KINDS,
+    NAME_MAX,
+    PREFS_MAX_BYTES,
+    SCHEMA_VERSION,
+    SEAT_KEYS,
+    TEAM_KEYS,
+    Kind,
+    actions,
+    games,
+    hands,
+    metadata,
+    players,
+    schema_version,
+)
+from spades.store.store import Store
+
+__all__ = [
+    "HUMAN",
+    "KINDS",
+    "NAME_MAX",
+    "PREFS_MAX_BYTES",
+    "SCHEMA_VERSION",
+    "SEAT_KEYS",
+    "TEAM_KEYS",
+    "GameFilter",
+    "Kind",
+    "StaleWrite",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "UnavailableReason",
+    "actions",
+    "bot_levels_label",
+    "default_db_path",
+    "games",
+    "hand_rows",
+    "hands",
+    "metadata",
+    "players",
+    "resolve_url",
+    "rule_set_label",
+    "schema_version",
+]

@@ -1,0 +1,84 @@
+"""The checks on what callers hand the store, before any of it reaches the database.
+
+A refused value raises :class:`~spades.store.errors.StoreError` with a message that shows
+at most a short, cut-down copy of the value: a hostile caller's megabyte is not echoed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from spades.store.errors import StoreError
+from spades.store.schema import HUMAN, KINDS, NAME_MAX
+
+# A token is URL-safe base64 (``secrets.token_urlsafe(32)`` gives 43 characters); anything
+# longer or with other characters is refused before it is hashed.
+TOKEN_MAX: Final = 128
+TOKEN_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+_HEX: Final = frozenset("0123456789abcdef")
+
+
+def shown(value: object) -> str:
+    """A value for a message, cut short: a hostile caller's megabyte is not echoed."""
+    text = repr(value)
+    return text if len(text) <= 70 else text[:69] + "…"
+
+
+def check_players(players: Sequence[str]) -> tuple[str, str, str, str]:
+    """The four seats' names, N, E, S, W, each at most 200 characters."""
+    if len(players) != 4 or not all(isinstance(p, str) for p in players):
+        raise StoreError("players: four names are needed, for N, E, S and W")
+    if any(len(p) > 200 for p in players):
+        raise StoreError("players: a name is longer than 200 characters")
+    return (players[0], players[1], players[2], players[3])
+
+
+def check_levels(bot_levels: Mapping[int, str]) -> tuple[str, str, str, str]:
+    """The level of each seat: its bot's, or :data:`HUMAN` for a seat with no bot."""
+    for seat, level in bot_levels.items():
+        if seat not in (0, 1, 2, 3):
+            raise StoreError(f"bot_levels: {seat!r} is not a seat 0..3")
+        if not isinstance(level, str) or not level or level == HUMAN or len(level) > 40:
+            raise StoreError(f"bot_levels: {level!r} is not a bot level")
+    levels = [bot_levels.get(seat, HUMAN) for seat in range(4)]
+    return (levels[0], levels[1], levels[2], levels[3])
+
+
+def check_kind(kind: str) -> str:
+    """A game's kind, one of :data:`KINDS`."""
+    if kind not in KINDS:
+        raise StoreError(f"kind: expected 'human' or 'simulated', not {kind!r}")
+    return kind
+
+
+def check_ply(ply: int) -> int:
+    """A count of actions, as a writer names the ply its copy of a game was at."""
+    if isinstance(ply, bool) or not isinstance(ply, int):
+        raise StoreError(f"ply: expected an int, not {shown(ply)}")
+    return ply
+
+
+def check_name(name: str) -> str:
+    """A display name, trimmed (runs of spaces, tabs and line breaks become one space)."""
+    if not isinstance(name, str):
+        raise StoreError(f"name: expected text, not {shown(name)}")
+    trimmed = " ".join(name.split())
+    if not trimmed:
+        raise StoreError("name: a name needs at least one letter")
+    if len(trimmed) > NAME_MAX:
+        raise StoreError(f"name: a name is at most {NAME_MAX} characters long")
+    if not trimmed.isprintable():
+        raise StoreError("name: a name cannot hold control characters")
+    return trimmed
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a player's token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def is_player_id(value: object) -> bool:
+    """Whether ``value`` has the form of a player id (32 lowercase hex digits)."""
+    return isinstance(value, str) and len(value) == 32 and set(value) <= _HEX

@@ -1,0 +1,124 @@
+"""Bring a database to the current layout: create it when empty, upgrade an older one in place.
+
+A database that is newer than this program, or whose ``schema_version`` does not read, is
+refused with :class:`~spades.store.errors.StoreUnavailable`; one with tables named like the
+store's but no version is refused and left untouched, since this program did not write it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from spades.store.errors import StoreError, StoreUnavailable
+from spades.store.queries import insert_hands, replay
+from spades.store.rows import bot_levels_label, rule_set_label
+from spades.store.schema import (
+    GAMES_OWNER_INDEX,
+    OUR_TABLES,
+    SCHEMA_VERSION,
+    SEAT_KEYS,
+    games,
+    metadata,
+    players,
+    schema_version,
+)
+
+_log = logging.getLogger("spades.store")
+
+# Version 1 keyed games, and their actions, by the text id alone; it had no undo columns,
+# no rule-set or bot-level labels and no hands table (analytics replayed the actions).
+# The upgrade renames the old tables, creates the current ones, copies the rows across,
+# and fills the hands by replaying every finished game through the engine. It lands on
+# the current layout in one step, so the later upgrades have nothing left to do.
+_V1_GAME_COLUMNS: Final = (
+    "id, kind, status, started_at, updated_at, finished_at, seed, rules, "
+    "player_n, player_e, player_s, player_w, level_n, level_e, level_s, level_w, "
+    "actions_count, score_ns, score_ew, bags_ns, bags_ew, winner, outcome"
+)
+_V1_SET_ASIDE: Final = (
+    "ALTER TABLE actions RENAME TO actions_v1",
+    "ALTER TABLE games RENAME TO games_v1",
+)
+_V1_COPY: Final = (
+    f"INSERT INTO games ({_V1_GAME_COLUMNS}, rule_set, bot_levels, undo_allowed, undo_used, "
+    f"hands_count) SELECT {_V1_GAME_COLUMNS}, '', '', TRUE, FALSE, 0 FROM games_v1",
+    "INSERT INTO actions (game, ply, action) SELECT g.num, a.ply, a.action "
+    "FROM actions_v1 a JOIN games g ON g.id = a.game_id",
+    "DROP TABLE actions_v1",
+    "DROP TABLE games_v1",
+)
+# Version 2 had no players and no game owners: the upgrade adds the table, the column
+# (empty, so every earlier game belongs to nobody) and its index.
+_V2_ADD_OWNER: Final = (
+    "ALTER TABLE games ADD COLUMN owner VARCHAR(32) REFERENCES players (id) ON DELETE SET NULL"
+)
+
+
+def prepare(conn: Connection, where: str) -> None:
+    """Create, check or upgrade the tables, within the caller's write transaction.
+
+    ``where`` names the database in the server log.
+    """
+    tables = set(sa.inspect(conn).get_table_names()) & OUR_TABLES
+    if not tables:
+        metadata.create_all(conn)
+        conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
+        return
+    if "schema_version" not in tables:
+        _log.error("%s has spades tables but no schema_version table", where)
+        raise StoreError(
+            "the game database has tables named like spades' but no schema version; "
+            "it was not written by this program and is left untouched"
+        )
+    found = conn.execute(sa.select(schema_version.c.version)).scalars().all()
+    version = found[0] if len(found) == 1 and isinstance(found[0], int) else None
+    if version == SCHEMA_VERSION:
+        return
+    if version is not None and version > SCHEMA_VERSION:
+        _log.error(
+            "%s uses schema version %s, newer than this program's %s",
+            where,
+            version,
+            SCHEMA_VERSION,
+        )
+        raise StoreUnavailable("newer")
+    if version == 1:
+        _upgrade_v1(conn)
+    elif version == 2:
+        _upgrade_v2(conn)
+    else:
+        _log.error("%s: schema_version holds %r", where, found)
+        raise StoreUnavailable("damaged")
+    conn.execute(schema_version.update().values(version=SCHEMA_VERSION))
+
+
+def _upgrade_v1(conn: Connection) -> None:
+    for statement in _V1_SET_ASIDE:
+        conn.exec_driver_sql(statement)
+    metadata.create_all(conn)
+    for statement in _V1_COPY:
+        conn.exec_driver_sql(statement)
+    for row in conn.execute(sa.select(games)).all():
+        match = replay(conn, row)
+        levels = [row._mapping[f"level_{k}"] for k in SEAT_KEYS]
+        conn.execute(
+            games.update()
+            .where(games.c.num == row.num)
+            .values(
+                rule_set=rule_set_label(match.rules),
+                bot_levels=bot_levels_label(levels),
+                hands_count=len(match.finished),
+            )
+        )
+        if row.status != "playing":
+            insert_hands(conn, row.num, match)
+
+
+def _upgrade_v2(conn: Connection) -> None:
+    players.create(conn)
+    conn.exec_driver_sql(_V2_ADD_OWNER)
+    GAMES_OWNER_INDEX.create(conn)

@@ -1,0 +1,171 @@
+"""The reads and writes that the store's operations share, each on a connection it is given.
+
+They run inside a transaction the caller opened, so that a whole operation (a game and its
+actions and hands, say) is stored or refused as one. A game is read back by replaying its
+actions through the engine: a stored action the rules refuse means the game is corrupt.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from spades.match import Match
+from spades.rules import Rules
+from spades.state import IllegalAction
+from spades.store.checks import is_player_id, shown
+from spades.store.errors import StoreError
+from spades.store.rows import bot_levels_label, hand_rows, rule_set_label, utc_now
+from spades.store.schema import SEAT_KEYS, actions, games, hands, players
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game about to be stored, with its match so far and the facts kept beside it."""
+
+    game_id: str
+    match: Match
+    players: tuple[str, str, str, str]
+    kind: str
+    levels: tuple[str, str, str, str]
+    undo_allowed: bool
+    undo_used: bool
+    started_at: datetime
+    finished_at: datetime | None
+    owner: str | None = None
+
+
+def game_row(conn: Connection, game_id: str, *, lock: bool = False) -> sa.Row[Any]:
+    """A game's row; ``lock`` holds it until the transaction ends (SQLite, which
+    ignores FOR UPDATE, already holds the whole database from BEGIN IMMEDIATE)."""
+    if not isinstance(game_id, str) or len(game_id) > 64:
+        raise StoreError(f"no game with id {shown(game_id)}")
+    stmt = sa.select(games).where(games.c.id == game_id)
+    row = conn.execute(stmt.with_for_update() if lock else stmt).one_or_none()
+    if row is None:
+        raise StoreError(f"no game with id {game_id!r}")
+    return row
+
+
+def player_row(conn: Connection, player_id: str) -> sa.Row[Any]:
+    """A player's row; :class:`StoreError` for an unknown or malformed id."""
+    row = None
+    if is_player_id(player_id):
+        row = conn.execute(sa.select(players).where(players.c.id == player_id)).one_or_none()
+    if row is None:
+        raise StoreError(f"no player with id {shown(player_id)}")
+    return row
+
+
+def stored_actions(conn: Connection, num: int) -> list[int]:
+    """The actions of the game numbered ``num``, in the order they were played."""
+    return list(
+        conn.execute(
+            sa.select(actions.c.action).where(actions.c.game == num).order_by(actions.c.ply)
+        ).scalars()
+    )
+
+
+def replay(conn: Connection, row: sa.Row[Any]) -> Match:
+    """The match of a game's row, rebuilt from its rules, seed and stored actions."""
+    game_id = row.id
+    try:
+        rules = Rules.from_dict(json.loads(row.rules))
+    except (ValueError, TypeError) as err:
+        raise StoreError(f"game {game_id} is corrupt: its rules do not load ({err})") from None
+    moves = stored_actions(conn, row.num)
+    match = Match(rules, seed=row.seed)
+    for ply, action in enumerate(moves):
+        try:
+            match.apply(action)
+        except (IllegalAction, ValueError) as err:
+            raise StoreError(
+                f"game {game_id} is corrupt: action {ply} ({action}) does not replay: {err}"
+            ) from None
+    return match
+
+
+def seat_names(row: sa.Row[Any]) -> tuple[str, str, str, str]:
+    """The players' names of a game's row, N, E, S, W."""
+    return (row.player_n, row.player_e, row.player_s, row.player_w)
+
+
+def result_values(match: Match, when: datetime | None) -> dict[str, Any]:
+    """The ``games`` columns that say how far a match went; ``when`` it stopped, if it did."""
+    status = "finished" if match.is_over else ("playing" if when is None else "abandoned")
+    return {
+        "status": status,
+        "finished_at": when,
+        "updated_at": when or utc_now(),
+        "actions_count": len(match.history),
+        "hands_count": len(match.finished),
+        "score_ns": match.scores[0],
+        "score_ew": match.scores[1],
+        "bags_ns": match.bags[0],
+        "bags_ew": match.bags[1],
+        "winner": match.winner,
+        "outcome": match.outcome.reason,
+    }
+
+
+def insert_games(conn: Connection, batch: Sequence[NewGame]) -> None:
+    """Store new games with their actions, and the hands of those that have stopped."""
+    if not batch:
+        return
+    game_rows = []
+    for game in batch:
+        match = game.match
+        row: dict[str, Any] = {
+            "id": game.game_id,
+            "kind": game.kind,
+            "started_at": game.started_at,
+            "seed": match.seed,
+            "rules": json.dumps(match.rules.to_dict()),
+            "rule_set": rule_set_label(match.rules),
+            "bot_levels": bot_levels_label(game.levels),
+            "undo_allowed": game.undo_allowed,
+            "undo_used": game.undo_used,
+            "owner": game.owner,
+            **result_values(match, game.finished_at),
+        }
+        row["updated_at"] = game.started_at
+        for seat, key in enumerate(SEAT_KEYS):
+            row[f"player_{key}"] = game.players[seat]
+            row[f"level_{key}"] = game.levels[seat]
+        game_rows.append(row)
+    conn.execute(games.insert(), game_rows)
+    new_ids = [game.game_id for game in batch]
+    nums = {
+        game_id: num
+        for game_id, num in conn.execute(
+            sa.select(games.c.id, games.c.num).where(games.c.id.in_(new_ids))
+        )
+    }
+    action_rows: list[dict[str, Any]] = []
+    hand_rows_all: list[dict[str, Any]] = []
+    for game in batch:
+        num = nums[game.game_id]
+        action_rows.extend(
+            {"game": num, "ply": ply, "action": action}
+            for ply, action in enumerate(game.match.history)
+        )
+        if game.finished_at is not None:
+            hand_rows_all.extend({"game": num, **h} for h in hand_rows(game.match))
+    if action_rows:
+        conn.execute(actions.insert(), action_rows)
+    if hand_rows_all:
+        conn.execute(hands.insert(), hand_rows_all)
+
+
+def insert_hands(conn: Connection, num: int, match: Match) -> None:
+    """Replace the stored hands of the game numbered ``num`` with those of ``match``."""
+    rows = [{"game": num, **h} for h in hand_rows(match)]
+    conn.execute(hands.delete().where(hands.c.game == num))
+    if rows:
+        conn.execute(hands.insert(), rows)

@@ -1,0 +1,124 @@
+"""What the store writes into rows and filters them by: labels, hand rows, :class:`GameFilter`.
+
+The labels name a game's rule set and bot levels in one short text each, so that analytics
+can group and filter games without loading their rules; :func:`hand_rows` gives the scored
+hands of a match in the ``hands`` table's columns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+import sqlalchemy as sa
+
+from spades.match import Match
+from spades.rules import Rules
+from spades.store.schema import HUMAN, SEAT_KEYS, TEAM_KEYS, games
+
+
+def rule_set_label(rules: Rules) -> str:
+    """A short name for a rule set: ``standard``, or the options that differ from it.
+
+    >>> rule_set_label(Rules())
+    'standard'
+    >>> rule_set_label(Rules(target_score=300, jokers=True))
+    'target_score=300, jokers=True'
+    """
+    standard = Rules().to_dict()
+    changed = [f"{k}={v}" for k, v in rules.to_dict().items() if standard[k] != v]
+    return ", ".join(changed) or "standard"
+
+
+def bot_levels_label(levels: Sequence[str]) -> str:
+    """The distinct bot levels of a game's four seats, joined with ``+`` (humans left out).
+
+    >>> bot_levels_label(["random", "human", "basic", "random"])
+    'basic+random'
+    """
+    return "+".join(sorted({level for level in levels if level != HUMAN}))
+
+
+def utc_now() -> datetime:
+    """The time now in UTC, without a zone, as the ``DateTime`` columns hold it."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def hand_rows(match: Match) -> list[dict[str, Any]]:
+    """One dict a finished hand of ``match``, in the ``hands`` table's columns."""
+    rows: list[dict[str, Any]] = []
+    for number, (hand, result) in enumerate(zip(match.finished, match.results, strict=True), 1):
+        row: dict[str, Any] = {
+            "hand_no": number,
+            "dealer": hand.dealer,
+            "claimed_by": hand.claimed_by,
+        }
+        for seat, key in enumerate(SEAT_KEYS):
+            row[f"bid_{key}"] = hand.bids[seat]
+            row[f"blind_{key}"] = hand.blind[seat]
+            row[f"tricks_{key}"] = hand.tricks_won[seat]
+        breakdown = {}
+        for team, key in zip(result.teams, TEAM_KEYS, strict=True):
+            row[f"team_bid_{key}"] = team.bid
+            row[f"team_tricks_{key}"] = team.tricks
+            row[f"points_{key}"] = team.points
+            row[f"bags_{key}"] = team.bags
+            row[f"bags_before_{key}"] = team.bags_before
+            row[f"bags_after_{key}"] = team.bags_after
+            row[f"penalty_{key}"] = team.penalty
+            row[f"made_{key}"] = team.made
+            breakdown[key] = [
+                {"kind": line.kind, "points": line.points, "text": line.text} for line in team.lines
+            ]
+        row["breakdown"] = json.dumps(breakdown, ensure_ascii=False)
+        rows.append(row)
+    ns = ew = 0
+    for row in rows:
+        ns += row["points_ns"]
+        ew += row["points_ew"]
+        row["score_ns"], row["score_ew"] = ns, ew
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class GameFilter:
+    """Which games an analytics query covers; ``None`` means no restriction.
+
+    ``owner`` keeps one player's games only, and with ``others_finished`` also every game
+    that is over, whoever played it; a game in play is never shown to anyone but its owner.
+    """
+
+    kinds: tuple[str, ...] | None = None
+    start: date | None = None
+    end: date | None = None
+    rule_sets: tuple[str, ...] | None = None
+    bot_levels: tuple[str, ...] | None = None
+    finished_only: bool = True
+    owner: str | None = None
+    others_finished: bool = False
+
+    def clause(self) -> sa.ColumnElement[bool]:
+        """The SQL condition on the ``games`` table."""
+        c = games.c
+        parts: list[sa.ColumnElement[bool]] = []
+        if self.finished_only:
+            parts.append(c.status != "playing")
+        if self.owner is not None:
+            mine = c.owner == self.owner
+            parts.append(sa.or_(mine, c.status != "playing") if self.others_finished else mine)
+        if self.kinds is not None:
+            parts.append(c.kind.in_(self.kinds))
+        if self.start is not None:
+            parts.append(c.started_at >= datetime.combine(self.start, time.min))
+        if self.end is not None:
+            # The end of the day rather than the next midnight: date.max has no next day.
+            parts.append(c.started_at <= datetime.combine(self.end, time.max))
+        if self.rule_sets is not None:
+            parts.append(c.rule_set.in_(self.rule_sets))
+        if self.bot_levels is not None:
+            allowed = (*self.bot_levels, HUMAN)
+            parts.extend(getattr(c, f"level_{k}").in_(allowed) for k in SEAT_KEYS)
+        return sa.and_(sa.true(), *parts)

@@ -1,0 +1,123 @@
+"""The store's tables as this version lays them out, and the values their columns take.
+
+Three tables hold the games (rules, seats, bot levels, kind, owner, times, result, undo), the
+scored hands (dealer, bids, tricks, points breakdown, bags) and every action, so any game
+replays through the engine. A fourth holds the players: a display name, table preferences
+and the hash of the secret token a browser presents to be that player again. A
+``schema_version`` table names the layout (:data:`SCHEMA_VERSION`).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+import sqlalchemy as sa
+
+SCHEMA_VERSION: Final = 3
+SEAT_KEYS: Final = ("n", "e", "s", "w")
+TEAM_KEYS: Final = ("ns", "ew")
+HUMAN: Final = "human"
+Kind = Literal["human", "simulated"]
+KINDS: Final = ("human", "simulated")
+#: The longest display name a player may have.
+NAME_MAX: Final = 40
+#: The most a player's preferences may take, as UTF-8 JSON.
+PREFS_MAX_BYTES: Final = 4096
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table(
+    "schema_version", metadata, sa.Column("version", sa.Integer, nullable=False)
+)
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    # Only the token's hash is kept: a copy of the database does not let anyone act as
+    # the players in it.
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("name", sa.String(NAME_MAX), nullable=False),
+    sa.Column("prefs", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+    sa.Column("seen_at", sa.DateTime, nullable=False),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    # Actions and hands refer to a game by this small number rather than by its id, which
+    # keeps the one-row-per-action table compact.
+    sa.Column("num", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.String(32), nullable=False, unique=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("started_at", sa.DateTime, nullable=False),
+    sa.Column("updated_at", sa.DateTime, nullable=False),
+    sa.Column("finished_at", sa.DateTime),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("rule_set", sa.Text, nullable=False),
+    *(sa.Column(f"player_{k}", sa.String(200), nullable=False) for k in SEAT_KEYS),
+    *(sa.Column(f"level_{k}", sa.String(40), nullable=False) for k in SEAT_KEYS),
+    sa.Column("bot_levels", sa.String(200), nullable=False),
+    sa.Column("undo_allowed", sa.Boolean, nullable=False),
+    sa.Column("undo_used", sa.Boolean, nullable=False),
+    sa.Column("actions_count", sa.Integer, nullable=False),
+    sa.Column("hands_count", sa.Integer, nullable=False),
+    sa.Column("score_ns", sa.Integer, nullable=False),
+    sa.Column("score_ew", sa.Integer, nullable=False),
+    sa.Column("bags_ns", sa.Integer, nullable=False),
+    sa.Column("bags_ew", sa.Integer, nullable=False),
+    sa.Column("winner", sa.Integer),
+    sa.Column("outcome", sa.String(200), nullable=False),
+    # Simulated, imported and older games belong to nobody.
+    sa.Column("owner", sa.String(32), sa.ForeignKey("players.id", ondelete="SET NULL")),
+    sa.Index("ix_games_kind_started", "kind", "started_at"),
+)
+# Named on its own: the upgrade from version 2 adds it to a table that is already there.
+GAMES_OWNER_INDEX: Final = sa.Index("ix_games_owner", games.c.owner)
+
+hands = sa.Table(
+    "hands",
+    metadata,
+    sa.Column("game", sa.Integer, sa.ForeignKey("games.num", ondelete="CASCADE"), primary_key=True),
+    sa.Column("hand_no", sa.Integer, primary_key=True),
+    sa.Column("dealer", sa.Integer, nullable=False),
+    sa.Column("claimed_by", sa.Integer),
+    *(sa.Column(f"bid_{k}", sa.Integer, nullable=False) for k in SEAT_KEYS),
+    *(sa.Column(f"blind_{k}", sa.Boolean, nullable=False) for k in SEAT_KEYS),
+    *(sa.Column(f"tricks_{k}", sa.Integer, nullable=False) for k in SEAT_KEYS),
+    *(
+        sa.Column(f"{name}_{t}", sa.Integer, nullable=False)
+        for t in TEAM_KEYS
+        for name in (
+            "team_bid",
+            "team_tricks",
+            "points",
+            "bags",
+            "bags_before",
+            "bags_after",
+            "penalty",
+            "score",
+        )
+    ),
+    *(sa.Column(f"made_{t}", sa.Boolean) for t in TEAM_KEYS),
+    sa.Column("breakdown", sa.Text, nullable=False),
+    sqlite_with_rowid=False,
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game", sa.Integer, sa.ForeignKey("games.num", ondelete="CASCADE"), primary_key=True),
+    # The key (game, ply) is what makes two actions for one ply impossible, whatever the
+    # writers do; the ply check in each write makes the loser hear about it.
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("action", sa.Integer, nullable=False),
+    # Clustered on (game, ply): SQLite keeps the rows in that order, with no second index.
+    sqlite_with_rowid=False,
+)
+
+#: The tables of a store: a database holding any of them is taken for one.
+OUR_TABLES: Final = frozenset({"schema_version", "games", "hands", "actions", "players"})

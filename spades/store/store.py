@@ -1,0 +1,573 @@
+"""The :class:`Store`: every read and write of games and players, each in one transaction.
+
+A write to a game in play names the ply it was made at. Two sessions on one game cannot
+both write: the second is refused with :class:`~spades.store.errors.StaleWrite`, and no ply
+ever holds two actions. A database fault met in any of them becomes a plain
+:class:`~spades.store.errors.StoreError` (see :mod:`spades.store.errors`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import secrets
+import threading
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, suppress
+from datetime import datetime, timedelta
+from typing import Any, ClassVar, Final
+
+import pandas as pd
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from spades.cards import NUM_ACTIONS
+from spades.match import Match
+from spades.record import GameRecord, LoadedGame, RecordError, dumps, loads
+from spades.rules import Rules
+from spades.store.checks import (
+    TOKEN_CHARS,
+    TOKEN_MAX,
+    check_kind,
+    check_levels,
+    check_name,
+    check_players,
+    check_ply,
+    shown,
+    token_hash,
+)
+from spades.store.connect import empty_file, resolve_url, sqlite_engine, sqlite_file
+from spades.store.errors import StaleWrite, StoreError, StoreUnavailable, plain_faults
+from spades.store.migrate import prepare
+from spades.store.queries import (
+    NewGame,
+    game_row,
+    insert_games,
+    insert_hands,
+    player_row,
+    replay,
+    result_values,
+    seat_names,
+    stored_actions,
+)
+from spades.store.rows import GameFilter, utc_now
+from spades.store.schema import (
+    HUMAN,
+    KINDS,
+    PREFS_MAX_BYTES,
+    SEAT_KEYS,
+    Kind,
+    actions,
+    games,
+    players,
+)
+
+# How long a player's seen_at may lag: it is bookkeeping, not worth a write on every visit.
+_SEEN_EVERY: Final = timedelta(hours=1)
+
+_log = logging.getLogger("spades.store")
+
+
+class Store:
+    """The games of one database. Thread-safe; share one per URL (:meth:`default`).
+
+    ``busy_timeout`` (seconds, SQLite only) is how long a write waits for another writer
+    before the store gives up with :class:`StoreUnavailable` (reason ``busy``).
+    """
+
+    _shared: ClassVar[dict[str, Store]] = {}
+    _shared_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, url: str | None = None, *, busy_timeout: float = 30.0) -> None:
+        if isinstance(busy_timeout, bool) or not isinstance(busy_timeout, int | float):
+            raise StoreError(f"busy_timeout: expected seconds, not {shown(busy_timeout)}")
+        if not (math.isfinite(busy_timeout) and busy_timeout >= 0):
+            raise StoreError(f"busy_timeout: {busy_timeout} is not a number of seconds")
+        with plain_faults("the default database folder", None):
+            self.url = resolve_url(url)
+        try:
+            dialect = sa.make_url(self.url).get_backend_name()
+        except sa.exc.ArgumentError as err:
+            raise StoreError(f"database URL: {err}") from None
+        self._file = sqlite_file(self.url)
+        self._busy_timeout = busy_timeout
+        with self._faults():
+            self.engine = (
+                sqlite_engine(self.url, busy_timeout)
+                if dialect == "sqlite"
+                else sa.create_engine(self.url, pool_pre_ping=True)
+            )
+        try:
+            self._open()
+        except StoreError:
+            # Let go of the file now: a refused database is left as it was found.
+            self.engine.dispose()
+            raise
+
+    @classmethod
+    def default(cls, url: str | None = None) -> Store:
+        """One shared store per database URL (resolved as :func:`resolve_url` does)."""
+        key = resolve_url(url)
+        with cls._shared_lock:
+            store = cls._shared.get(key)
+            if store is None:
+                store = cls._shared[key] = cls(key)
+            return store
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    # ----------------------------------------------------------------- transactions
+    def _faults(self) -> AbstractContextManager[None]:
+        return plain_faults(self._where(), self._file)
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self._faults(), self.engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with (
+            self._faults(),
+            self.engine.connect().execution_options(spades_write=True) as conn,
+            conn.begin(),
+        ):
+            yield conn
+
+    # ------------------------------------------------------------------ schema
+    def _open(self) -> None:
+        # SQLite takes a zero-length file for a new database and would write one into it:
+        # a file cut short would silently become an empty store. Look before connecting,
+        # since connecting creates the file when it is missing.
+        if self._file is not None and empty_file(self._file, self._busy_timeout):
+            _log.error("%s is an empty file; it is left as it is", self._where())
+            raise StoreUnavailable("empty")
+        with self._write() as conn:
+            prepare(conn, self._where())
+
+    def _where(self) -> str:
+        """The database for the server log (never for a message a player sees)."""
+        return f"the database {sa.make_url(self.url).render_as_string(hide_password=True)}"
+
+    # -------------------------------------------------------------------- writes
+    def new_game(
+        self,
+        *,
+        rules: Rules,
+        seed: int,
+        players: tuple[str, str, str, str],
+        kind: Kind,
+        bot_levels: Mapping[int, str],
+        undo_allowed: bool = True,
+        owner: str | None = None,
+    ) -> str:
+        """Record a new game with no actions yet; returns its id (32 hex digits).
+
+        ``owner`` is the player (:meth:`new_player`) whose game it is, if anyone's.
+        """
+        game = NewGame(
+            game_id=uuid.uuid4().hex,
+            match=Match(rules, seed=seed),
+            players=check_players(players),
+            kind=check_kind(kind),
+            levels=check_levels(bot_levels),
+            undo_allowed=undo_allowed,
+            undo_used=False,
+            started_at=utc_now(),
+            finished_at=None,
+            owner=owner,
+        )
+        with self._write() as conn:
+            if owner is not None:
+                player_row(conn, owner)
+            insert_games(conn, [game])
+        return game.game_id
+
+    def append_action(
+        self, game_id: str, action: int, *, ply: int, undo_used: bool = False
+    ) -> None:
+        """Store ``action`` as action number ``ply`` of a game in play (one transaction).
+
+        ``ply`` is how many actions the caller's copy of the game had before this one.
+        When the store holds another number, the game has moved on elsewhere:
+        :class:`StaleWrite` is raised and nothing is stored.
+        """
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise StoreError(f"action: expected an int, not {shown(action)}")
+        if not 0 <= action < NUM_ACTIONS:
+            raise StoreError(f"action: {action} is not an action")
+        with self._guarded(game_id, ply, "no more actions can be stored") as (conn, row):
+            values: dict[str, Any] = {"actions_count": ply + 1, "updated_at": utc_now()}
+            if undo_used:
+                values["undo_used"] = True
+            conn.execute(actions.insert().values(game=row.num, ply=ply, action=action))
+            conn.execute(games.update().where(games.c.num == row.num).values(**values))
+
+    @contextmanager
+    def _guarded(
+        self, game_id: str, ply: int, refused: str
+    ) -> Iterator[tuple[Connection, sa.Row[Any]]]:
+        """A write to a game in play that the caller saw at ``ply`` actions: the game row,
+        locked, or :class:`StaleWrite` when the store holds another count, or a
+        :class:`StoreError` ending in ``refused`` when the game is over."""
+        check_ply(ply)
+        with self._write() as conn:
+            row = game_row(conn, game_id, lock=True)
+            if ply != row.actions_count:
+                raise StaleWrite(game_id, expected=ply, stored=row.actions_count)
+            if row.status != "playing":
+                raise StoreError(f"game {game_id} is over; {refused}")
+            yield conn, row
+
+    def truncate(self, game_id: str, length: int, *, ply: int) -> None:
+        """Undo: keep the first ``length`` actions of a game in play, mark undo as used.
+
+        ``ply`` is how many actions the caller's copy had before the undo; as in
+        :meth:`append_action`, another stored number raises :class:`StaleWrite`.
+        """
+        with self._guarded(game_id, ply, "it cannot be taken back") as (conn, row):
+            if not row.undo_allowed:
+                raise StoreError(f"undo is switched off for game {game_id}")
+            if not 0 <= length <= row.actions_count:
+                raise StoreError(
+                    f"truncate: game {game_id} has {row.actions_count} actions, "
+                    f"cannot keep {length}"
+                )
+            conn.execute(actions.delete().where(actions.c.game == row.num, actions.c.ply >= length))
+            conn.execute(
+                games.update()
+                .where(games.c.num == row.num)
+                .values(actions_count=length, undo_used=True, updated_at=utc_now())
+            )
+
+    def abandon(self, game_id: str, *, ply: int) -> None:
+        """Mark a game in play as given up by its player (it stays, with its actions).
+
+        ``ply`` is how many actions the caller's copy has; as in :meth:`append_action`,
+        another stored number raises :class:`StaleWrite` and nothing changes.
+        """
+        with self._guarded(game_id, ply, "it cannot be abandoned") as (conn, row):
+            now = utc_now()
+            conn.execute(
+                games.update()
+                .where(games.c.num == row.num)
+                .values(status="abandoned", finished_at=now, updated_at=now)
+            )
+
+    def unfinished_game(self, owner: str) -> str | None:
+        """The id of the player's newest game still in play, if they have one."""
+        with self._read() as conn:
+            found = conn.execute(
+                sa.select(games.c.id)
+                .where(games.c.owner == owner, games.c.status == "playing")
+                .order_by(games.c.updated_at.desc(), games.c.num.desc())
+                .limit(1)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
+    def finish(self, game_id: str, match: Match) -> None:
+        """Mark a game over with its winner, scores and hands; ``match`` must be its replay."""
+        if not match.is_over:
+            raise StoreError(f"finish: the match of game {game_id} is not over")
+        with self._write() as conn:
+            row = game_row(conn, game_id, lock=True)
+            if row.status != "playing":
+                raise StoreError(f"game {game_id} is already finished")
+            stored = stored_actions(conn, row.num)
+            if stored != list(match.history) or row.seed != match.seed:
+                raise StoreError(
+                    f"finish: the match given is not the one stored as game {game_id} "
+                    f"({len(stored)} stored actions, {len(match.history)} in the match)"
+                )
+            conn.execute(
+                games.update()
+                .where(games.c.num == row.num)
+                .values(**result_values(match, utc_now()))
+            )
+            insert_hands(conn, row.num, match)
+
+    def save_match(
+        self,
+        match: Match,
+        *,
+        players: tuple[str, str, str, str],
+        kind: Kind,
+        bot_levels: Mapping[int, str],
+        undo_used: bool = False,
+        started_at: datetime | None = None,
+    ) -> str:
+        """Store a whole match (finished, or stopped short) in one transaction."""
+        return self.save_matches(
+            [(match, players, bot_levels)], kind=kind, undo_used=undo_used, started_at=started_at
+        )[0]
+
+    def save_matches(
+        self,
+        items: Iterable[tuple[Match, tuple[str, str, str, str], Mapping[int, str]]],
+        *,
+        kind: Kind,
+        undo_used: bool = False,
+        started_at: datetime | None = None,
+    ) -> list[str]:
+        """Store many (match, players, bot levels) in one transaction; returns their ids."""
+        when = started_at or utc_now()
+        batch = [
+            NewGame(
+                game_id=uuid.uuid4().hex,
+                match=match,
+                players=check_players(players),
+                kind=check_kind(kind),
+                levels=check_levels(levels),
+                undo_allowed=True,
+                undo_used=undo_used,
+                started_at=when,
+                finished_at=when,
+            )
+            for match, players, levels in items
+        ]
+        with self._write() as conn:
+            insert_games(conn, batch)
+        return [game.game_id for game in batch]
+
+    # -------------------------------------------------------------------- players
+    def new_player(self, name: str = "You") -> tuple[str, str]:
+        """A new player: returns ``(player_id, token)``.
+
+        The token is the player's secret (a browser keeps it to be this player again);
+        only its hash is stored, so it cannot be looked up later: hand it over now.
+        """
+        checked = check_name(name)
+        player_id = uuid.uuid4().hex
+        token = secrets.token_urlsafe(32)
+        now = utc_now()
+        with self._write() as conn:
+            conn.execute(
+                players.insert().values(
+                    id=player_id,
+                    token_hash=token_hash(token),
+                    name=checked,
+                    prefs="{}",
+                    created_at=now,
+                    seen_at=now,
+                )
+            )
+        return player_id, token
+
+    def player_for_token(self, token: str) -> str | None:
+        """The player whose token this is; None for an unknown, malformed or over-long one."""
+        if not isinstance(token, str) or not 0 < len(token) <= TOKEN_MAX:
+            return None
+        if not set(token) <= TOKEN_CHARS:
+            return None
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(players.c.id, players.c.seen_at).where(
+                    players.c.token_hash == token_hash(token)
+                )
+            ).one_or_none()
+        if row is None:
+            return None
+        now = utc_now()
+        if row.seen_at < now - _SEEN_EVERY:
+            # seen_at is bookkeeping: a busy or read-only database must not turn a known
+            # player away. The fault is in the server log already.
+            with suppress(StoreUnavailable), self._write() as conn:
+                conn.execute(players.update().where(players.c.id == row.id).values(seen_at=now))
+        return str(row.id)
+
+    def player_name(self, player_id: str) -> str:
+        """A player's display name."""
+        with self._read() as conn:
+            return str(player_row(conn, player_id).name)
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        """Change a player's display name (trimmed, at most :data:`NAME_MAX` characters)."""
+        checked = check_name(name)
+        with self._write() as conn:
+            player_row(conn, player_id)
+            conn.execute(players.update().where(players.c.id == player_id).values(name=checked))
+
+    def player_prefs(self, player_id: str) -> dict[str, Any]:
+        """A player's saved preferences (empty when none are, or they do not read back)."""
+        with self._read() as conn:
+            text = player_row(conn, player_id).prefs
+        try:
+            prefs = json.loads(text)
+        except ValueError:
+            _log.warning("%s: the preferences of player %s do not read", self._where(), player_id)
+            return {}
+        return prefs if isinstance(prefs, dict) else {}
+
+    def save_player_prefs(self, player_id: str, prefs: Mapping[str, Any]) -> None:
+        """Keep a player's preferences (JSON, at most :data:`PREFS_MAX_BYTES` bytes)."""
+        try:
+            text = json.dumps(dict(prefs), ensure_ascii=False, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as err:
+            raise StoreError(f"preferences: they cannot be saved as JSON ({err})") from None
+        size = len(text.encode("utf-8"))
+        if size > PREFS_MAX_BYTES:
+            raise StoreError(
+                f"preferences: they take {size} bytes, more than the {PREFS_MAX_BYTES} kept"
+            )
+        with self._write() as conn:
+            player_row(conn, player_id)
+            conn.execute(players.update().where(players.c.id == player_id).values(prefs=text))
+
+    # ----------------------------------------------------------- import / export
+    def export_json(self, game_id: str) -> str:
+        """The game as a JSON record (``spades.record``), with its store facts in ``meta``.
+
+        Only a game that is over: the record holds every hand and the seed, so a game in
+        play would give away the cards still hidden and every deal still to come.
+        """
+        with self._read() as conn:
+            row = game_row(conn, game_id)
+            if row.status == "playing":
+                raise StoreError(
+                    f"game {game_id} is still being played; it can be exported once it is over"
+                )
+            match = replay(conn, row)
+        meta = {
+            "game_id": game_id,
+            "kind": row.kind,
+            "started_at": row.started_at.isoformat(),
+            "levels": ",".join(row._mapping[f"level_{k}"] for k in SEAT_KEYS),
+            "undo_allowed": str(row.undo_allowed).lower(),
+            "undo_used": str(row.undo_used).lower(),
+        }
+        return dumps(GameRecord.of(match, players=seat_names(row), meta=meta))
+
+    def import_json(self, text: str | bytes) -> str:
+        """Validate a JSON record through the engine and store it; returns the game id."""
+        return self.import_many([text])[0]
+
+    def import_many(self, texts: Iterable[str | bytes]) -> list[str]:
+        """Import several records, all or nothing: one bad record stores none of them."""
+        batch: list[NewGame] = []
+        for index, text in enumerate(texts):
+            try:
+                loaded = loads(text)
+            except RecordError as err:
+                raise StoreError(f"import refused, record {index + 1}: {err}") from None
+            batch.append(self._imported(loaded, index))
+        ids = [game.game_id for game in batch]
+        if len(set(ids)) != len(ids):
+            raise StoreError("import refused: the same game appears twice")
+        with self._write() as conn:
+            taken = conn.execute(sa.select(games.c.id).where(games.c.id.in_(ids))).scalars().all()
+            if taken:
+                raise StoreError(f"import refused: game {taken[0]} is already stored")
+            insert_games(conn, batch)
+        return ids
+
+    def _imported(self, loaded: LoadedGame, index: int) -> NewGame:
+        meta = loaded.record.meta
+        where = f"import refused, record {index + 1}"
+        game_id = meta.get("game_id") or uuid.uuid4().hex
+        if len(game_id) != 32 or any(ch not in "0123456789abcdef" for ch in game_id):
+            raise StoreError(f"{where}: meta.game_id {game_id!r} is not 32 hex digits")
+        kind = meta.get("kind", "human")
+        if kind not in KINDS:
+            raise StoreError(f"{where}: meta.kind {kind!r} is not 'human' or 'simulated'")
+        levels_text = meta.get("levels")
+        if levels_text is None:
+            levels = {seat: "unknown" for seat in (0, 1, 3)}
+        else:
+            parts = levels_text.split(",")
+            if len(parts) != 4:
+                raise StoreError(f"{where}: meta.levels needs four comma-separated levels")
+            levels = {seat: level for seat, level in enumerate(parts) if level != HUMAN}
+        try:
+            started = datetime.fromisoformat(meta["started_at"]) if "started_at" in meta else None
+            checked_levels = check_levels(levels)
+        except (ValueError, StoreError) as err:
+            raise StoreError(f"{where}: {err}") from None
+        when = started.replace(tzinfo=None) if started else utc_now()
+        return NewGame(
+            game_id=game_id,
+            match=loaded.match,
+            players=loaded.record.players,
+            kind=kind,
+            levels=checked_levels,
+            undo_allowed=meta.get("undo_allowed", "true") == "true",
+            undo_used=meta.get("undo_used", "false") == "true",
+            started_at=when,
+            finished_at=when if loaded.match.is_over else None,
+        )
+
+    # -------------------------------------------------------------------- reads
+    def load(self, game_id: str) -> LoadedGame:
+        """The game replayed through the engine; :class:`StoreError` if unknown or corrupt."""
+        with self._read() as conn:
+            row = game_row(conn, game_id)
+            match = replay(conn, row)
+        if row.status != "playing" and (match.scores != (row.score_ns, row.score_ew)):
+            raise StoreError(
+                f"game {game_id} is corrupt: its actions replay to {match.scores}, "
+                f"but the stored score is {(row.score_ns, row.score_ew)}"
+            )
+        meta = {"game_id": game_id, "kind": row.kind}
+        return LoadedGame(GameRecord.of(match, players=seat_names(row), meta=meta), match)
+
+    def game_info(self, game_id: str) -> dict[str, Any]:
+        """The ``games`` row of a game as a dict."""
+        with self._read() as conn:
+            return dict(game_row(conn, game_id)._mapping)
+
+    def list_games(
+        self, game_filter: GameFilter | None = None, *, limit: int | None = None
+    ) -> pd.DataFrame:
+        """Games, newest first, as a DataFrame of the ``games`` columns (rules left out)."""
+        where = (game_filter or GameFilter(finished_only=False)).clause()
+        columns = [c for c in games.c if c.name not in ("rules", "num")]
+        stmt = (
+            sa.select(*columns).where(where).order_by(games.c.started_at.desc(), games.c.num.desc())
+        )
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        return self.frame(stmt)
+
+    def frame(self, stmt: sa.Select[Any] | sa.CompoundSelect[Any]) -> pd.DataFrame:
+        """Run a query and return the rows as a DataFrame."""
+        with self._read() as conn:
+            result = conn.execute(stmt)
+            keys = list(result.keys())
+            rows = result.all()
+        if not rows:
+            return pd.DataFrame(columns=keys)
+        # Column by column: pandas builds a frame from a list of rows far more slowly.
+        return pd.DataFrame(dict(zip(keys, zip(*rows, strict=True), strict=True)))
+
+    def revision(self) -> tuple[int, int, str]:
+        """Changes whenever a game is added, moves on, is taken back or ends (a cache key)."""
+        with self._read() as conn:
+            count, total, latest = conn.execute(
+                sa.select(
+                    sa.func.count(),
+                    sa.func.coalesce(sa.func.sum(games.c.actions_count), 0),
+                    sa.func.max(games.c.updated_at),
+                )
+            ).one()
+        return int(count), int(total), str(latest)
+
+    def choices(self) -> dict[str, list[str]]:
+        """The distinct rule sets and bot levels stored (for filter widgets)."""
+        with self._read() as conn:
+            rule_sets = (
+                conn.execute(sa.select(games.c.rule_set).distinct().order_by(games.c.rule_set))
+                .scalars()
+                .all()
+            )
+            levels = (
+                conn.execute(sa.union(*(sa.select(games.c[f"level_{k}"]) for k in SEAT_KEYS)))
+                .scalars()
+                .all()
+            )
+        return {
+            "rule_sets": list(rule_sets),
+            "bot_levels": sorted(level for level in levels if level != HUMAN),
+        }
