@@ -5,15 +5,18 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 from spades.app.play import HUMAN_SEAT, PACES, READ_ONLY, TRICK_HOLD, GameController
-from spades.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK
+from spades.app.table_view import TableView, finished_hands, table_view, trump_taker
+from spades.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
+from spades.deck import Trick
 from spades.match import Match
 from spades.rules import Rules
-from spades.state import Phase
+from spades.state import HandState, Phase
 from spades.store import Store, StoreError
 
 LEVELS = {0: "random", 1: "random", 3: "random"}
@@ -289,6 +292,80 @@ def test_the_summary_holds_the_bots_until_the_next_hand(store: Store) -> None:
     controller.next_hand()
     assert controller.summary_for is None
     assert controller.shown_hand is controller.match.hand
+
+
+def _check_view(controller: GameController, view: TableView) -> None:
+    """The view is the human seat's observation of the hand on the table, with exactly the
+    controller's answers about it, and no hand state anywhere in it."""
+    assert not any(isinstance(getattr(view, f.name), HandState) for f in fields(view))
+    assert view.obs == controller.shown_hand.observation(HUMAN_SEAT)
+    assert view.live == (controller.shown_hand is controller.match.hand)
+    assert (view.held, view.human_to_act, view.summary) == (
+        controller.held_trick,
+        controller.human_to_act,
+        controller.show_summary,
+    )
+    assert view.flash == (controller.flash if view.held is None else None)
+    assert set(view.card_why_not) == set(view.obs.hand or ())
+    for card, why in view.card_why_not.items():
+        assert why == controller.why_not(controller.card_action(card))
+    for action, why in view.why_not.items():
+        assert why == controller.why_not(action)
+    match = controller.match
+    assert view.scores == (match.scores if view.summary else view.obs.scores)
+    assert view.bags == (match.bags if view.summary else view.obs.bags)
+    assert [view.team_won(t) for t in (0, 1)] == [
+        sum(controller.shown_hand.tricks_won[t::2]) for t in (0, 1)
+    ]
+    assert view.can_claim == controller.can_claim()
+    assert view.last_trick == controller.last_trick()
+
+
+def test_the_table_view_is_what_the_human_seat_sees_at_every_beat() -> None:
+    controller, clock = _game(None, pace="fast", seed=8)
+    summaries = holds = 0
+    while not controller.match.is_over and len(controller.match.finished) < 2:
+        clock.now += 2
+        view = table_view(controller)
+        _check_view(controller, view)
+        summaries += view.summary
+        holds += view.held is not None
+        if controller.show_summary:
+            controller.next_hand()
+        elif controller.human_to_act:
+            controller.act(_human_move(controller), controller.ply)
+        else:
+            _paced_beat(controller)
+    assert summaries and holds
+
+
+def test_a_trick_taken_with_a_trump_is_told_apart() -> None:
+    ruffed = Trick(0, tuple(parse_card(c) for c in ("AH", "2S", "KH", "3H")), 1)
+    led = Trick(0, tuple(parse_card(c) for c in ("2S", "AS", "3S", "4S")), 1)
+    followed = Trick(0, tuple(parse_card(c) for c in ("2H", "AH", "3H", "4H")), 1)
+    assert trump_taker(ruffed, jokers=False) == 1
+    assert trump_taker(led, jokers=False) is None
+    assert trump_taker(followed, jokers=False) is None
+
+
+def test_finished_hands_are_the_public_record_of_each_hand() -> None:
+    controller, _ = _game(None, seed=4)
+    match = controller.match
+    while not match.is_over:
+        if controller.human_to_act:
+            controller.act(_human_move(controller), controller.ply)
+        elif controller.show_summary:
+            controller.next_hand()
+        else:
+            controller.run_bots()
+    record = finished_hands(match)
+    assert [h.number for h in record] == list(range(1, len(match.finished) + 1))
+    assert [h.score for h in record] == match.score_history()
+    assert [h.result for h in record] == match.results
+    for hand, state in zip(record, match.finished, strict=True):
+        assert (hand.dealer, hand.claimed_by) == (state.dealer, state.claimed_by)
+        assert list(hand.bids) == state.bids and list(hand.blind) == state.blind
+        assert list(hand.tricks_won) == state.tricks_won and list(hand.tricks) == state.tricks
 
 
 def test_a_reloaded_fresh_hand_shows_the_last_summary_again(store: Store) -> None:

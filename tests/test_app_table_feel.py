@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from spades.app import prefs
 from spades.app.play import HUMAN_SEAT, GameController
 from spades.app.prefs import TablePrefs
+from spades.app.table_view import table_view
 from spades.app.themes import (
     BLACK_SUIT,
     CARD_BACKS,
@@ -28,7 +29,7 @@ from spades.store import Store
 from spades.ui.cards import trick_html
 from spades.ui.db import app_store
 from spades.ui.identity import STATE_KEY, Identity
-from spades.ui.table import announcement, seat_views
+from spades.ui.table_html import announcement, seat_views
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
 AA_TEXT = 4.5
@@ -227,7 +228,7 @@ def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None
         controller.match.hand.observation(HUMAN_SEAT).known_voids()[seat] for seat in (0, 1, 3)
     ):
         _human_move(at)
-    voids = controller.shown_hand.observation(HUMAN_SEAT).known_voids()
+    voids = table_view(controller).obs.known_voids()
     page = _html(at)
     assert page.count('class="sp-voids') == 3, "each other seat shows its voids"
     for seat in (0, 1, 3):
@@ -285,7 +286,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
         if controller.hold:
             trick = controller.held_trick
             assert trick is not None
-            views = seat_views(controller, controller.shown_hand, TablePrefs())
+            views = seat_views(table_view(controller), TablePrefs())
             winning = dict(trick.plays())[trick.winner]
             trumped = winning // 13 == 3 and trick.cards[0] // 13 != 3
             assert [v.trumped for v in views] == [trumped and s == trick.winner for s in range(4)]
@@ -301,7 +302,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
                 winner = ' data-winner="true"' if seat == trick.winner else ""
                 assert f'data-card="{card_str(card)}" data-seat="{letter}"{winner}>' in page
             assert page.count('data-winner="true"') == 1
-            spoken = announcement(controller, controller.shown_hand)
+            spoken = announcement(table_view(controller))
             assert f"{controller.players[trick.winner]} wins the trick" in spoken
             seen[trumped] += 1
             controller.drawn()
@@ -311,7 +312,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
             controller.act(LOOK if LOOK in legal else legal[-1], controller.ply)
             trick = controller.match.hand.observation(HUMAN_SEAT).trick
             if trick and not controller.hold:
-                views = seat_views(controller, controller.shown_hand, TablePrefs())
+                views = seat_views(table_view(controller), TablePrefs())
                 # The browser drew the player's card as it was clicked (spades.ui.quick).
                 assert not any(v.fresh for v in views), "your own card does not slide in again"
         else:
@@ -319,7 +320,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
             controller.tick()
             trick = controller.match.hand.observation(HUMAN_SEAT).trick
             if trick and not controller.hold and trick[-1][0] != HUMAN_SEAT:
-                views = seat_views(controller, controller.shown_hand, TablePrefs())
+                views = seat_views(table_view(controller), TablePrefs())
                 fresh = [card_str(v.card) for v in views if v.fresh and v.card is not None]
                 assert fresh == [card_str(trick[-1][1])], "a bot's card just played slides in"
                 slid += 1
@@ -343,9 +344,7 @@ def test_at_the_instant_pace_every_finished_trick_is_shown_whole_with_its_winner
     while not controller.match.finished:
         flash = controller.flash
         if flash is not None:
-            page = trick_html(
-                seat_views(controller, controller.shown_hand, TablePrefs()), center=""
-            )
+            page = trick_html(seat_views(table_view(controller), TablePrefs()), center="")
             assert "sp-table sp-flashing" in page
             for seat, card in flash.plays():
                 winner = ' data-winner="true"' if seat == flash.winner else ""
@@ -353,7 +352,7 @@ def test_at_the_instant_pace_every_finished_trick_is_shown_whole_with_its_winner
                 assert f'class="sp-flash" {placed}' in page
             assert page.count('data-winner="true"') == 1
             assert f"{controller.players[flash.winner]} won the last trick" in announcement(
-                controller, controller.shown_hand
+                table_view(controller)
             )
             shown.append(flash.cards)
         legal = controller.match.hand.legal_actions()

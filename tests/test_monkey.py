@@ -14,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from spades.app.play import GameController
+from spades.app.table_view import finished_hands
 from spades.cards import (
     BID_BASE,
     BLIND_NIL,
@@ -67,6 +68,9 @@ def _check_finished_hands(controller: GameController, seen: int) -> int:
         assert result.teams[0].tricks + result.teams[1].tricks == 13
     totals = [sum(r.teams[t].points for r in match.results) for t in (0, 1)]
     assert tuple(totals) == match.scores
+    shown = finished_hands(match)
+    assert [hand.result for hand in shown] == match.results
+    assert [hand.score for hand in shown] == match.score_history()
     return len(match.finished)
 
 

@@ -27,7 +27,7 @@ from spades.cards import (
     card_name,
     card_str,
 )
-from spades.state import deck_for
+from spades.deck import deck_for
 
 #: Suits left to right in a hand: colours alternate so neighbouring suits stand apart.
 DISPLAY_SUIT_ORDER = (3, 2, 0, 1)

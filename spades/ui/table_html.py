@@ -1,0 +1,136 @@
+"""The Play table's pieces made from a :class:`~spades.app.table_view.TableView`, no widget.
+
+What each seat shows, the middle of the table, the status line, the table in words for a
+screen reader, and the scoresheet's rows: all drawn from what the human seat may see and
+the public record of the hands that are over, so :mod:`spades.ui.table` only places them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from spades.app.play import HUMAN_SEAT
+from spades.app.prefs import TablePrefs
+from spades.app.table_view import FinishedHand, TableView
+from spades.cards import SEAT_NAMES, Card, bid_label, card_name
+from spades.observation import Phase
+from spades.ui.cards import SeatView
+
+#: The teams as the human sees them, by team number (the human sits on team 0).
+SIDE_NAMES: Final = ("Us", "Them")
+
+
+def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
+    """What each seat shows: name, bid, tricks, its card (the newest slides in, a trump that
+    takes a trick shines), cards left, and the known voids when that aid is on."""
+    obs = view.obs
+    held = view.held
+    on_table: dict[int, Card] = dict(held.plays()) if held is not None else dict(obs.trick)
+    acting = None if held is not None or view.summary else obs.current_player
+    # The player's own card is drawn by the browser the moment it is clicked (see
+    # spades.ui.quick), so only the bots' cards slide in from the server's drawing.
+    fresh = (
+        obs.trick[-1][0] if held is None and obs.trick and obs.trick[-1][0] != HUMAN_SEAT else None
+    )
+    voids = obs.known_voids() if look.voids else None
+    flash = view.flash
+    flashed = dict(flash.plays()) if flash is not None else {}
+    return [
+        SeatView(
+            name=view.players[seat],
+            bid=bid_label(obs.bids[seat], obs.blind[seat]),
+            tricks=obs.tricks_won[seat],
+            card=on_table.get(seat),
+            to_act=seat == acting,
+            dealer=seat == obs.dealer,
+            winner=held is not None and held.winner == seat,
+            fresh=seat == fresh,
+            trumped=seat == view.trumped,
+            voids=tuple(s for s in range(4) if voids[seat] >> s & 1)
+            if voids is not None and seat != HUMAN_SEAT
+            else None,
+            held=obs.hand_sizes[seat] if seat != HUMAN_SEAT else None,
+            flash=flashed.get(seat),
+            flash_winner=flash is not None and flash.winner == seat,
+        )
+        for seat in range(4)
+    ]
+
+
+def announcement(view: TableView) -> str:
+    """The table in words for a screen reader: the trick, whose turn, bids and scores."""
+    obs = view.obs
+    held = view.held
+    plays = held.plays() if held is not None else list(obs.trick)
+    if plays:
+        played = ", ".join(
+            f"{view.players[seat]} {card_name(card, jokers=view.jokers)}" for seat, card in plays
+        )
+        trick = f"On the table: {played}."
+    else:
+        trick = "No card on the table."
+    if view.flash is not None:
+        trick = f"{view.players[view.flash.winner]} won the last trick. {trick}"
+    scores = "; ".join(
+        f"{SIDE_NAMES[team]}: bid {view.team_bids[team]}, won "
+        f"{view.team_won(team)}, score {obs.scores[team]}"
+        for team in (0, 1)
+    )
+    return f"{trick} {status(view)} {scores}."
+
+
+def center_html(view: TableView) -> str:
+    """The middle of the table: spades are trump, whether they are broken, the jokers."""
+    broken = "Spades broken" if view.obs.spades_broken else "Spades not broken yet"
+    jokers = "<div class='sp-marker'>Jokers rank above the A♠</div>" if view.jokers else ""
+    return (
+        "<div class='sp-trump' title='Spades are always trump'>♠</div>"
+        "<div class='sp-marker'>trump</div>"
+        f"<div class='sp-marker'>{broken}</div>{jokers}"
+    )
+
+
+def status(view: TableView) -> str:
+    """The status line: who wins the trick on show, whose turn it is and to do what."""
+    if view.held is not None:
+        return f"{view.players[view.held.winner]} wins the trick."
+    seat = view.obs.current_player
+    if view.watching:
+        if seat is None:
+            return "You are watching this game."
+        return f"You are watching: {view.players[seat]} is to act."
+    if view.summary or seat is None:
+        return "The hand is over."
+    if seat != HUMAN_SEAT:
+        doing = {Phase.BIDDING: "bidding", Phase.EXCHANGE: "passing cards"}.get(
+            view.phase, "playing"
+        )
+        return f"{view.players[seat]} is {doing}…"
+    return _your_turn(view)
+
+
+def _your_turn(view: TableView) -> str:
+    if view.phase is Phase.BIDDING:
+        if view.obs.hand is None:
+            return "Your turn: bid blind nil before you see your cards, or look at them."
+        return "Your turn: how many tricks will you take?"
+    if view.phase is Phase.EXCHANGE:
+        return "Your turn: pick a card to pass to your partner."
+    return "Your turn: play a card."
+
+
+def scoresheet_rows(hands: Sequence[FinishedHand]) -> list[dict[str, int | str]]:
+    """One row a finished hand: each team's bid, tricks, points, score and bags."""
+    rows: list[dict[str, int | str]] = []
+    for hand in hands:
+        row: dict[str, int | str] = {"Hand": hand.number, "Dealer": SEAT_NAMES[hand.dealer]}
+        for team, name in enumerate(SIDE_NAMES):
+            t = hand.result.teams[team]
+            row[f"{name} bid"] = hand.team_bids[team]
+            row[f"{name} won"] = t.tricks
+            row[f"{name} points"] = t.points
+            row[f"{name} score"] = hand.score[team]
+            row[f"{name} bags"] = t.bags_after
+        rows.append(row)
+    return rows
