@@ -1,5 +1,5 @@
-"""Shared fixtures: a sealed home and data folder, a Streamlit server for browser tests and
-Debian's Chromium."""
+"""Shared fixtures: a sealed home and data folder, a database of each kind the store runs
+on, a Streamlit server for browser tests and Debian's Chromium."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ import sys
 import tempfile
 import time
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -25,6 +27,10 @@ DATA_ENV = ("SPADES_DATA_DIR", "SPADES_DB_URL")
 #: Folders that default to places under HOME, which the session replaces.
 XDG_ENV = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
 _SESSION_HOME = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
+#: A PostgreSQL server for the store's tests: the SQLAlchemy URL of a database on it that
+#: may create others (``postgresql+psycopg://user@host:port/postgres``). ``.ci/run`` starts
+#: a server and sets it; without it the PostgreSQL cases skip, except under CI.
+POSTGRES_ENV = "SPADES_TEST_POSTGRES"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -64,6 +70,31 @@ def sealed_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SPADES_DB_URL", f"sqlite:///{data / 'spades.db'}")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     return data
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database for the store, once as a SQLite file and once as a PostgreSQL
+    database of its own (created for the test and dropped after it)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.db'}"
+        return
+    admin_url = os.environ.get(POSTGRES_ENV)
+    if not admin_url:
+        if os.environ.get("CI"):
+            pytest.fail(f"{POSTGRES_ENV} is not set: CI runs the store on PostgreSQL too")
+        pytest.skip(f"no PostgreSQL server ({POSTGRES_ENV} is not set)")
+    name = f"spades_test_{uuid.uuid4().hex[:16]}"
+    admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        yield sa.make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as conn:
+            # The test's stores may still hold connections: they are closed with it.
+            conn.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
 
 
 def _free_port() -> int:

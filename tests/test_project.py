@@ -41,9 +41,11 @@ def _readme_command(heading: str) -> str:
 
 
 def _ci_lines() -> list[str]:
+    """The commands of .ci/run, one a line (a line ending in a backslash goes on)."""
+    text = (ROOT / ".ci" / "run").read_text().replace("\\\n", " ")
     return [
-        line.strip()
-        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        " ".join(line.split())
+        for line in text.splitlines()
         if line.strip() and not line.strip().startswith("#")
     ]
 
@@ -61,6 +63,19 @@ def test_ci_lints_checks_the_format_and_types_before_the_tests() -> None:
     tests = lines.index(_readme_command("Install and run the tests"))
     for step in CHECKS:
         assert step in lines[:tests], f".ci/run does not run {step!r} before the tests"
+
+
+def test_ci_runs_the_store_on_postgresql_too() -> None:
+    lines = _ci_lines()
+    tests = lines.index(_readme_command("Install and run the tests"))
+    started = next(
+        i for i, line in enumerate(lines) if line.startswith("as_postgres") and "start" in line
+    )
+    exported = next(
+        i for i, line in enumerate(lines) if line.startswith("export SPADES_TEST_POSTGRES=")
+    )
+    assert started < exported < tests
+    assert any(line.startswith("trap ") and "stop" in line for line in lines[:tests])
 
 
 def test_mypy_runs_in_strict_mode() -> None:

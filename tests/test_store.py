@@ -6,11 +6,12 @@ import json
 import multiprocessing
 import sqlite3
 import threading
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from db_helpers import run_sql
 
 from spades.drive import play_match
 from spades.match import Match
@@ -26,15 +27,11 @@ from spades.store import (
     games,
     hands,
 )
+from spades.store.digest import history_digest
 
 PLAYERS = ("North", "East", "You", "West")
 BOTS = {0: "random", 1: "random", 3: "random"}
 ALL_BOTS = {seat: "random" for seat in range(4)}
-
-
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.db'}"
 
 
 @pytest.fixture
@@ -55,7 +52,7 @@ def test_a_game_played_action_by_action_round_trips(store: Store) -> None:
     match = _played(3)
     gid = store.new_game(rules=Rules(), seed=3, players=PLAYERS, kind="human", bot_levels=BOTS)
     for ply, action in enumerate(match.history):
-        store.append_action(gid, action, ply=ply)
+        store.append_action(gid, action, after=match.history[:ply])
     store.finish(gid, match)
     loaded = store.load(gid)
     assert loaded.match.history == match.history
@@ -96,8 +93,8 @@ def test_undo_truncates_the_actions_and_marks_the_game(store: Store) -> None:
     gid = store.new_game(rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS)
     match = _played(1)
     for ply, action in enumerate(match.history[:10]):
-        store.append_action(gid, action, ply=ply)
-    store.truncate(gid, 6, ply=10)
+        store.append_action(gid, action, after=match.history[:ply])
+    store.truncate(gid, 6, after=match.history[:10])
     assert store.load(gid).match.history == match.history[:6]
     assert store.game_info(gid)["undo_used"] is True
 
@@ -106,16 +103,17 @@ def test_undo_is_refused_when_switched_off(store: Store) -> None:
     gid = store.new_game(
         rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, undo_allowed=False
     )
-    store.append_action(gid, _played(1).history[0], ply=0)
+    first = _played(1).history[0]
+    store.append_action(gid, first, after=[])
     with pytest.raises(StoreError, match="undo is switched off"):
-        store.truncate(gid, 0, ply=1)
+        store.truncate(gid, 0, after=[first])
 
 
 def test_a_finished_game_takes_no_more_actions(store: Store) -> None:
     match = _played(2)
     gid = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     with pytest.raises(StoreError, match="is over"):
-        store.append_action(gid, 0, ply=len(match.history))
+        store.append_action(gid, 0, after=match.history)
 
 
 def test_finish_refuses_a_match_that_is_not_the_stored_one(store: Store) -> None:
@@ -167,12 +165,12 @@ def test_importing_a_stored_game_again_refuses_the_whole_batch(store: Store) -> 
 
 def test_a_corrupt_stored_game_is_refused_with_a_message(store: Store, db_url: str) -> None:
     gid = store.save_match(_played(6), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
-    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
-        raw.execute(
-            "UPDATE actions SET action = 200 WHERE ply = 1"
-            " AND game = (SELECT num FROM games WHERE id = ?)",
-            (gid,),
-        )
+    run_sql(
+        db_url,
+        "UPDATE actions SET action = 200 WHERE ply = 1"
+        " AND game = (SELECT num FROM games WHERE id = :gid)",
+        gid=gid,
+    )
     with pytest.raises(StoreError, match=f"game {gid} is corrupt: action 1"):
         store.load(gid)
 
@@ -237,6 +235,7 @@ def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     )
     assert info["hands_count"] == len(match.finished)
     assert info["owner"] is None
+    assert info["digest"] == history_digest(match.history)
     assert _count(store, hands) == len(match.finished)
     assert store.load("a" * 32).match.scores == match.scores
     player, _ = store.new_player("Ada")
@@ -290,7 +289,7 @@ CREATE TABLE actions (
 
 def _write_v2(path: Path, source: Path) -> None:
     """A version 2 file holding the games, hands and actions of the store at ``source``."""
-    columns = ", ".join(c.name for c in games.c if c.name != "owner")
+    columns = ", ".join(c.name for c in games.c if c.name not in ("owner", "digest"))
     with sqlite3.connect(path) as raw:
         raw.executescript(V2_SCHEMA)
         raw.execute("ATTACH DATABASE ? AS source", (str(source),))
@@ -306,7 +305,7 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
     match = _played(13)
     done = source.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     playing = source.new_game(rules=Rules(), seed=5, players=PLAYERS, kind="human", bot_levels=BOTS)
-    source.append_action(playing, source.load(playing).match.legal_actions()[0], ply=0)
+    source.append_action(playing, source.load(playing).match.legal_actions()[0], after=[])
     source.close()
     path = tmp_path / "v2.db"
     _write_v2(path, tmp_path / "source.db")
@@ -326,6 +325,31 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
         rules=Rules(), seed=6, players=PLAYERS, kind="human", bot_levels=BOTS, owner=player
     )
     assert list(store.list_games(GameFilter(owner=player, finished_only=False))["id"]) == [mine]
+    # The game in play took its digest with the upgrade: its next guarded write lands.
+    moved = store.load(playing).match
+    store.append_action(playing, moved.legal_actions()[0], after=moved.history)
+    assert len(store.load(playing).match.history) == 2
+
+
+def test_a_version_3_file_gets_the_digest_of_each_game_s_actions(tmp_path: Path) -> None:
+    path = tmp_path / "v3.db"
+    source = Store(f"sqlite:///{path}")
+    match = _played(4)
+    done = source.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    playing = source.new_game(rules=Rules(), seed=5, players=PLAYERS, kind="human", bot_levels=BOTS)
+    first = source.load(playing).match.legal_actions()[0]
+    source.append_action(playing, first, after=[])
+    source.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("ALTER TABLE games DROP COLUMN digest")
+        raw.execute("UPDATE schema_version SET version = 3")
+
+    store = Store(f"sqlite:///{path}")
+    assert store.game_info(done)["digest"] == history_digest(match.history)
+    assert store.game_info(playing)["digest"] == history_digest([first])
+    second = store.load(playing).match.legal_actions()[0]
+    store.append_action(playing, second, after=[first])
+    assert store.load(playing).match.history == [first, second]
 
 
 def test_a_foreign_database_with_a_games_table_is_refused(tmp_path: Path) -> None:
@@ -340,8 +364,9 @@ def test_a_foreign_database_with_a_games_table_is_refused(tmp_path: Path) -> Non
     assert tables == [("games",)]
 
 
-def test_sqlite_runs_in_wal_mode(store: Store, db_url: str) -> None:
-    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
+def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    Store(f"sqlite:///{tmp_path / 'games.db'}")
+    with sqlite3.connect(tmp_path / "games.db") as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
@@ -386,7 +411,7 @@ def test_writer_threads_append_to_separate_games_without_loss(store: Store) -> N
     def play(gid: str) -> None:
         try:
             for ply, action in enumerate(match.history):
-                store.append_action(gid, action, ply=ply)
+                store.append_action(gid, action, after=match.history[:ply])
         except BaseException as err:  # reported below: a thread cannot raise into the test
             errors.append(err)
 
@@ -408,10 +433,11 @@ def test_a_writer_killed_mid_write_leaves_only_whole_games(store: Store, db_url:
     writer.join()
     stored = store.list_games()
     assert len(stored) >= 5
-    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
-        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        per_game = dict(raw.execute("SELECT game, count(*) FROM actions GROUP BY game"))
-        counts = dict(raw.execute("SELECT num, actions_count FROM games"))
+    if db_url.startswith("sqlite:"):
+        with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
+            assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    per_game = dict(run_sql(db_url, "SELECT game, count(*) FROM actions GROUP BY game"))
+    counts = dict(run_sql(db_url, "SELECT num, actions_count FROM games"))
     assert per_game == counts
     assert all(store.load(gid).match.is_over for gid in stored["id"])
 
@@ -424,21 +450,17 @@ def test_a_player_is_found_by_their_token_and_only_its_hash_is_stored(
     assert len(player) == 32 and set(player) <= set("0123456789abcdef")
     assert store.player_for_token(token) == player
     assert store.player_for_token(store.new_player()[1]) != player
-    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
-        rows = raw.execute("SELECT * FROM players").fetchall()
+    rows = run_sql(db_url, "SELECT * FROM players")
     assert len(rows) == 2
     assert not any(token in str(value) for row in rows for value in row)
 
 
 def test_a_player_seen_after_an_hour_has_their_seen_at_moved_on(store: Store, db_url: str) -> None:
     player, token = store.new_player()
-    path = db_url.removeprefix("sqlite:///")
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE players SET seen_at = '2020-01-01 00:00:00.000000'")
+    run_sql(db_url, "UPDATE players SET seen_at = :then", then=datetime(2020, 1, 1))
     assert store.player_for_token(token) == player
-    with sqlite3.connect(path) as raw:
-        [(seen,)] = raw.execute("SELECT seen_at FROM players").fetchall()
-    assert seen > "2021"
+    [(seen,)] = run_sql(db_url, "SELECT seen_at FROM players")
+    assert str(seen) > "2021"
 
 
 @pytest.mark.parametrize(
@@ -558,7 +580,7 @@ def test_a_game_in_play_is_not_exported_since_its_record_holds_every_hidden_card
     store: Store,
 ) -> None:
     gid = store.new_game(rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS)
-    store.append_action(gid, store.load(gid).match.legal_actions()[0], ply=0)
+    store.append_action(gid, store.load(gid).match.legal_actions()[0], after=[])
     with pytest.raises(StoreError, match="can be exported once it is over"):
         store.export_json(gid)
 

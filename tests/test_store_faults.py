@@ -57,7 +57,7 @@ def saved(tmp_path: Path) -> Saved:
     match = play_match(Rules(), 3, ["random"] * 4)
     finished = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     playing = store.new_game(rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS)
-    store.append_action(playing, store.load(playing).match.legal_actions()[0], ply=0)
+    store.append_action(playing, store.load(playing).match.legal_actions()[0], after=[])
     store.close()
     return Saved(path, finished, playing)
 
@@ -98,7 +98,7 @@ def _use(url: str, gid: str) -> None:
     """Open the store, read a game and write to it: whatever fails first fails."""
     store = Store(url)
     match = store.load(gid).match
-    store.append_action(gid, match.legal_actions()[0], ply=len(match.history))
+    store.append_action(gid, match.legal_actions()[0], after=match.history)
 
 
 def _damage_cut_in_half(data: bytes) -> bytes:
@@ -152,7 +152,7 @@ def test_a_read_only_database_still_reads_but_refuses_writes_plainly(
     assert store.load(saved.finished).match.is_over
     match = store.load(saved.playing).match
     with pytest.raises(StoreUnavailable) as caught:
-        store.append_action(saved.playing, match.legal_actions()[0], ply=len(match.history))
+        store.append_action(saved.playing, match.legal_actions()[0], after=match.history)
     assert caught.value.reason == "read_only"
     _assert_plain(caught.value, tmp_path)
     with pytest.raises(StoreUnavailable, match="read-only"):
@@ -199,7 +199,7 @@ def test_a_lock_held_past_the_timeout_is_busy_and_loses_nothing(
     holder.execute("BEGIN IMMEDIATE")
     try:
         with pytest.raises(StoreUnavailable) as caught:
-            store.append_action(saved.playing, action, ply=len(match.history))
+            store.append_action(saved.playing, action, after=match.history)
         assert caught.value.reason == "busy"
         assert "try again" in str(caught.value)
         _assert_plain(caught.value, tmp_path)
@@ -209,7 +209,7 @@ def test_a_lock_held_past_the_timeout_is_busy_and_loses_nothing(
     finally:
         holder.rollback()
         holder.close()
-    store.append_action(saved.playing, action, ply=len(match.history))
+    store.append_action(saved.playing, action, after=match.history)
     assert store.load(saved.playing).match.history == [*match.history, action]
 
 

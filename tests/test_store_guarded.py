@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 import threading
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from db_helpers import run_sql
 
 from spades.match import Match
 from spades.rules import Rules
@@ -16,11 +16,6 @@ from spades.store import StaleWrite, Store, StoreError
 
 PLAYERS = ("North", "East", "You", "West")
 BOTS = {0: "random", 1: "random", 3: "random"}
-
-
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.db'}"
 
 
 def _new_game(store: Store, seed: int = 1, rules: Rules | None = None) -> str:
@@ -34,29 +29,49 @@ def _play(store: Store, gid: str, count: int) -> Match:
     match = store.load(gid).match
     for _ in range(count):
         action = match.legal_actions()[0]
-        store.append_action(gid, action, ply=len(match.history))
+        store.append_action(gid, action, after=match.history)
         match.apply(action)
     return match
 
 
 def _stored_plies(db_url: str) -> list[tuple[int, int]]:
     """Every stored (ply, number of actions at that ply), in ply order."""
-    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as raw:
-        return raw.execute("SELECT ply, count(*) FROM actions GROUP BY ply ORDER BY ply").fetchall()
+    return run_sql(db_url, "SELECT ply, count(*) FROM actions GROUP BY ply ORDER BY ply")
 
 
-@pytest.mark.parametrize("ply", [0, 2, 4, 1_000_000])
-def test_an_append_at_a_ply_the_game_is_not_at_is_refused_and_stores_nothing(
+@pytest.mark.parametrize("ply", [0, 2, 4, 200])
+def test_an_append_after_a_history_the_game_does_not_have_is_refused_and_stores_nothing(
     db_url: str, ply: int
 ) -> None:
     store = Store(db_url)
     gid = _new_game(store)
     match = _play(store, gid, 3)
+    # A copy with ``ply`` actions the game never had (its first actions are bids, not cards).
+    other = list(range(ply))
     with pytest.raises(StaleWrite, match="has moved on") as refused:
-        store.append_action(gid, match.legal_actions()[0], ply=ply)
+        store.append_action(gid, match.legal_actions()[0], after=other)
     assert (refused.value.expected, refused.value.stored) == (ply, 3)
     assert store.load(gid).match.history == match.history
     assert store.game_info(gid)["actions_count"] == 3
+
+
+def test_a_copy_from_before_an_undo_and_other_moves_is_refused_though_as_long(
+    db_url: str,
+) -> None:
+    mine, theirs = Store(db_url), Store(db_url)
+    gid = _new_game(mine)
+    match = _play(mine, gid, 5)
+    stale = theirs.load(gid).match
+    # The game is taken back one action and played on differently, to the same length.
+    mine.truncate(gid, 4, after=match.history)
+    replayed = Match.replay(match.rules, seed=match.seed, actions=match.history[:4])
+    other = next(a for a in replayed.legal_actions() if a != match.history[4])
+    mine.append_action(gid, other, after=replayed.history)
+    with pytest.raises(StaleWrite, match="taken back and played again") as refused:
+        theirs.append_action(gid, stale.legal_actions()[0], after=stale.history)
+    assert (refused.value.expected, refused.value.stored) == (5, 5)
+    assert mine.load(gid).match.history == [*match.history[:4], other]
+    assert _stored_plies(db_url) == [(ply, 1) for ply in range(5)]
 
 
 def test_a_second_session_s_bid_does_not_land_as_the_next_seat_s_bid(db_url: str) -> None:
@@ -64,9 +79,9 @@ def test_a_second_session_s_bid_does_not_land_as_the_next_seat_s_bid(db_url: str
     gid = _new_game(first)
     mine, theirs = first.load(gid).match, second.load(gid).match
     bid = mine.legal_actions()[-1]
-    first.append_action(gid, bid, ply=len(mine.history))
+    first.append_action(gid, bid, after=mine.history)
     with pytest.raises(StaleWrite):
-        second.append_action(gid, bid, ply=len(theirs.history))
+        second.append_action(gid, bid, after=theirs.history)
     assert second.load(gid).match.history == [bid]
 
 
@@ -75,23 +90,23 @@ def test_an_undo_at_a_ply_the_game_has_left_is_refused_and_changes_nothing(db_ur
     gid = _new_game(store)
     match = _play(store, gid, 10)
     with pytest.raises(StaleWrite) as refused:
-        store.truncate(gid, 6, ply=9)
+        store.truncate(gid, 6, after=match.history[:9])
     assert (refused.value.expected, refused.value.stored) == (9, 10)
     assert store.load(gid).match.history == match.history
     assert store.game_info(gid)["undo_used"] is False
-    store.truncate(gid, 6, ply=10)
+    store.truncate(gid, 6, after=match.history)
     assert store.load(gid).match.history == match.history[:6]
 
 
-@pytest.mark.parametrize("ply", ["0", 0.0, True, None])
-def test_a_ply_must_be_a_whole_number(db_url: str, ply: object) -> None:
+@pytest.mark.parametrize("after", ["", b"", 0, None, [0.0], [True], [1] * 100_001])
+def test_a_history_must_be_a_list_of_action_numbers(db_url: str, after: object) -> None:
     store = Store(db_url)
     gid = _new_game(store)
     action = store.load(gid).match.legal_actions()[0]
-    with pytest.raises(StoreError, match="ply: expected an int"):
-        store.append_action(gid, action, ply=ply)  # type: ignore[arg-type]
-    with pytest.raises(StoreError, match="ply: expected an int"):
-        store.truncate(gid, 0, ply=ply)  # type: ignore[arg-type]
+    with pytest.raises(StoreError, match="after: expected"):
+        store.append_action(gid, action, after=after)  # type: ignore[arg-type]
+    with pytest.raises(StoreError, match="after: expected"):
+        store.truncate(gid, 0, after=after)  # type: ignore[arg-type]
     assert store.game_info(gid)["actions_count"] == 0
 
 
@@ -105,7 +120,7 @@ def test_two_servers_appending_at_one_ply_store_exactly_one_action(db_url: str) 
         # Each server picks its own legal action for the position it replayed.
         action = match.legal_actions()[-1 if server is two else 0]
         try:
-            server.append_action(gid, action, ply=len(match.history))
+            server.append_action(gid, action, after=match.history)
             outcomes.append("stored")
         except StaleWrite as err:
             assert (err.expected, err.stored) == (5, 6)
@@ -142,13 +157,13 @@ def test_racing_writers_never_store_two_actions_for_one_ply_and_the_game_replays
                 undo = ply > 0 and rng.random() < 0.1
                 try:
                     if undo:
-                        store.truncate(gid, ply - 1, ply=ply)
+                        store.truncate(gid, ply - 1, after=match.history)
                         match = Match.replay(
                             match.rules, seed=match.seed, actions=match.history[:-1]
                         )
                     else:
                         action = rng.choice(match.legal_actions())
-                        store.append_action(gid, action, ply=ply)
+                        store.append_action(gid, action, after=match.history)
                         match.apply(action)
                     outcome = "undone" if undo else "appended"
                 except StaleWrite:
@@ -185,16 +200,17 @@ def test_an_abandoned_game_is_kept_but_no_longer_unfinished(tmp_path: Path) -> N
     newer = store.new_game(
         rules=Rules(), seed=2, players=PLAYERS, kind="human", bot_levels=BOTS, owner=ann
     )
-    store.append_action(newer, store.load(newer).match.legal_actions()[0], ply=0)
+    first = store.load(newer).match.legal_actions()[0]
+    store.append_action(newer, first, after=[])
     assert store.unfinished_game(ann) == newer
     with pytest.raises(StaleWrite):
-        store.abandon(newer, ply=0)
-    store.abandon(newer, ply=1)
+        store.abandon(newer, after=[])
+    store.abandon(newer, after=[first])
     assert store.game_info(newer)["status"] == "abandoned"
     assert len(store.load(newer).match.history) == 1
     assert store.unfinished_game(ann) == older
-    store.abandon(older, ply=0)
+    store.abandon(older, after=[])
     assert store.unfinished_game(ann) is None
     with pytest.raises(StoreError, match="cannot be abandoned"):
-        store.abandon(older, ply=0)
+        store.abandon(older, after=[])
     store.close()

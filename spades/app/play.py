@@ -11,7 +11,7 @@ once. Every applied action is written to the store as it happens, so a reload re
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -25,7 +25,6 @@ from spades.cards import (
     Action,
     Card,
     Seat,
-    bid_action,
     is_card,
 )
 from spades.drive import next_bot_action
@@ -34,13 +33,13 @@ from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import HandState, IllegalAction, Phase, Trick
 from spades.store import StaleWrite, Store, StoreError
+from spades.store.digest import history_digest
 
 HUMAN_SEAT: Final = 2
 BOT_SEATS: Final = (0, 1, 3)
 #: Seconds between two bot moves (and how long a finished trick stays on the table).
 PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
-#: Seconds a finished trick stays on show at least, whatever the pace (at ``instant`` the
-#: browser shows it over the next trick, so the bots do not wait for it).
+#: Seconds a finished trick stays on show at least, whatever the pace.
 TRICK_HOLD: Final = 0.6
 MessageKind = Literal["info", "warning", "error"]
 READ_ONLY: Final = "This is another player's game: you may watch it, not play it"
@@ -324,7 +323,9 @@ class GameController:
         store, game_id = self.store, self.game_id
         if store is None or game_id is None or not self.in_progress:
             return True
-        return self._stored(lambda: store.abandon(game_id, ply=self.ply), "Giving up the game")
+        return self._stored(
+            lambda: store.abandon(game_id, after=self.match.history), "Giving up the game"
+        )
 
     def can_claim(self) -> bool:
         """Whether the human may claim the rest now (the engine's claim check)."""
@@ -382,7 +383,7 @@ class GameController:
         return True
 
     def _save(self, action: Action, seat: Seat) -> bool:
-        """Write ``action`` at this copy's ply; whether the store took it."""
+        """Write ``action`` after this copy's history; whether the store took it."""
         if self.store is None or (self.game_id is None and seat != HUMAN_SEAT):
             return True
         store = self.store
@@ -390,7 +391,9 @@ class GameController:
         def write() -> None:
             if self.game_id is None:
                 self.game_id = self._register(store)
-            store.append_action(self.game_id, action, ply=self.ply, undo_used=self.undo_used)
+            store.append_action(
+                self.game_id, action, after=self.match.history, undo_used=self.undo_used
+            )
 
         return self._stored(write, "This move")
 
@@ -418,8 +421,9 @@ class GameController:
             undo_allowed=self.undo_allowed,
             owner=self.owner,
         )
-        for ply, earlier in enumerate(self.match.history):
-            store.append_action(game_id, earlier, ply=ply)
+        history = self.match.history
+        for ply, earlier in enumerate(history):
+            store.append_action(game_id, earlier, after=history[:ply])
         return game_id
 
     def _save_finish(self) -> None:
@@ -438,7 +442,10 @@ class GameController:
             info = self.store.game_info(self.game_id)
         except StoreError:
             return False
-        return bool(info["actions_count"] == self.ply)
+        return bool(
+            info["actions_count"] == self.ply
+            and info["digest"] == history_digest(self.match.history)
+        )
 
     def step(self) -> bool:
         """Advance the table by one beat: gather a finished trick, or let one bot act."""
@@ -543,7 +550,9 @@ class GameController:
         if (
             store is not None
             and game_id is not None
-            and not self._stored(lambda: store.truncate(game_id, point, ply=self.ply), "The undo")
+            and not self._stored(
+                lambda: store.truncate(game_id, point, after=self.match.history), "The undo"
+            )
         ):
             return False
         actions = self.match.history[:point]
@@ -589,13 +598,3 @@ def _actors(match: Match) -> list[Seat]:
         seats.append(seat)
         replay.apply(action)
     return seats
-
-
-def bid_key(bid: int) -> str:
-    """The key of the button that bids ``bid`` tricks: ``bid_nil``, ``bid_1`` … ``bid_13``."""
-    return "bid_nil" if bid == 0 else f"bid_{bid}"
-
-
-def bid_actions() -> Sequence[tuple[str, Action]]:
-    """(key, action) of every bid button in order: nil, 1..13."""
-    return [(bid_key(n), bid_action(n)) for n in range(14)]

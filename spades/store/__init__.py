@@ -12,11 +12,15 @@ and the hash of the secret token a browser presents to be that player again. A
 or foreign one is refused. Every write is one transaction, and SQLite runs in WAL mode so
 that pages reading and games writing do not block each other.
 
-A write to a game in play names the ply it was made at. Two sessions on one game cannot
-both write: the second is refused with :class:`StaleWrite`, and no ply ever holds two
-actions. A database that cannot be used (damaged, read-only, busy, empty, or written by a
-newer version) raises :class:`StoreUnavailable` with a message for people; the details go
-to the server log, never into the message.
+A write to a game in play names the history its copy of the game had, which the store
+compares with the game's action count and digest (:mod:`~spades.store.digest`) under a
+row lock. Two sessions on one game cannot both write: the second is refused with
+:class:`StaleWrite`, no ply ever holds two actions, and a copy from before an undo is
+refused even when the game has been played back to the same length. The same holds on
+SQLite and on PostgreSQL, where several servers may share one database. A database that
+cannot be used (damaged, read-only, busy, empty, or written by a newer version) raises
+:class:`StoreUnavailable` with a message for people; the details go to the server log,
+never into the message.
 
 The modules, each with one job: :mod:`~spades.store.schema` (the tables),
 :mod:`~spades.store.connect` (where the database is, and the SQLite engine),
@@ -31,11 +35,11 @@ share), :mod:`~spades.store.migrate` (creating and upgrading a database) and
 >>> gid = store.new_game(rules=Rules(), seed=1, players=("N", "E", "You", "W"),
 ...                      kind="human", bot_levels={0: "random", 1: "random", 3: "random"})
 >>> first = store.load(gid).match.legal_actions()[0]
->>> store.append_action(gid, first, ply=0)
+>>> store.append_action(gid, first, after=[])
 >>> len(store.load(gid).match.history)
 1
 >>> try:
-...     store.append_action(gid, first, ply=0)
+...     store.append_action(gid, first, after=[])
 ... except StaleWrite as err:
 ...     (err.expected, err.stored)
 (0, 1)

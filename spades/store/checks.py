@@ -10,6 +10,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from spades.record import MAX_ACTIONS
 from spades.store.errors import StoreError
 from spades.store.schema import HUMAN, KINDS, NAME_MAX
 
@@ -53,11 +54,15 @@ def check_kind(kind: str) -> str:
     return kind
 
 
-def check_ply(ply: int) -> int:
-    """A count of actions, as a writer names the ply its copy of a game was at."""
-    if isinstance(ply, bool) or not isinstance(ply, int):
-        raise StoreError(f"ply: expected an int, not {shown(ply)}")
-    return ply
+def check_history(after: Sequence[int]) -> list[int]:
+    """The history a writer's copy of a game had, as a list of action numbers."""
+    if isinstance(after, (str, bytes)) or not isinstance(after, Sequence):
+        raise StoreError(f"after: expected the copy's actions, not {shown(after)}")
+    if len(after) > MAX_ACTIONS or not all(
+        isinstance(a, int) and not isinstance(a, bool) for a in after
+    ):
+        raise StoreError(f"after: expected at most {MAX_ACTIONS} action numbers")
+    return list(after)
 
 
 def check_name(name: str) -> str:

@@ -28,14 +28,17 @@ class StaleWrite(StoreError):
     """The game has moved on: its stored actions are not the ones the writer's copy had.
 
     ``expected`` is the number of actions the writer's copy had, ``stored`` the number the
-    store holds. Nothing was written; reload the game to see where it stands.
+    store holds (the same number when an undo and other moves made it as long again).
+    Nothing was written; reload the game to see where it stands.
     """
 
     def __init__(self, game_id: str, *, expected: int, stored: int) -> None:
-        super().__init__(
-            f"game {game_id} has moved on elsewhere: it holds {stored} actions, "
-            f"where this copy has {expected}"
+        where = (
+            "its actions were taken back and played again"
+            if expected == stored
+            else f"it holds {stored} actions, where this copy has {expected}"
         )
+        super().__init__(f"game {game_id} has moved on elsewhere: {where}")
         self.game_id = game_id
         self.expected = expected
         self.stored = stored

@@ -13,8 +13,9 @@ from typing import Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from spades.store.digest import history_digest
 from spades.store.errors import StoreError, StoreUnavailable
-from spades.store.queries import insert_hands, replay
+from spades.store.queries import insert_hands, replay, stored_actions
 from spades.store.rows import bot_levels_label, rule_set_label
 from spades.store.schema import (
     GAMES_OWNER_INDEX,
@@ -56,6 +57,9 @@ _V1_COPY: Final = (
 _V2_ADD_OWNER: Final = (
     "ALTER TABLE games ADD COLUMN owner VARCHAR(32) REFERENCES players (id) ON DELETE SET NULL"
 )
+# Version 3 guarded writes by the number of actions alone: the upgrade adds each game's
+# digest of its actions (spades.store.digest).
+_V3_ADD_DIGEST: Final = "ALTER TABLE games ADD COLUMN digest VARCHAR(16) NOT NULL DEFAULT ''"
 
 
 def prepare(conn: Connection, where: str) -> None:
@@ -88,8 +92,10 @@ def prepare(conn: Connection, where: str) -> None:
         raise StoreUnavailable("newer")
     if version == 1:
         _upgrade_v1(conn)
-    elif version == 2:
-        _upgrade_v2(conn)
+    elif version in (2, 3):
+        if version == 2:
+            _upgrade_v2(conn)
+        _upgrade_v3(conn)
     else:
         _log.error("%s: schema_version holds %r", where, found)
         raise StoreUnavailable("damaged")
@@ -112,6 +118,7 @@ def _upgrade_v1(conn: Connection) -> None:
                 rule_set=rule_set_label(match.rules),
                 bot_levels=bot_levels_label(levels),
                 hands_count=len(match.finished),
+                digest=history_digest(match.history),
             )
         )
         if row.status != "playing":
@@ -122,3 +129,10 @@ def _upgrade_v2(conn: Connection) -> None:
     players.create(conn)
     conn.exec_driver_sql(_V2_ADD_OWNER)
     GAMES_OWNER_INDEX.create(conn)
+
+
+def _upgrade_v3(conn: Connection) -> None:
+    conn.exec_driver_sql(_V3_ADD_DIGEST)
+    for num in conn.execute(sa.select(games.c.num)).scalars().all():
+        digest = history_digest(stored_actions(conn, num))
+        conn.execute(games.update().where(games.c.num == num).values(digest=digest))

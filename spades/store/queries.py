@@ -20,6 +20,7 @@ from spades.match import Match
 from spades.rules import Rules
 from spades.state import IllegalAction
 from spades.store.checks import is_player_id, shown
+from spades.store.digest import history_digest
 from spades.store.errors import StoreError
 from spades.store.rows import bot_levels_label, hand_rows, rule_set_label, utc_now
 from spades.store.schema import SEAT_KEYS, actions, games, hands, players
@@ -132,6 +133,7 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> None:
             "undo_allowed": game.undo_allowed,
             "undo_used": game.undo_used,
             "owner": game.owner,
+            "digest": history_digest(match.history),
             **result_values(match, game.finished_at),
         }
         row["updated_at"] = game.started_at

@@ -13,7 +13,7 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
 HUMAN: Final = "human"
@@ -64,6 +64,8 @@ games = sa.Table(
     sa.Column("undo_allowed", sa.Boolean, nullable=False),
     sa.Column("undo_used", sa.Boolean, nullable=False),
     sa.Column("actions_count", sa.Integer, nullable=False),
+    # The digest of the stored actions (spades.store.digest), which guarded writes compare.
+    sa.Column("digest", sa.String(16), nullable=False, server_default=""),
     sa.Column("hands_count", sa.Integer, nullable=False),
     sa.Column("score_ns", sa.Integer, nullable=False),
     sa.Column("score_ew", sa.Integer, nullable=False),

@@ -14,7 +14,7 @@ import math
 import secrets
 import threading
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Final
@@ -30,15 +30,16 @@ from spades.rules import Rules
 from spades.store.checks import (
     TOKEN_CHARS,
     TOKEN_MAX,
+    check_history,
     check_kind,
     check_levels,
     check_name,
     check_players,
-    check_ply,
     shown,
     token_hash,
 )
 from spades.store.connect import empty_file, resolve_url, sqlite_engine, sqlite_file
+from spades.store.digest import history_digest, next_digest
 from spades.store.errors import StaleWrite, StoreError, StoreUnavailable, plain_faults
 from spades.store.migrate import prepare
 from spades.store.queries import (
@@ -188,20 +189,26 @@ class Store:
         return game.game_id
 
     def append_action(
-        self, game_id: str, action: int, *, ply: int, undo_used: bool = False
+        self, game_id: str, action: int, *, after: Sequence[int], undo_used: bool = False
     ) -> None:
-        """Store ``action`` as action number ``ply`` of a game in play (one transaction).
+        """Store ``action`` as the next action of a game in play (one transaction).
 
-        ``ply`` is how many actions the caller's copy of the game had before this one.
-        When the store holds another number, the game has moved on elsewhere:
-        :class:`StaleWrite` is raised and nothing is stored.
+        ``after`` is the history of the caller's copy of the game. When the store holds
+        another history (another length, or the same length after an undo and other
+        moves), the game has moved on elsewhere: :class:`StaleWrite` is raised and
+        nothing is stored.
         """
         if isinstance(action, bool) or not isinstance(action, int):
             raise StoreError(f"action: expected an int, not {shown(action)}")
         if not 0 <= action < NUM_ACTIONS:
             raise StoreError(f"action: {action} is not an action")
-        with self._guarded(game_id, ply, "no more actions can be stored") as (conn, row):
-            values: dict[str, Any] = {"actions_count": ply + 1, "updated_at": utc_now()}
+        with self._guarded(game_id, after, "no more actions can be stored") as (conn, row):
+            ply = row.actions_count
+            values: dict[str, Any] = {
+                "actions_count": ply + 1,
+                "digest": next_digest(row.digest, action),
+                "updated_at": utc_now(),
+            }
             if undo_used:
                 values["undo_used"] = True
             conn.execute(actions.insert().values(game=row.num, ply=ply, action=action))
@@ -209,29 +216,32 @@ class Store:
 
     @contextmanager
     def _guarded(
-        self, game_id: str, ply: int, refused: str
+        self, game_id: str, after: Sequence[int], refused: str
     ) -> Iterator[tuple[Connection, sa.Row[Any]]]:
-        """A write to a game in play that the caller saw at ``ply`` actions: the game row,
-        locked, or :class:`StaleWrite` when the store holds another count, or a
-        :class:`StoreError` ending in ``refused`` when the game is over."""
-        check_ply(ply)
+        """A write to a game in play whose caller's copy has the history ``after``: the
+        game row, locked, or :class:`StaleWrite` when the store holds another history, or
+        a :class:`StoreError` ending in ``refused`` when the game is over."""
+        history = check_history(after)
+        digest = history_digest(history)
         with self._write() as conn:
             row = game_row(conn, game_id, lock=True)
-            if ply != row.actions_count:
-                raise StaleWrite(game_id, expected=ply, stored=row.actions_count)
+            if len(history) != row.actions_count or digest != row.digest:
+                raise StaleWrite(game_id, expected=len(history), stored=row.actions_count)
             if row.status != "playing":
                 raise StoreError(f"game {game_id} is over; {refused}")
             yield conn, row
 
-    def truncate(self, game_id: str, length: int, *, ply: int) -> None:
+    def truncate(self, game_id: str, length: int, *, after: Sequence[int]) -> None:
         """Undo: keep the first ``length`` actions of a game in play, mark undo as used.
 
-        ``ply`` is how many actions the caller's copy had before the undo; as in
-        :meth:`append_action`, another stored number raises :class:`StaleWrite`.
+        ``after`` is the history of the caller's copy before the undo; as in
+        :meth:`append_action`, another stored history raises :class:`StaleWrite`.
         """
-        with self._guarded(game_id, ply, "it cannot be taken back") as (conn, row):
+        with self._guarded(game_id, after, "it cannot be taken back") as (conn, row):
             if not row.undo_allowed:
                 raise StoreError(f"undo is switched off for game {game_id}")
+            if isinstance(length, bool) or not isinstance(length, int):
+                raise StoreError(f"truncate: expected a number of actions, not {shown(length)}")
             if not 0 <= length <= row.actions_count:
                 raise StoreError(
                     f"truncate: game {game_id} has {row.actions_count} actions, "
@@ -241,16 +251,21 @@ class Store:
             conn.execute(
                 games.update()
                 .where(games.c.num == row.num)
-                .values(actions_count=length, undo_used=True, updated_at=utc_now())
+                .values(
+                    actions_count=length,
+                    digest=history_digest(list(after)[:length]),
+                    undo_used=True,
+                    updated_at=utc_now(),
+                )
             )
 
-    def abandon(self, game_id: str, *, ply: int) -> None:
+    def abandon(self, game_id: str, *, after: Sequence[int]) -> None:
         """Mark a game in play as given up by its player (it stays, with its actions).
 
-        ``ply`` is how many actions the caller's copy has; as in :meth:`append_action`,
-        another stored number raises :class:`StaleWrite` and nothing changes.
+        ``after`` is the history of the caller's copy; as in :meth:`append_action`,
+        another stored history raises :class:`StaleWrite` and nothing changes.
         """
-        with self._guarded(game_id, ply, "it cannot be abandoned") as (conn, row):
+        with self._guarded(game_id, after, "it cannot be abandoned") as (conn, row):
             now = utc_now()
             conn.execute(
                 games.update()

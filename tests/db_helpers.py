@@ -1,0 +1,19 @@
+"""Raw SQL for the store's tests, on SQLite or PostgreSQL alike, past the store's own API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+
+def run_sql(db_url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
+    """Run one statement (``:name`` parameters) in a transaction of its own; its rows, if
+    it returns any."""
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            result = conn.execute(sa.text(statement), params)
+            return [tuple(row) for row in result] if result.returns_rows else []
+    finally:
+        engine.dispose()
