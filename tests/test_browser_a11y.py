@@ -156,10 +156,22 @@ def test_a_phone_width_screen_fits_the_hand_trick_and_bids(page: Page, app_url: 
 
 
 def _animation(page: Page, selector: str) -> tuple[str, float]:
-    """The animation name and duration (seconds) of the first element matching ``selector``."""
-    name, duration = page.locator(selector).first.evaluate(
-        "e => [getComputedStyle(e).animationName, getComputedStyle(e).animationDuration]"
+    """The animation name and duration (seconds) of the first element matching ``selector``,
+    found and read in one step of the page (a rerun may replace it between two)."""
+    # Playwright's ":visible" becomes the browser's own visibility check.
+    css, visible = selector.replace(":visible", ""), ":visible" in selector
+    handle = page.wait_for_function(
+        """([css, visible]) => {
+          const e = [...document.querySelectorAll(css)]
+            .find(e => !visible || e.checkVisibility());
+          if (!e) return null;
+          const style = getComputedStyle(e);
+          return [style.animationName, style.animationDuration];
+        }""",
+        arg=[css, visible],
+        timeout=WAIT,
     )
+    name, duration = handle.json_value()
     return str(name), float(str(duration).split(",")[0].rstrip("s"))
 
 
