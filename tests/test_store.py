@@ -341,10 +341,15 @@ def test_a_version_3_file_gets_the_digest_of_each_game_s_actions(tmp_path: Path)
     source.append_action(playing, first, after=[])
     source.close()
     with sqlite3.connect(path) as raw:
+        # Version 3's layout: no digest and no shared tables.
         raw.execute("ALTER TABLE games DROP COLUMN digest")
+        raw.execute("DROP TABLE seats")
+        raw.execute("DROP TABLE tables")
         raw.execute("UPDATE schema_version SET version = 3")
 
     store = Store(f"sqlite:///{path}")
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT count(*) FROM tables").fetchone() == (0,)
     assert store.game_info(done)["digest"] == history_digest(match.history)
     assert store.game_info(playing)["digest"] == history_digest([first])
     second = store.load(playing).match.legal_actions()[0]

@@ -27,8 +27,10 @@ The modules, each with one job: :mod:`~spades.store.schema` (the tables),
 :mod:`~spades.store.errors` (the errors, and faults turned into them),
 :mod:`~spades.store.checks` (what callers hand in), :mod:`~spades.store.rows` (labels, hand
 rows, :class:`GameFilter`), :mod:`~spades.store.queries` (the reads and writes operations
-share), :mod:`~spades.store.migrate` (creating and upgrading a database) and
-:mod:`~spades.store.store` (:class:`Store`, through which every read and write goes).
+share), :mod:`~spades.store.digest` (a history in sixteen digits),
+:mod:`~spades.store.migrate` (creating and upgrading a database),
+:mod:`~spades.store.store` (:class:`Store`, through which every read and write of a game
+goes) and :mod:`~spades.store.tables` (shared tables and their seats).
 
 >>> from spades.rules import Rules
 >>> store = Store("sqlite://")

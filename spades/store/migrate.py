@@ -26,6 +26,8 @@ from spades.store.schema import (
     metadata,
     players,
     schema_version,
+    seats,
+    shared_tables,
 )
 
 _log = logging.getLogger("spades.store")
@@ -92,10 +94,12 @@ def prepare(conn: Connection, where: str) -> None:
         raise StoreUnavailable("newer")
     if version == 1:
         _upgrade_v1(conn)
-    elif version in (2, 3):
+    elif version in (2, 3, 4):
         if version == 2:
             _upgrade_v2(conn)
-        _upgrade_v3(conn)
+        if version <= 3:
+            _upgrade_v3(conn)
+        _upgrade_v4(conn)
     else:
         _log.error("%s: schema_version holds %r", where, found)
         raise StoreUnavailable("damaged")
@@ -136,3 +140,9 @@ def _upgrade_v3(conn: Connection) -> None:
     for num in conn.execute(sa.select(games.c.num)).scalars().all():
         digest = history_digest(stored_actions(conn, num))
         conn.execute(games.update().where(games.c.num == num).values(digest=digest))
+
+
+def _upgrade_v4(conn: Connection) -> None:
+    """Version 4 had no shared tables: the upgrade adds them, empty."""
+    shared_tables.create(conn)
+    seats.create(conn)

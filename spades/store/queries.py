@@ -19,9 +19,9 @@ from sqlalchemy.engine import Connection
 from spades.match import Match
 from spades.rules import Rules
 from spades.state import IllegalAction
-from spades.store.checks import is_player_id, shown
-from spades.store.digest import history_digest
-from spades.store.errors import StoreError
+from spades.store.checks import check_history, is_player_id, shown
+from spades.store.digest import history_digest, next_digest
+from spades.store.errors import StaleWrite, StoreError
 from spades.store.rows import bot_levels_label, hand_rows, rule_set_label, utc_now
 from spades.store.schema import SEAT_KEYS, actions, games, hands, players
 
@@ -52,6 +52,34 @@ def game_row(conn: Connection, game_id: str, *, lock: bool = False) -> sa.Row[An
     if row is None:
         raise StoreError(f"no game with id {game_id!r}")
     return row
+
+
+def guarded_game_row(
+    conn: Connection, game_id: str, after: Sequence[int], refused: str
+) -> sa.Row[Any]:
+    """The row of a game in play, locked, for a writer whose copy has the history
+    ``after``: :class:`StaleWrite` when the store holds another history, a
+    :class:`StoreError` ending in ``refused`` when the game is over."""
+    history = check_history(after)
+    row = game_row(conn, game_id, lock=True)
+    if len(history) != row.actions_count or history_digest(history) != row.digest:
+        raise StaleWrite(game_id, expected=len(history), stored=row.actions_count)
+    if row.status != "playing":
+        raise StoreError(f"game {game_id} is over; {refused}")
+    return row
+
+
+def append(conn: Connection, row: sa.Row[Any], action: int, *, undo_used: bool = False) -> None:
+    """Add ``action`` after the actions of the game in ``row`` (locked by the caller)."""
+    values: dict[str, Any] = {
+        "actions_count": row.actions_count + 1,
+        "digest": next_digest(row.digest, action),
+        "updated_at": utc_now(),
+    }
+    if undo_used:
+        values["undo_used"] = True
+    conn.execute(actions.insert().values(game=row.num, ply=row.actions_count, action=action))
+    conn.execute(games.update().where(games.c.num == row.num).values(**values))
 
 
 def player_row(conn: Connection, player_id: str) -> sa.Row[Any]:

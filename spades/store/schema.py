@@ -4,7 +4,8 @@ Three tables hold the games (rules, seats, bot levels, kind, owner, times, resul
 scored hands (dealer, bids, tricks, points breakdown, bags) and every action, so any game
 replays through the engine. A fourth holds the players: a display name, table preferences
 and the hash of the secret token a browser presents to be that player again. A
-``schema_version`` table names the layout (:data:`SCHEMA_VERSION`).
+``schema_version`` table names the layout (:data:`SCHEMA_VERSION`). Two more hold the
+shared tables, where friends and bots sit at one match, and their seats.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
 HUMAN: Final = "human"
@@ -121,5 +122,52 @@ actions = sa.Table(
     sqlite_with_rowid=False,
 )
 
+#: What a shared table's seat holds: nobody yet, a person, or a bot.
+SEAT_KINDS: Final = ("open", "human", "bot")
+#: Where a shared table stands: people joining, a match in play, or done.
+TABLE_STATUSES: Final = ("waiting", "playing", "finished", "closed")
+
+shared_tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("num", sa.Integer, primary_key=True, autoincrement=True),
+    # The id is the table's address: random (secrets.token_urlsafe), so it cannot be guessed.
+    sa.Column("id", sa.String(32), nullable=False, unique=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("creator", sa.String(32), sa.ForeignKey("players.id", ondelete="SET NULL")),
+    sa.Column("game", sa.String(32), sa.ForeignKey("games.id", ondelete="SET NULL")),
+    # Seconds between two bot moves, and how long a person may take before a bot stands in.
+    sa.Column("pace", sa.Float, nullable=False),
+    sa.Column("turn_limit", sa.Integer, nullable=False),
+    # Moved on by every change at the table: a page polls it to know when to redraw.
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime, nullable=False),
+    sa.Column("updated_at", sa.DateTime, nullable=False),
+    # The last sign of life from any person at the table; a table without one is closed.
+    sa.Column("human_at", sa.DateTime, nullable=False),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column(
+        "table_num", sa.Integer, sa.ForeignKey("tables.num", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("player", sa.String(32), sa.ForeignKey("players.id", ondelete="SET NULL")),
+    # Only the hash of the seat's secret token is kept, as for players.
+    sa.Column("token_hash", sa.String(64), unique=True),
+    sa.Column("name", sa.String(NAME_MAX), nullable=False),
+    # The bot's level; for a person, the level of the bot that stands in while they are away.
+    sa.Column("level", sa.String(40), nullable=False),
+    sa.Column("seen_at", sa.DateTime),
+    sa.Column("stand_in", sa.Boolean, nullable=False),
+    sqlite_with_rowid=False,
+)
+
 #: The tables of a store: a database holding any of them is taken for one.
-OUR_TABLES: Final = frozenset({"schema_version", "games", "hands", "actions", "players"})
+OUR_TABLES: Final = frozenset(
+    {"schema_version", "games", "hands", "actions", "players", "tables", "seats"}
+)

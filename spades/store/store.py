@@ -30,7 +30,6 @@ from spades.rules import Rules
 from spades.store.checks import (
     TOKEN_CHARS,
     TOKEN_MAX,
-    check_history,
     check_kind,
     check_levels,
     check_name,
@@ -39,12 +38,14 @@ from spades.store.checks import (
     token_hash,
 )
 from spades.store.connect import empty_file, resolve_url, sqlite_engine, sqlite_file
-from spades.store.digest import history_digest, next_digest
-from spades.store.errors import StaleWrite, StoreError, StoreUnavailable, plain_faults
+from spades.store.digest import history_digest
+from spades.store.errors import StoreError, StoreUnavailable, plain_faults
 from spades.store.migrate import prepare
 from spades.store.queries import (
     NewGame,
+    append,
     game_row,
+    guarded_game_row,
     insert_games,
     insert_hands,
     player_row,
@@ -203,33 +204,16 @@ class Store:
         if not 0 <= action < NUM_ACTIONS:
             raise StoreError(f"action: {action} is not an action")
         with self._guarded(game_id, after, "no more actions can be stored") as (conn, row):
-            ply = row.actions_count
-            values: dict[str, Any] = {
-                "actions_count": ply + 1,
-                "digest": next_digest(row.digest, action),
-                "updated_at": utc_now(),
-            }
-            if undo_used:
-                values["undo_used"] = True
-            conn.execute(actions.insert().values(game=row.num, ply=ply, action=action))
-            conn.execute(games.update().where(games.c.num == row.num).values(**values))
+            append(conn, row, action, undo_used=undo_used)
 
     @contextmanager
     def _guarded(
         self, game_id: str, after: Sequence[int], refused: str
     ) -> Iterator[tuple[Connection, sa.Row[Any]]]:
         """A write to a game in play whose caller's copy has the history ``after``: the
-        game row, locked, or :class:`StaleWrite` when the store holds another history, or
-        a :class:`StoreError` ending in ``refused`` when the game is over."""
-        history = check_history(after)
-        digest = history_digest(history)
+        game row, locked (see :func:`~spades.store.queries.guarded_game_row`)."""
         with self._write() as conn:
-            row = game_row(conn, game_id, lock=True)
-            if len(history) != row.actions_count or digest != row.digest:
-                raise StaleWrite(game_id, expected=len(history), stored=row.actions_count)
-            if row.status != "playing":
-                raise StoreError(f"game {game_id} is over; {refused}")
-            yield conn, row
+            yield conn, guarded_game_row(conn, game_id, after, refused)
 
     def truncate(self, game_id: str, length: int, *, after: Sequence[int]) -> None:
         """Undo: keep the first ``length`` actions of a game in play, mark undo as used.

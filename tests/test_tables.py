@@ -1,0 +1,253 @@
+"""Shared tables through the application layer, on SQLite and on PostgreSQL: seats held by
+secret tokens, one hand a page, moves refused with a reason, bots and stand-ins on the
+table's clock, and the match stored like every game."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timedelta
+
+import pytest
+
+from spades.app.tables import IDLE, TURN_LIMIT, SharedView, TableRefusal, TableService
+from spades.rules import Rules
+from spades.store import StaleWrite, Store
+from spades.store.rows import utc_now
+from spades.store.tables import CREATOR_SEAT
+
+RULES = Rules(target_score=100, mercy_score=None)
+
+
+class Clock:
+    """The service's clock: the real one, moved on by hand."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta()
+
+    def __call__(self) -> datetime:
+        return utc_now() + self.ahead
+
+    def wait(self, seconds: float) -> None:
+        self.ahead += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(db_url: str, clock: Clock) -> TableService:
+    return TableService(Store(db_url), now=clock)
+
+
+def _player(service: TableService, name: str) -> str:
+    return service.store.new_player(name)[0]
+
+
+def _table(service: TableService) -> tuple[str, str, str, str]:
+    """A table made by Ann (South) and joined by Bob (North); ids and both tokens."""
+    ann, bob = _player(service, "Ann"), _player(service, "Bob")
+    table_id, ann_token = service.create(ann, "Ann", RULES, bot_level="random")
+    bob_token = service.join(table_id, 0, bob, "Bob")
+    return table_id, ann_token, bob_token, bob
+
+
+def _started(service: TableService) -> tuple[str, str, str]:
+    table_id, ann_token, bob_token, _ = _table(service)
+    service.start(table_id, ann_token, seed=3)
+    return table_id, ann_token, bob_token
+
+
+def _turn(service: TableService, clock: Clock, table_id: str, tokens: list[str]) -> SharedView:
+    """Let the bots move until a person holding one of ``tokens`` is to act; their view."""
+    for _ in range(200):
+        for token in tokens:
+            view = service.view(table_id, token)
+            if view.to_act:
+                return view
+        clock.wait(1)
+        service.advance(table_id)
+    raise AssertionError("no person's turn came")
+
+
+def test_a_table_starts_waiting_with_its_creator_at_south(service: TableService) -> None:
+    ann = _player(service, "Ann")
+    table_id, token = service.create(ann, "Ann", RULES)
+    view = service.view(table_id, token)
+    assert view.seat == CREATOR_SEAT and view.creator
+    assert view.table.status == "waiting" and view.public is None
+    assert view.table.open_seats() == [0, 1, 3]
+    assert view.table.seats[CREATOR_SEAT].name == "Ann"
+    other, _ = service.create(ann, "Ann", RULES)
+    assert other != table_id and len(table_id) >= 22 and len(token) >= 43
+
+
+def test_a_seat_is_held_by_its_token_and_by_nobody_else(service: TableService) -> None:
+    table_id, _ann_token, bob_token, bob = _table(service)
+    assert service.tables.seat_of(table_id, bob_token) == 0
+    assert service.tables.seat_of(table_id, bob_token[:-1] + "x") is None
+    assert service.tables.seat_of(table_id, "") is None
+    assert service.tables.seat_of(table_id, "é" * 10) is None
+    assert service.view(table_id, None).seat is None
+    with pytest.raises(TableRefusal, match="not open"):
+        service.join(table_id, 0, _player(service, "Cy"), "Cy")
+    with pytest.raises(TableRefusal, match="already have a seat"):
+        service.join(table_id, 1, bob, "Bob again")
+
+
+def test_only_the_creator_seats_bots_and_starts(service: TableService) -> None:
+    table_id, ann_token, bob_token, _ = _table(service)
+    with pytest.raises(TableRefusal, match="creator"):
+        service.seat_bot(table_id, bob_token, 1, "random")
+    with pytest.raises(TableRefusal, match="creator"):
+        service.start(table_id, bob_token)
+    before = service.view(table_id, None).table.version
+    service.seat_bot(table_id, ann_token, 1, "basic")
+    game_id = service.start(table_id, ann_token, seed=5)
+    view = service.view(table_id, None)
+    assert view.table.version > before and view.table.status == "playing"
+    assert [s.kind for s in view.table.seats] == ["human", "bot", "human", "bot"]
+    assert [s.level for s in view.table.seats][1] == "basic"
+    info = service.store.game_info(game_id)
+    assert (info["player_n"], info["player_s"]) == ("Bob", "Ann")
+    assert (info["level_n"], info["level_e"], info["level_s"]) == ("human", "basic", "human")
+    with pytest.raises(TableRefusal, match="already started"):
+        service.join(table_id, 3, _player(service, "Cy"), "Cy")
+
+
+def test_each_page_holds_its_own_hand_and_a_spectator_none(service: TableService) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    match = service.store.load(service.view(table_id, None).table.game_id or "").match
+    for token, seat in ((ann_token, 2), (bob_token, 0)):
+        view = service.view(table_id, token)
+        assert view.own is not None and view.own.seat == seat
+        hand = view.own.hand if view.own.hand is not None else ()
+        assert set(hand) <= set(match.hand.hand(seat))
+    spectator = service.view(table_id, None)
+    assert spectator.own is None and spectator.public is not None
+    fields = {f.name for f in dataclasses.fields(spectator.public)}
+    assert not fields & {"hand", "legal_actions", "passed", "received"}
+    # A seated page's view holds its own cards and, of the others', only those played.
+    view = service.view(table_id, ann_token)
+    assert view.own is not None and view.own.hand is not None
+    unseen = {c for seat in (0, 1, 3) for c in match.hand.hand(seat)}
+    assert not unseen & set(view.own.hand)
+    assert view.public is not None and not unseen & {c for _, c in view.public.trick}
+
+
+def test_a_move_out_of_turn_stale_illegal_or_forged_is_refused_and_changes_nothing(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    view = _turn(service, clock, table_id, [ann_token, bob_token])
+    mover = ann_token if view.seat == CREATOR_SEAT else bob_token
+    waiter = bob_token if mover == ann_token else ann_token
+    assert view.own is not None
+    legal = list(view.own.legal_actions)
+    version = view.table.version
+    refusals = [
+        (waiter, legal[0], version, "not your turn"),
+        (mover, legal[0], version - 1, "moved on"),
+        (mover[:-2] + "zz", legal[0], version, "do not hold a seat"),
+        (mover, 999, version, "not an action"),
+    ]
+    for token, action, seen, words in refusals:
+        with pytest.raises(TableRefusal, match=words):
+            service.act(table_id, token, action, seen)
+        assert service.view(table_id, None).table.version == version
+    service.act(table_id, mover, legal[0], version)
+    with pytest.raises(TableRefusal):
+        service.act(table_id, mover, legal[0], version)  # the second click of a double click
+    after = service.view(table_id, None)
+    assert after.table.version == version + 1
+
+
+def test_bots_move_at_the_table_s_pace_and_a_late_person_gets_a_stand_in(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    view = _turn(service, clock, table_id, [ann_token, bob_token])
+    late = view.seat
+    assert late is not None
+    # Within the limit nothing happens for the person to act.
+    clock.wait(TURN_LIMIT - 5)
+    assert not service.advance(table_id)
+    clock.wait(10)
+    assert service.advance(table_id)
+    assert service.view(table_id, None).table.seats[late].stand_in
+    version = service.view(table_id, None).table.version
+    clock.wait(1)
+    assert service.advance(table_id)
+    assert service.view(table_id, None).table.version == version + 1
+    # Looking at the table does not end the stand-in; taking the seat back does.
+    token = ann_token if late == CREATOR_SEAT else bob_token
+    clock.wait(30)
+    assert service.view(table_id, token).table.seats[late].stand_in
+    with pytest.raises(TableRefusal, match="do not hold a seat"):
+        service.take_back(table_id, token[:-3] + "abc")
+    service.take_back(table_id, token)
+    assert not service.view(table_id, token).table.seats[late].stand_in
+
+
+def test_a_whole_match_of_stand_ins_is_stored_finished_with_each_name(
+    service: TableService, clock: Clock
+) -> None:
+    ann, bob = _player(service, "Ann"), _player(service, "Bob")
+    table_id, ann_token = service.create(ann, "Ann", RULES, bot_level="basic")
+    service.join(table_id, 0, bob, "Bob")
+    service.start(table_id, ann_token, seed=11)
+    for step in range(3000):
+        if service.view(table_id, None).table.status == "finished":
+            break
+        clock.wait(TURN_LIMIT + 1)
+        if step % 20 == 0:
+            service.view(table_id, ann_token)  # Ann looks in, so the table is not idle
+        service.advance(table_id)
+    view = service.view(table_id, None)
+    assert view.table.status == "finished" and view.outcome
+    info = service.store.game_info(view.table.game_id or "")
+    assert info["status"] == "finished"
+    assert (info["player_s"], info["player_n"]) == ("Ann", "Bob")
+    loaded = service.store.load(view.table.game_id or "").match
+    assert loaded.is_over and loaded.scores == view.scores
+
+
+def test_a_table_nobody_looks_at_is_closed_and_its_game_kept_as_abandoned(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, _ = _started(service)
+    game_id = service.view(table_id, None).table.game_id or ""
+    clock.wait(IDLE.total_seconds() + 1)
+    assert service.advance(table_id)
+    assert service.view(table_id, None).table.status == "closed"
+    assert service.store.game_info(game_id)["status"] == "abandoned"
+    with pytest.raises(TableRefusal):
+        service.act(table_id, ann_token, 0, service.view(table_id, None).table.version)
+
+
+def test_the_creator_frees_an_absent_person_s_seat(service: TableService) -> None:
+    table_id, ann_token, bob_token, _ = _table(service)
+    service.remove(table_id, ann_token, 0)
+    assert service.view(table_id, None).table.seats[0].kind == "open"
+    assert service.tables.seat_of(table_id, bob_token) is None
+    with pytest.raises(TableRefusal, match="another person"):
+        service.remove(table_id, ann_token, CREATOR_SEAT)
+
+
+def test_two_servers_moving_one_table_at_once_store_one_move(
+    service: TableService, db_url: str, clock: Clock
+) -> None:
+    table_id, _, _ = _started(service)
+    other = TableService(Store(db_url), now=clock)
+    info = service.view(table_id, None).table
+    match = service.store.load(info.game_id or "").match
+    seat = match.current_player
+    assert seat is not None
+    action = match.legal_actions()[0]
+    service.tables.act(table_id, seat, action, after=match.history, person=False)
+    with pytest.raises(StaleWrite):
+        other.tables.act(table_id, seat, action, after=match.history, person=False)
+    after = other.view(table_id, None).table
+    assert after.version == info.version + 1
+    assert other.store.load(info.game_id or "").match.history == [*match.history, action]
