@@ -11,6 +11,7 @@ page = st.navigation(
     {
         "Play": [
             st.Page("pages/play.py", title="Play", icon="♠", default=True),
+            st.Page("pages/lobby.py", title="Tables", icon=":material/groups:", url_path="lobby"),
             st.Page("pages/learn.py", title="Learn", icon=":material/school:"),
         ],
         "Explore": [

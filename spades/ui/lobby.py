@@ -1,0 +1,406 @@
+"""The Lobby and a shared table's page: friends and bots at one match, live.
+
+Everything shown comes from :mod:`spades.app.tables`, for this browser's seat only. The page
+keeps the seat tokens the browser holds (one cookie a table, so a reload or a reopened
+link puts the person back in their seat) and nothing else: any server can draw any page.
+A fragment looks at the table once a second and moves it on (the bots at the table's
+pace); it reads the table again only when the table's version has moved (one number).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Final
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from spades.app.tables import SharedView, TableRefusal, TableService
+from spades.bots import bot_names
+from spades.cards import (
+    BLIND_NIL,
+    CLAIM,
+    LOOK,
+    SEAT_NAMES,
+    Action,
+    Card,
+    bid_label,
+    bid_of,
+    is_card,
+    passed_card,
+)
+from spades.observation import Phase
+from spades.rules import PRESETS
+from spades.store.tables import CREATOR_SEAT, TableInfo
+from spades.ui import identity, safe
+from spades.ui.cards import SeatView, card_button, sort_cards, trick_view
+from spades.ui.db import app_store
+
+TABLE_PARAM: Final = "table"
+COOKIE_PREFIX: Final = "spades_seat_"
+TOKENS_KEY: Final = "table_tokens"
+NOTICE_KEY: Final = "table_notice"
+VIEW_KEY: Final = "table_view"
+NAME_KEY: Final = "lobby_name"
+PRESET_KEY: Final = "lobby_preset"
+#: Seconds between two looks at the table.
+POLL_SECONDS: Final = 1.0
+#: A table id as :func:`secrets.token_urlsafe` makes them (anything else is no table).
+_TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{16,32}")
+
+
+def _service() -> TableService:
+    return TableService(app_store())
+
+
+# ------------------------------------------------------------------ seat tokens
+def _tokens() -> dict[str, str]:
+    found = st.session_state.get(TOKENS_KEY)
+    if not isinstance(found, dict):
+        found = st.session_state[TOKENS_KEY] = {}
+    return found
+
+
+def _token(table_id: str) -> str | None:
+    token = _tokens().get(table_id) or st.context.cookies.get(COOKIE_PREFIX + table_id)
+    return token if isinstance(token, str) and len(token) <= 64 else None
+
+
+def _keep(table_id: str, token: str) -> None:
+    _tokens()[table_id] = token
+
+
+def _remember_tokens() -> None:
+    """Give the browser this session's seat tokens as cookies (every run, so that a run cut
+    short by a click cannot lose one). Ids and tokens are URL-safe base64: no quoting."""
+    for table_id, token in _tokens().items():
+        st.html(
+            f"<script>document.cookie = '{COOKIE_PREFIX}{table_id}={token}; path=/; "
+            f"max-age={30 * 24 * 3600}; SameSite=Strict';</script>",
+            unsafe_allow_javascript=True,
+        )
+
+
+def _refused(err: TableRefusal) -> None:
+    st.session_state[NOTICE_KEY] = str(err)
+
+
+def _notice() -> None:
+    text = st.session_state.pop(NOTICE_KEY, None)
+    if text:
+        st.warning(safe.md(text, limit=300), icon=":material/block:")
+
+
+def _name() -> str:
+    name = st.session_state.get(NAME_KEY)
+    cleaned = " ".join(str(name or "").split())[:40]
+    return cleaned or "You"
+
+
+# ------------------------------------------------------------------ callbacks
+def _on_create() -> None:
+    preset = next((p for p in PRESETS if p.name == st.session_state.get(PRESET_KEY)), PRESETS[0])
+    try:
+        player = identity.ensure_player(_name())
+        table_id, token = _service().create(player, _name(), preset.rules)
+    except TableRefusal as err:
+        _refused(err)
+        return
+    _keep(table_id, token)
+    st.query_params[TABLE_PARAM] = table_id
+
+
+def _on_join(table_id: str, seat: int) -> None:
+    try:
+        player = identity.ensure_player(_name())
+        token = _service().join(table_id, seat, player, _name())
+    except TableRefusal as err:
+        _refused(err)
+        return
+    _keep(table_id, token)
+    st.query_params[TABLE_PARAM] = table_id
+
+
+def _on_seat_bot(table_id: str, seat: int) -> None:
+    level = str(st.session_state.get(f"bot_level_{seat}", "standard"))
+    _asked(lambda service, token: service.seat_bot(table_id, token, seat, level), table_id)
+
+
+def _on_remove(table_id: str, seat: int) -> None:
+    _asked(lambda service, token: service.remove(table_id, token, seat), table_id)
+
+
+def _on_start(table_id: str) -> None:
+    _asked(lambda service, token: service.start(table_id, token), table_id)
+
+
+def _on_take_back(table_id: str) -> None:
+    _asked(lambda service, token: service.take_back(table_id, token), table_id)
+
+
+def _on_act(table_id: str, action: Action, version: int) -> None:
+    _asked(lambda service, token: service.act(table_id, token, action, version), table_id)
+
+
+def _asked(ask: Callable[[TableService, str], object], table_id: str) -> None:
+    """Ask the table on behalf of this browser's seat; a refusal becomes the notice."""
+    token = _token(table_id)
+    if token is None:
+        _refused(TableRefusal("You do not hold a seat at this table."))
+        return
+    try:
+        ask(_service(), token)
+    except TableRefusal as err:
+        _refused(err)
+
+
+# ------------------------------------------------------------------ pages
+def render() -> None:
+    """The Lobby, or the table named in the address."""
+    wanted = st.query_params.get(TABLE_PARAM)
+    if wanted is not None and _TABLE_ID.fullmatch(wanted):
+        _table_page(wanted)
+    else:
+        _lobby()
+    _remember_tokens()
+
+
+def _lobby() -> None:
+    st.header("Tables")
+    _notice()
+    with st.container(key="new_table", border=True):
+        st.text_input("Your name", key=NAME_KEY, max_chars=40, placeholder="You")
+        names = [preset.name for preset in PRESETS]
+        st.selectbox("Rule set", names, key=PRESET_KEY)
+        st.button("Create a table", key="create_table", type="primary", on_click=_on_create)
+    try:
+        listed = _service().listed()
+    except TableRefusal as err:
+        st.warning(safe.md(str(err)))
+        return
+    if not listed:
+        st.caption("No table is open yet: create one and share its link.")
+    for info in listed:
+        _listed_table(info)
+
+
+def _listed_table(info: TableInfo) -> None:
+    host = info.seats[CREATOR_SEAT].name
+    with st.container(border=True, key=f"listed_{info.table_id}"):
+        state = "waiting for players" if info.status == "waiting" else "in play"
+        st.markdown(f"**{safe.md(host)}'s table** · {state}")
+        if info.status == "waiting":
+            _seat_buttons(info, seated=False)
+        st.link_button(
+            "Open" if info.status == "waiting" else "Watch",
+            f"?{TABLE_PARAM}={info.table_id}",
+            icon=":material/visibility:",
+        )
+
+
+def _seat_buttons(info: TableInfo, *, seated: bool) -> None:
+    with st.container(horizontal=True, gap="small"):
+        for seat in info.seats:
+            if seat.kind != "open":
+                st.caption(f"{SEAT_NAMES[seat.seat]}: {safe.md(seat.name)}")
+            elif not seated:
+                st.button(
+                    f"Sit {SEAT_NAMES[seat.seat]}",
+                    key=f"join_{info.table_id}_{seat.seat}",
+                    on_click=_on_join,
+                    args=(info.table_id, seat.seat),
+                )
+
+
+def _table_page(table_id: str) -> None:
+    st.header("A shared table")
+    _notice()
+    fragment = st.fragment(run_every=POLL_SECONDS)(_table_body)
+    fragment(table_id)
+
+
+def _table_body(table_id: str) -> None:
+    service = _service()
+    token = _token(table_id)
+    try:
+        service.advance(table_id)
+        view = _view(service, table_id, token)
+    except TableRefusal as err:
+        st.warning(safe.md(str(err)))
+        st.link_button("Back to the lobby", "?", icon=":material/arrow_back:")
+        return
+    _invite(table_id)
+    if view.table.status == "waiting":
+        _waiting(view)
+    else:
+        _playing(view)
+
+
+def _view(service: TableService, table_id: str, token: str | None) -> SharedView:
+    """The table as this seat sees it: read again when its version has moved on (one
+    number to poll), and every few seconds all the same, as the seat's sign of life."""
+    key = (table_id, token, service.tables.version(table_id), int(time.monotonic() // 10))
+    cached = st.session_state.get(VIEW_KEY)
+    if isinstance(cached, tuple) and cached[0] == key:
+        view: SharedView = cached[1]
+        return view
+    view = service.view(table_id, token)
+    st.session_state[VIEW_KEY] = (key, view)
+    return view
+
+
+def _invite(table_id: str) -> None:
+    parts = urlsplit(st.context.url or "")
+    link = f"{parts.scheme}://{parts.netloc}{parts.path}?{TABLE_PARAM}={table_id}"
+    with st.container(key="invite_link"):
+        st.caption("Invite friends with this link:")
+        st.code(link, language=None)
+
+
+def _waiting(view: SharedView) -> None:
+    info = view.table
+    seated = view.seat is not None
+    st.markdown("Waiting for players. " + ("" if seated else "Pick a seat to join."))
+    _seat_buttons(info, seated=seated)
+    if view.creator:
+        levels = bot_names()
+        for seat in info.seats:
+            if seat.kind == "open":
+                with st.container(horizontal=True, vertical_alignment="bottom"):
+                    st.selectbox(
+                        f"Bot for {SEAT_NAMES[seat.seat]}", levels, key=f"bot_level_{seat.seat}"
+                    )
+                    st.button(
+                        "Seat a bot",
+                        key=f"seat_bot_{seat.seat}",
+                        on_click=_on_seat_bot,
+                        args=(info.table_id, seat.seat),
+                    )
+            elif seat.kind == "human" and seat.seat != CREATOR_SEAT:
+                st.button(
+                    f"Free {SEAT_NAMES[seat.seat]}'s seat",
+                    key=f"remove_{seat.seat}",
+                    on_click=_on_remove,
+                    args=(info.table_id, seat.seat),
+                )
+        st.button(
+            "Start the match",
+            key="start_table",
+            type="primary",
+            help="Bots take the seats still open",
+            on_click=_on_start,
+            args=(info.table_id,),
+        )
+
+
+def _seat_name(view: SharedView, seat: int) -> str:
+    held = view.table.seats[seat]
+    if held.kind == "bot":
+        return f"{held.name} (bot)"
+    return f"{held.name} (bot playing)" if held.stand_in else held.name
+
+
+def _playing(view: SharedView) -> None:
+    public = view.public
+    assert public is not None, "a table in play has a hand on show"
+    jokers = view.table.rules.jokers
+    seats = [
+        SeatView(
+            name=_seat_name(view, seat),
+            bid=bid_label(public.bids[seat], public.blind[seat]),
+            tricks=public.tricks_won[seat],
+            card=dict(public.trick).get(seat),
+            to_act=public.current_player == seat,
+            dealer=public.dealer == seat,
+            held=public.hand_sizes[seat] if seat != view.seat else None,
+        )
+        for seat in range(4)
+    ]
+    trick_view(seats, center="", jokers=jokers)
+    with st.container(key="status"):
+        st.markdown(safe.md(_status(view)))
+    st.caption(f"Score: North/South {view.scores[0]} · East/West {view.scores[1]}")
+    if view.seat is not None and view.table.seats[view.seat].stand_in:
+        st.button(
+            "Take my seat back",
+            key="take_back",
+            type="primary",
+            on_click=_on_take_back,
+            args=(view.table.table_id,),
+        )
+    if view.own is not None:
+        _own_seat(view)
+
+
+def _status(view: SharedView) -> str:
+    public = view.public
+    assert public is not None
+    if view.outcome:
+        return f"The match is over: {view.outcome}."
+    if view.to_act:
+        return "Your turn: bid." if public.phase is Phase.BIDDING else "Your turn: play a card."
+    seat = public.current_player
+    if seat is None:
+        return "The hand is over."
+    return f"{_seat_name(view, seat)} is to act."
+
+
+def _own_seat(view: SharedView) -> None:
+    own = view.own
+    assert own is not None
+    table_id, version = view.table.table_id, view.table.version
+    legal = set(own.legal_actions)
+    jokers = view.table.rules.jokers
+    if legal & {LOOK, BLIND_NIL}:
+        with st.container(key="blind", horizontal=True):
+            st.button(
+                "Look at my cards", key="look", on_click=_on_act, args=(table_id, LOOK, version)
+            )
+            st.button(
+                "Bid blind nil",
+                key="bid_blind_nil",
+                disabled=BLIND_NIL not in legal,
+                on_click=_on_act,
+                args=(table_id, BLIND_NIL, version),
+            )
+    bids = sorted(bid for action in legal if (bid := bid_of(action)) is not None)
+    if bids:
+        with st.container(key="bids", horizontal=True, gap="small"):
+            for bid in bids:
+                st.button(
+                    bid_label(bid).capitalize(),
+                    key="bid_nil" if bid == 0 else f"bid_{bid}",
+                    on_click=_on_act,
+                    args=(table_id, _bid_action(legal, bid), version),
+                )
+    if CLAIM in legal:
+        st.button("Claim the rest", key="claim", on_click=_on_act, args=(table_id, CLAIM, version))
+    playable = _playable(legal)
+    with st.container(key="hand", horizontal=True, gap="small"):
+        for card in sort_cards(own.hand or (), jokers=jokers):
+            action = playable.get(card)
+            card_button(
+                card,
+                on_click=_on_act,
+                args=(table_id, action if action is not None else card, version),
+                disabled=action is None,
+                why_disabled="not yours to play now",
+                jokers=jokers,
+            )
+
+
+def _bid_action(legal: set[Action], bid: int) -> Action:
+    return next(action for action in legal if bid_of(action) == bid)
+
+
+def _playable(legal: set[Action]) -> dict[Card, Action]:
+    """The cards of the hand that may be played (or passed) now, with their action."""
+    found: dict[Card, Action] = {}
+    for action in legal:
+        if is_card(action):
+            found[action] = action
+        elif (passed := passed_card(action)) is not None:
+            found[passed] = action
+    return found

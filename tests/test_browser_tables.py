@@ -1,0 +1,106 @@
+"""A shared table in Chromium: one person creates it, a friend joins by its link from another
+browser, bots fill the rest; each page holds only its own hand, a move at one seat shows at
+the other within two seconds, a reload keeps the seat, and a spectator sees no hand."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+from browser_helpers import WAIT, settled
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[[], Page]
+CARD_KEYS = re.compile(r"st-key-card_(\w\w)\b")
+#: A move at one seat must show at the others within this many milliseconds.
+SHOWN_WITHIN = 2_000
+
+
+@pytest.fixture
+def new_browser(browser: Browser) -> Iterator[NewPage]:
+    """Opens a page in a browser of its own (its own cookies: its own seats)."""
+    made: list[BrowserContext] = []
+
+    def new_page() -> Page:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        made.append(context)
+        return context.new_page()
+
+    try:
+        yield new_page
+    finally:
+        for context in made:
+            context.close()
+
+
+def _cards_in(page: Page) -> set[str]:
+    """The codes of every card button in the page's DOM, hidden or not."""
+    return set(CARD_KEYS.findall(page.content()))
+
+
+def _create(page: Page, url: str) -> str:
+    page.goto(url + "/lobby")
+    name = page.locator(".st-key-lobby_name input")
+    name.fill("Ann")
+    name.press("Enter")
+    settled(page)
+    page.locator(".st-key-create_table button:visible").click()
+    link = page.locator(".st-key-invite_link code")
+    expect(link).to_contain_text("?table=", timeout=WAIT)
+    return link.inner_text().strip()
+
+
+def _bid_seat(ann: Page, bob: Page) -> tuple[Page, Page, str]:
+    """Wait until Ann or Bob is to bid (the bots bid at the table's pace before them);
+    (the bidder's page, the other's, the bidder's place on the table)."""
+    status = ann.locator(".st-key-status")
+    expect(status).to_contain_text(re.compile("Your turn: bid|Bob is to act"), timeout=WAIT)
+    if "Your turn" in status.inner_text():
+        return ann, bob, "south"
+    return bob, ann, "north"
+
+
+def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, app_url: str) -> None:
+    ann, bob, watcher = new_browser(), new_browser(), new_browser()
+    link = _create(ann, app_url)
+    table_id = link.split("?table=", 1)[1]
+
+    # Bob names himself in the lobby and takes North from the table's listing there.
+    bob.goto(app_url + "/lobby")
+    name = bob.locator(".st-key-lobby_name input")
+    name.fill("Bob")
+    name.press("Enter")
+    settled(bob)
+    bob.locator(f".st-key-join_{table_id}_0 button:visible").click()
+    expect(bob.locator(".st-key-invite_link")).to_be_visible(timeout=WAIT)
+    expect(bob.locator(f".st-key-join_{table_id}_1")).to_have_count(0, timeout=WAIT)
+    expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
+    ann.locator(".st-key-start_table button:visible").click()
+
+    for page in (ann, bob):
+        expect(page.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
+        expect(page.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13)
+    # Each browser holds its own hand and nothing of the other's.
+    mine, theirs = _cards_in(ann), _cards_in(bob)
+    assert len(mine) == 13 and len(theirs) == 13 and not mine & theirs
+
+    bidder, other, place = _bid_seat(ann, bob)
+    bids = bidder.locator(".st-key-bids button:visible")
+    choice = bids.nth(bids.count() // 2)
+    said = choice.inner_text().strip().lower()
+    choice.click()
+    expect(other.locator(f".sp-{place} .sp-stats")).to_contain_text(
+        f"bid {said}", timeout=SHOWN_WITHIN
+    )
+
+    bob.reload()
+    expect(bob.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13, timeout=WAIT)
+    assert _cards_in(bob) == theirs, "a reload keeps the seat and its hand"
+
+    watcher.goto(link)
+    expect(watcher.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
+    assert not _cards_in(watcher), "a spectator's page holds no hand"
+    expect(watcher.locator("[class*='st-key-join_']")).to_have_count(0)
