@@ -32,6 +32,7 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from browser_clock import (
@@ -100,17 +101,15 @@ async def measure_protocol(
 ) -> dict[str, Any]:
     """N players speaking Streamlit's protocol on one server for ``seconds``; the figures."""
     team = [await ProtocolPlayer.open(server.url, seed + index) for index in range(players)]
-    load_start, cpu_start, start = load_average(), cpu_seconds(server.pid), time.monotonic()
-    await asyncio.gather(*(_play_protocol(player, start + seconds) for player in team))
-    wall = time.monotonic() - start
-    cpu, memory = cpu_seconds(server.pid) - cpu_start, memory_mb(server.pid)
+    use = await _server_use(
+        server, seconds, lambda until: [_play_protocol(player, until) for player in team]
+    )
     clicks = [click for player in team for click in player.clicks]
     cards = [click for click in clicks if click.kind == "card"]
     confirmed = [(c.confirmed - c.t) * 1000 for c in cards if c.confirmed is not None]
     return {
         "via": "protocol",
         "players": players,
-        "seconds": round(wall, 1),
         "card_clicks": len(cards),
         "bid_clicks": len(clicks) - len(cards),
         "card_to_drawn": figures([]),
@@ -118,12 +117,27 @@ async def measure_protocol(
         "cards_not_drawn": 0,
         "cards_not_confirmed": len(cards) - len(confirmed),
         "runs": sum(player.runs for player in team),
-        "server_cpu_seconds": round(cpu, 1),
-        "server_cores": round(cpu / wall, 2),
-        "server_memory_mb": memory,
         "alerts": sorted({text for player in team for text in player.alerts}),
         "stuck": [text for player in team for text in player.stuck],
         "clicks_dropped_at_reload": 0,
+        **use,
+    }
+
+
+async def _server_use(
+    server: Server, seconds: float, plays: Callable[[float], list[Awaitable[None]]]
+) -> dict[str, Any]:
+    """Run the players' ``plays`` (given their deadline) for ``seconds``; the wall time, the
+    server's CPU and memory, and the load average before and after."""
+    load_start, cpu_start, start = load_average(), cpu_seconds(server.pid), time.monotonic()
+    await asyncio.gather(*plays(start + seconds))
+    wall = time.monotonic() - start
+    cpu = cpu_seconds(server.pid) - cpu_start
+    return {
+        "seconds": round(wall, 1),
+        "server_cpu_seconds": round(cpu, 1),
+        "server_cores": round(cpu / wall, 2),
+        "server_memory_mb": memory_mb(server.pid),
         "load_start": load_start,
         "load_end": load_average(),
     }
@@ -144,11 +158,9 @@ async def measure(
             )
             team.append(player)
             contexts.append(context)
-        load_start, cpu_start, start = load_average(), cpu_seconds(server.pid), time.monotonic()
-        await asyncio.gather(*(_play(player, start + seconds) for player in team))
-        wall = time.monotonic() - start
-        cpu, memory = cpu_seconds(server.pid) - cpu_start, memory_mb(server.pid)
-        load_end = load_average()
+        use = await _server_use(
+            server, seconds, lambda until: [_play(player, until) for player in team]
+        )
     finally:
         for context in contexts:
             await context.close()
@@ -157,21 +169,16 @@ async def measure(
     return {
         "via": "browser",
         "players": players,
-        "seconds": round(wall, 1),
         "card_clicks": len(cards),
         "bid_clicks": len(records) - len(cards),
         "card_to_drawn": latency(cards, "drawn"),
         "card_to_confirmed": latency(cards, "confirmed"),
         "cards_not_drawn": sum(rec["drawn"] is None for rec in cards),
         "cards_not_confirmed": sum(rec["confirmed"] is None for rec in cards),
-        "server_cpu_seconds": round(cpu, 1),
-        "server_cores": round(cpu / wall, 2),
-        "server_memory_mb": memory,
         "alerts": sorted({text for player in team for text in player.alerts}),
         "stuck": [text for player in team for text in player.stuck],
         "clicks_dropped_at_reload": sum(player.dropped for player in team),
-        "load_start": load_start,
-        "load_end": load_end,
+        **use,
     }
 
 

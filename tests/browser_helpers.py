@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
@@ -15,6 +16,8 @@ from playwright.sync_api import Locator, Page, expect
 # Streamlit draws a second, hidden copy of each button (to measure its label): count
 # only the visible ones.
 CARDS = "[class*='st-key-card_'] button:visible"
+#: Opens a page in a browser of its own (the ``new_browser`` fixture of tests/conftest.py).
+NewPage = Callable[[], Page]
 WAIT = 30_000
 
 

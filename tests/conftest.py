@@ -12,13 +12,14 @@ import tempfile
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from playwright.sync_api import Browser, BrowserContext, Page
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -199,3 +200,20 @@ def fresh_app_url(tmp_path: Path) -> Iterator[str]:
     """An app server of the test's own, so that its first request is the test's."""
     with serve_app(tmp_path, f"sqlite:///{tmp_path / 'spades.db'}") as url:
         yield url
+
+
+@pytest.fixture
+def new_browser(browser: Browser) -> Iterator[Callable[[], Page]]:
+    """Opens a page in a browser of its own: its own cookies, so its own player and seats."""
+    made: list[BrowserContext] = []
+
+    def new_page() -> Page:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        made.append(context)
+        return context.new_page()
+
+    try:
+        yield new_page
+    finally:
+        for context in made:
+            context.close()

@@ -6,36 +6,15 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
 
 import pytest
-from browser_helpers import CARDS, WAIT, look_then_ready_to_bid, settled, your_turn
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from browser_helpers import CARDS, WAIT, NewPage, look_then_ready_to_bid, settled, your_turn
+from playwright.sync_api import Page, expect
 
 from spades.app.play import MOVED_ON
 from spades.store import Store
 
 pytestmark = pytest.mark.browser
-
-
-NewPage = Callable[[], Page]
-
-
-@pytest.fixture
-def new_browser(browser: Browser) -> Iterator[NewPage]:
-    """Opens a page in a browser of its own (its own cookies: its own player)."""
-    made: list[BrowserContext] = []
-
-    def new_page() -> Page:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        made.append(context)
-        return context.new_page()
-
-    try:
-        yield new_page
-    finally:
-        for context in made:
-            context.close()
 
 
 def _open(page: Page, url: str, *, name: str | None = None) -> None:

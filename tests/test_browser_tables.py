@@ -5,35 +5,16 @@ the other within two seconds, a reload keeps the seat, and a spectator sees no h
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 
 import pytest
-from browser_helpers import WAIT, settled
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from browser_helpers import WAIT, NewPage, settled
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-NewPage = Callable[[], Page]
 CARD_KEYS = re.compile(r"st-key-card_(\w\w)\b")
 #: A move at one seat must show at the others within this many milliseconds.
 SHOWN_WITHIN = 2_000
-
-
-@pytest.fixture
-def new_browser(browser: Browser) -> Iterator[NewPage]:
-    """Opens a page in a browser of its own (its own cookies: its own seats)."""
-    made: list[BrowserContext] = []
-
-    def new_page() -> Page:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        made.append(context)
-        return context.new_page()
-
-    try:
-        yield new_page
-    finally:
-        for context in made:
-            context.close()
 
 
 def _cards_in(page: Page) -> set[str]:
