@@ -5,9 +5,11 @@ the other within two seconds, a reload keeps the seat, and a spectator sees no h
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from browser_helpers import WAIT, NewPage, settled
+from conftest import serve_app
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -44,19 +46,22 @@ def _bid_seat(ann: Page, bob: Page) -> tuple[Page, Page, str]:
     return bob, ann, "north"
 
 
-def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, app_url: str) -> None:
-    ann, bob, watcher = new_browser(), new_browser(), new_browser()
-    link = _create(ann, app_url)
-    table_id = link.split("?table=", 1)[1]
-
-    # Bob names himself in the lobby and takes North from the table's listing there.
-    bob.goto(app_url + "/lobby")
+def _join_as_bob(bob: Page, url: str, table_id: str) -> None:
+    """Bob names himself in the lobby at ``url`` and takes North from the table's listing."""
+    bob.goto(url + "/lobby")
     name = bob.locator(".st-key-lobby_name input")
     name.fill("Bob")
     name.press("Enter")
     settled(bob)
     bob.locator(f".st-key-join_{table_id}_0 button:visible").click()
     expect(bob.locator(".st-key-invite_link")).to_be_visible(timeout=WAIT)
+
+
+def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, app_url: str) -> None:
+    ann, bob, watcher = new_browser(), new_browser(), new_browser()
+    link = _create(ann, app_url)
+    table_id = link.split("?table=", 1)[1]
+    _join_as_bob(bob, app_url, table_id)
     expect(bob.locator(f".st-key-join_{table_id}_1")).to_have_count(0, timeout=WAIT)
     expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
     ann.locator(".st-key-start_table button:visible").click()
@@ -85,3 +90,36 @@ def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, app_url: str
     expect(watcher.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
     assert not _cards_in(watcher), "a spectator's page holds no hand"
     expect(watcher.locator("[class*='st-key-join_']")).to_have_count(0)
+
+
+def test_two_servers_on_one_database_serve_one_table(
+    new_browser: NewPage, db_url: str, tmp_path: Path
+) -> None:
+    """Ann's requests go to one server and Bob's to another, as behind a load balancer; Bob
+    then moves to Ann's server and carries on in his seat."""
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    with serve_app(tmp_path / "one", db_url) as one, serve_app(tmp_path / "two", db_url) as two:
+        ann, bob = new_browser(), new_browser()
+        link = _create(ann, one)
+        table_id = link.split("?table=", 1)[1]
+        _join_as_bob(bob, two, table_id)
+        expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
+        ann.locator(".st-key-start_table button:visible").click()
+        for page in (ann, bob):
+            expect(page.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(
+                13, timeout=WAIT
+            )
+        hand = _cards_in(bob)
+        assert not hand & _cards_in(ann)
+        bidder, other, place = _bid_seat(ann, bob)
+        bids = bidder.locator(".st-key-bids button:visible")
+        choice = bids.nth(bids.count() // 2)
+        said = choice.inner_text().strip().lower()
+        choice.click()
+        expect(other.locator(f".sp-{place} .sp-stats")).to_contain_text(
+            f"bid {said}", timeout=SHOWN_WITHIN
+        )
+        bob.goto(link)  # the link names server one: Bob's next request lands there
+        expect(bob.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13, timeout=WAIT)
+        assert _cards_in(bob) == hand, "on the other server Bob is still North with his hand"
