@@ -44,6 +44,8 @@ PACE: Final = 0.9
 TURN_LIMIT: Final = 60
 #: A table that no person has looked at for this long is closed.
 IDLE: Final = timedelta(minutes=30)
+#: How many times a view is read again when a move lands while it is being read.
+_READS: Final = 5
 #: How often a polling page's sign of life is written (a write per poll is not needed).
 SEEN_EVERY: Final = timedelta(seconds=10)
 
@@ -176,7 +178,7 @@ class TableService:
         info = self._asked(lambda: self.tables.info(table_id))
         if seat is not None and self._sign_of_life(info, seat):
             info = self._asked(lambda: self.tables.info(table_id))
-        match = self._match(info)
+        info, match = self._consistent(info)
         if match is None:
             return SharedView(info, seat, None, None, (0, 0), None)
         hand = match.finished[-1] if match.is_over else match.hand
@@ -269,6 +271,18 @@ class TableService:
             return False
         self._asked(lambda: self.tables.seen(info.table_id, seat))
         return True
+
+    def _consistent(self, info: TableInfo) -> tuple[TableInfo, Match | None]:
+        """The table and its match as of one version: a move that lands between the two
+        reads is read again, so a page never shows a position under an older version (a
+        move made on it would be refused as stale)."""
+        table_id = info.table_id
+        for _ in range(_READS):
+            match = self._match(info)
+            if self._asked(lambda: self.tables.version(table_id)) == info.version:
+                return info, match
+            info = self._asked(lambda: self.tables.info(table_id))
+        return info, self._match(info)
 
     def _match(self, info: TableInfo) -> Match | None:
         if info.game_id is None:

@@ -1,0 +1,177 @@
+"""Shared tables under load, through the application layer: many tables of four simulated
+people on one process and one database.
+
+Each person is a thread with a seat at a table (made with ``TableService.create``/``join``/
+``start``, no bots). A person looks at the table's version every ``--poll`` seconds, as the
+table's page does; when it has moved they read their view and, on their turn, make a
+random legal move at once. Reported:
+
+- move → visible: from a move's commit to the moment each of the other three people's
+  polls first sees it (median, p95, max);
+- the store's writes a second (the moves, plus the people's signs of life);
+- that no move was lost or doubled: each table's stored game holds exactly the moves its
+  people made, one a ply, and replays through the engine.
+
+    python benchmarks/tables_load.py [--tables 50] [--seconds 60] [--poll 0.5]
+        [--db postgresql+psycopg://user@host:port/db]
+
+Without ``--db`` the store is a temporary SQLite file; the figures in docs/benchmarks.md
+are on PostgreSQL (one local server, as ``.ci/run`` starts it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from browser_clock import load_average, percentile
+
+from spades.app.tables import TableRefusal, TableService
+from spades.rules import Rules
+from spades.store import Store
+
+
+@dataclass
+class Board:
+    """What the people of all tables share: each table's last move and its commit time."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    moved: dict[str, tuple[int, float]] = field(default_factory=dict)
+    seen_after: list[float] = field(default_factory=list)
+    moves: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+
+
+def _person(
+    service: TableService, board: Board, table_id: str, token: str, until: float, poll: float
+) -> None:
+    rng = random.Random(token)
+    seen = -1
+    while time.monotonic() < until:
+        service.advance(table_id)  # as every page of the table does at each look
+        version = service.tables.version(table_id)
+        if version != seen:
+            with board.lock:
+                moved = board.moved.get(table_id)
+                if moved is not None and moved[0] == version and seen >= 0:
+                    board.seen_after.append(time.monotonic() - moved[1])
+            seen = version
+            view = service.view(table_id, token)
+            if view.table.status != "playing":
+                return
+            if view.to_act and view.own is not None:
+                action = rng.choice(view.own.legal_actions)
+                try:
+                    service.act(table_id, token, action, view.table.version)
+                except TableRefusal as err:
+                    with board.lock:
+                        board.refused[str(err)[:60]] += 1
+                    continue
+                with board.lock:
+                    board.moves[table_id] += 1
+                    board.moved[table_id] = (view.table.version + 1, time.monotonic())
+                    seen = view.table.version + 1  # one's own move is seen at once
+                continue
+        time.sleep(poll)
+
+
+def _tables(service: TableService, count: int) -> list[tuple[str, list[str]]]:
+    """``count`` started tables of four people; each table's id and the four tokens."""
+    made = []
+    rules = Rules(target_score=300, mercy_score=None)
+    for number in range(count):
+        people = [service.store.new_player(f"P{number}-{seat}")[0] for seat in range(4)]
+        table_id, host = service.create(people[2], "Host", rules, bot_level="random")
+        tokens = {2: host}
+        for seat in (0, 1, 3):
+            tokens[seat] = service.join(table_id, seat, people[seat], f"Seat {seat}")
+        service.start(table_id, host, seed=number)
+        made.append((table_id, [tokens[seat] for seat in range(4)]))
+    return made
+
+
+def _checked(
+    store: Store, service: TableService, board: Board, tables: list[Any]
+) -> dict[str, Any]:
+    """Every table's stored game against the moves its people made."""
+    lost_or_doubled, replayed = [], 0
+    for table_id, _ in tables:
+        game_id = service.tables.info(table_id).game_id or ""
+        match = store.load(game_id).match  # replays every action through the engine
+        replayed += 1
+        if len(match.history) != board.moves[table_id]:
+            lost_or_doubled.append((table_id, len(match.history), board.moves[table_id]))
+    return {"games_replayed": replayed, "lost_or_doubled": lost_or_doubled}
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="spades-tables-") as folder:
+        url = args.db or f"sqlite:///{Path(folder) / 'tables.db'}"
+        store = Store(url)
+        service = TableService(store)
+        tables = _tables(service, args.tables)
+        board = Board()
+        load_start, start = load_average(), time.monotonic()
+        until = start + args.seconds
+        people = [
+            threading.Thread(
+                target=_person, args=(service, board, table_id, token, until, args.poll)
+            )
+            for table_id, tokens in tables
+            for token in tokens
+        ]
+        for person in people:
+            person.start()
+        for person in people:
+            person.join()
+        wall = time.monotonic() - start
+        moves = sum(board.moves.values())
+        seen = [s * 1000 for s in board.seen_after]
+        found = {
+            "database": store.engine.dialect.name,
+            "tables": args.tables,
+            "people": len(people),
+            "poll_seconds": args.poll,
+            "seconds": round(wall, 1),
+            "moves": moves,
+            "moves_per_second": round(moves / wall, 1),
+            # Each move is one write; each person's sign of life is one every 10 s at most.
+            "writes_per_second_at_most": round(moves / wall + len(people) / 10, 1),
+            "move_to_visible_ms": {
+                "n": len(seen),
+                "median": round(statistics.median(seen), 1) if seen else None,
+                "p95": round(percentile(seen, 0.95), 1) if seen else None,
+                "max": round(max(seen), 1) if seen else None,
+            },
+            "refused": dict(board.refused),
+            "load_start": load_start,
+            "load_end": load_average(),
+            **_checked(store, service, board, tables),
+        }
+        store.close()
+        return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--poll", type=float, default=0.5, help="seconds between two looks")
+    parser.add_argument("--db", help="the store's SQLAlchemy URL (default: a SQLite file)")
+    found = run(parser.parse_args(argv))
+    print(json.dumps(found, indent=2))
+    return 1 if found["lost_or_doubled"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
