@@ -8,9 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import WAIT, NewPage, settled
+from browser_helpers import WAIT, NewPage, card_key, settled
 from conftest import serve_app
 from playwright.sync_api import Page, expect
+
+from spades.store import Store
+from spades.store.tables import Tables
 
 pytestmark = pytest.mark.browser
 
@@ -123,3 +126,58 @@ def test_two_servers_on_one_database_serve_one_table(
         bob.goto(link)  # the link names server one: Bob's next request lands there
         expect(bob.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13, timeout=WAIT)
         assert _cards_in(bob) == hand, "on the other server Bob is still North with his hand"
+
+
+def _move(page: Page) -> None:
+    """Make the move the page's status asks for, a middle bid or the first playable card,
+    and wait until the table has taken it (the bid row or the card has left the page)."""
+    status = page.locator(".st-key-status")
+    expect(status).to_contain_text("Your turn", timeout=WAIT)
+    if "bid" in status.inner_text():
+        bids = page.locator(".st-key-bids button:visible")
+        bids.nth(bids.count() // 2).click()
+        expect(page.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
+    else:
+        card = page.locator(".st-key-hand [class*='st-key-card_'] button:enabled:visible").first
+        key = card_key(card)
+        card.click()
+        expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
+
+
+def _whose_turn(*pages: Page) -> Page:
+    """The page whose status says it is its turn, looking at each in turn (a page learns
+    of a move at its next look at the table, so one page's word about another is late)."""
+    for _ in range(WAIT // 1000):
+        for page in pages:
+            try:
+                expect(page.locator(".st-key-status")).to_contain_text("Your turn", timeout=500)
+            except AssertionError:
+                continue
+            return page
+    raise AssertionError("nobody's turn came")
+
+
+def test_two_people_play_a_whole_hand_together(
+    new_browser: NewPage, app_url: str, app_db_url: str
+) -> None:
+    ann, bob = new_browser(), new_browser()
+    link = _create(ann, app_url)
+    table_id = link.split("?table=", 1)[1]
+    _join_as_bob(bob, app_url, table_id)
+    expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
+    ann.locator(".st-key-start_table button:visible").click()
+    unscored = ann.get_by_text("Score: North/South 0 · East/West 0")
+    expect(unscored).to_be_visible(timeout=WAIT)
+    # Each plays a bid and thirteen cards; the bots move between them at the table's pace.
+    for _ in range(2 * 14):
+        _move(_whose_turn(ann, bob))
+    expect(unscored).to_have_count(0, timeout=WAIT)
+    store = Store(app_db_url)
+    try:
+        game_id = Tables(store).info(table_id).game_id
+        match = store.load(game_id or "").match
+    finally:
+        store.close()
+    first = match.finished[0]
+    assert first.bids[0] is not None and first.bids[2] is not None
+    assert len(first.tricks) == 13
