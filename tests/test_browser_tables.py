@@ -27,8 +27,11 @@ def _cards_in(page: Page) -> set[str]:
     return set(CARD_KEYS.findall(page.content()))
 
 
-def _create(page: Page, url: str) -> str:
-    page.goto(url + "/lobby")
+def _create(page: Page, url: str, *, navigate: bool = True) -> str:
+    """Ann creates a table from the lobby (opened first unless ``navigate`` is off); its
+    invite link."""
+    if navigate:
+        page.goto(url + "/lobby")
     name = page.locator(".st-key-lobby_name input")
     name.fill("Ann")
     name.press("Enter")
@@ -181,3 +184,31 @@ def test_two_people_play_a_whole_hand_together(
     first = match.finished[0]
     assert first.bids[0] is not None and first.bids[2] is not None
     assert len(first.tricks) == 13
+
+
+def test_a_bot_plays_for_an_absent_person_until_they_take_their_seat_back(
+    new_browser: NewPage, app_url: str
+) -> None:
+    ann, bob = new_browser(), new_browser()
+    ann.goto(app_url + "/lobby")
+    ann.locator(".st-key-lobby_turn_limit").click()
+    ann.get_by_role("option", name="15 seconds", exact=True).click()
+    expect(ann.locator(".st-key-lobby_turn_limit input")).to_have_value("15 seconds")
+    link = _create(ann, app_url, navigate=False)
+    table_id = link.split("?table=", 1)[1]
+    _join_as_bob(bob, app_url, table_id)
+    expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
+    ann.locator(".st-key-start_table button:visible").click()
+    standing_in = ann.locator(".sp-north .sp-name", has_text="Bob (bot playing)")
+    # Ann plays her turns; Bob lets his run out, and a bot plays for him.
+    for _ in range(WAIT // 1000):
+        try:
+            expect(standing_in).to_be_visible(timeout=1_000)
+            break
+        except AssertionError:
+            if "Your turn" in ann.locator(".st-key-status").inner_text():
+                _move(ann)
+    expect(standing_in).to_be_visible()
+    bob.locator(".st-key-take_back button:visible").click()
+    expect(bob.locator(".st-key-take_back")).to_have_count(0, timeout=WAIT)
+    expect(ann.locator(".sp-north .sp-name")).not_to_contain_text("bot playing", timeout=WAIT)

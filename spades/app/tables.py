@@ -124,16 +124,23 @@ class TableService:
 
     # ----------------------------------------------------------------- the lobby
     def create(
-        self, player: str, name: str, rules: Rules, *, bot_level: str | None = None
+        self,
+        player: str,
+        name: str,
+        rules: Rules,
+        *,
+        bot_level: str | None = None,
+        turn_limit: int = TURN_LIMIT,
     ) -> tuple[str, str]:
-        """A new table with ``player`` at South; its id and their seat token."""
+        """A new table with ``player`` at South; its id and their seat token.
+        ``turn_limit`` is how many seconds a person has for a move before a bot plays it."""
         return self._asked(
             lambda: self.tables.create(
                 creator=player,
                 name=name,
                 rules=rules,
                 pace=PACE,
-                turn_limit=TURN_LIMIT,
+                turn_limit=turn_limit,
                 bot_level=_level(bot_level),
             )
         )

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from spades.app.tables import SharedView, TableRefusal, TableService
+from spades.app.tables import TURN_LIMIT, SharedView, TableRefusal, TableService
 from spades.bots import bot_names
 from spades.cards import (
     BLIND_NIL,
@@ -45,6 +45,9 @@ NOTICE_KEY: Final = "table_notice"
 VIEW_KEY: Final = "table_view"
 NAME_KEY: Final = "lobby_name"
 PRESET_KEY: Final = "lobby_preset"
+LIMIT_KEY: Final = "lobby_turn_limit"
+#: The times for a move a table's creator picks from, in seconds.
+LIMITS: Final = (15, 30, 60, 120)
 #: Seconds between two looks at the table.
 POLL_SECONDS: Final = 1.0
 #: A table id as :func:`secrets.token_urlsafe` makes them (anything else is no table).
@@ -104,7 +107,10 @@ def _on_create() -> None:
     preset = next((p for p in PRESETS if p.name == st.session_state.get(PRESET_KEY)), PRESETS[0])
     try:
         player = identity.ensure_player(_name())
-        table_id, token = _service().create(player, _name(), preset.rules)
+        limit = st.session_state.get(LIMIT_KEY, TURN_LIMIT)
+        table_id, token = _service().create(
+            player, _name(), preset.rules, turn_limit=limit if limit in LIMITS else TURN_LIMIT
+        )
     except TableRefusal as err:
         _refused(err)
         return
@@ -174,6 +180,14 @@ def _lobby() -> None:
         st.text_input("Your name", key=NAME_KEY, max_chars=40, placeholder="You")
         names = [preset.name for preset in PRESETS]
         st.selectbox("Rule set", names, key=PRESET_KEY)
+        st.selectbox(
+            "Time for a move",
+            LIMITS,
+            index=LIMITS.index(TURN_LIMIT),
+            format_func=lambda seconds: f"{seconds} seconds",
+            help="After this a bot plays for a person, until they take their seat back",
+            key=LIMIT_KEY,
+        )
         st.button("Create a table", key="create_table", type="primary", on_click=_on_create)
     try:
         listed = _service().listed()
