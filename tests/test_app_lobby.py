@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from spades.cards import card_str
 from spades.store import Store
+from spades.store.tables import Tables
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "lobby.py")
 
@@ -80,4 +81,33 @@ def test_two_people_and_two_bots_start_and_each_sees_only_their_own_hand(
         cards = {k for k in _keys(at) if k.startswith("card_")}
         assert cards == {f"card_{card_str(c)}" for c in match.hand.hand(seat)}
     assert not {k for k in _keys(spectator) if k.startswith("card_")}
+    store.close()
+
+
+def test_the_creator_frees_an_absent_player_s_seat_and_a_newcomer_takes_it(
+    database: str,
+) -> None:
+    ann, table_id = _created()
+    bob = _page(table_id)
+    bob.button(key=f"join_{table_id}_0").click().run()
+    ann.run()
+    ann.button(key="start_table").click().run()
+    assert "remove_0" not in _keys(ann), "Bob is here: his seat is not Ann's to free"
+    store = Store(database)
+    Tables(store).stand_in(table_id, 0, True)  # Bob's turn ran out
+    ann.run()
+    ann.button(key="remove_0").click().run()
+    assert not ann.exception
+    bob.run()
+    assert not {k for k in _keys(bob) if k.startswith("card_")}, "Bob's seat is no longer his"
+    cy = _page(table_id)
+    assert f"join_{table_id}_0" in _keys(cy)
+    cy.text_input(key="lobby_name").set_value("Cy")
+    cy.button(key=f"join_{table_id}_0").click().run()
+    assert not cy.exception
+    [game_id] = list(store.list_games()["id"])
+    match = store.load(game_id).match
+    cards = {k for k in _keys(cy) if k.startswith("card_")}
+    assert cards == {f"card_{card_str(c)}" for c in match.hand.hand(0)}
+    assert Tables(store).info(table_id).seats[0].name == "Cy"
     store.close()

@@ -1,10 +1,12 @@
 """A shared table in Chromium: one person creates it, a friend joins by its link from another
 browser, bots fill the rest; each page holds only its own hand, a move at one seat shows at
-the other within two seconds, a reload keeps the seat, and a spectator sees no hand."""
+the other within two seconds, a reload keeps the seat, and a spectator sees no hand. Each
+test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,14 @@ pytestmark = pytest.mark.browser
 CARD_KEYS = re.compile(r"st-key-card_(\w\w)\b")
 #: A move at one seat must show at the others within this many milliseconds.
 SHOWN_WITHIN = 2_000
+
+
+@pytest.fixture
+def table_app(db_url: str, tmp_path: Path) -> Iterator[str]:
+    """An app server of the test's own on a new database: once on SQLite and once on
+    PostgreSQL, the store several servers share."""
+    with serve_app(tmp_path, db_url) as url:
+        yield url
 
 
 def _cards_in(page: Page) -> set[str]:
@@ -63,7 +73,8 @@ def _join_as_bob(bob: Page, url: str, table_id: str) -> None:
     expect(bob.locator(".st-key-invite_link")).to_be_visible(timeout=WAIT)
 
 
-def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, app_url: str) -> None:
+def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: str) -> None:
+    app_url = table_app
     ann, bob, watcher = new_browser(), new_browser(), new_browser()
     link = _create(ann, app_url)
     table_id = link.split("?table=", 1)[1]
@@ -161,8 +172,9 @@ def _whose_turn(*pages: Page) -> Page:
 
 
 def test_two_people_play_a_whole_hand_together(
-    new_browser: NewPage, app_url: str, app_db_url: str
+    new_browser: NewPage, table_app: str, db_url: str
 ) -> None:
+    app_url = table_app
     ann, bob = new_browser(), new_browser()
     link = _create(ann, app_url)
     table_id = link.split("?table=", 1)[1]
@@ -175,7 +187,7 @@ def test_two_people_play_a_whole_hand_together(
     for _ in range(2 * 14):
         _move(_whose_turn(ann, bob))
     expect(unscored).to_have_count(0, timeout=WAIT)
-    store = Store(app_db_url)
+    store = Store(db_url)
     try:
         game_id = Tables(store).info(table_id).game_id
         match = store.load(game_id or "").match
@@ -187,10 +199,12 @@ def test_two_people_play_a_whole_hand_together(
 
 
 def test_a_bot_plays_for_an_absent_person_until_they_take_their_seat_back(
-    new_browser: NewPage, app_url: str
+    new_browser: NewPage, table_app: str
 ) -> None:
+    app_url = table_app
     ann, bob = new_browser(), new_browser()
     ann.goto(app_url + "/lobby")
+    settled(ann)
     ann.locator(".st-key-lobby_turn_limit").click()
     ann.get_by_role("option", name="15 seconds", exact=True).click()
     expect(ann.locator(".st-key-lobby_turn_limit input")).to_have_value("15 seconds")

@@ -112,7 +112,7 @@ def test_only_the_creator_seats_bots_and_starts(service: TableService) -> None:
     info = service.store.game_info(game_id)
     assert (info["player_n"], info["player_s"]) == ("Bob", "Ann")
     assert (info["level_n"], info["level_e"], info["level_s"]) == ("human", "basic", "human")
-    with pytest.raises(TableRefusal, match="already started"):
+    with pytest.raises(TableRefusal, match="not open"):
         service.join(table_id, 3, _player(service, "Cy"), "Cy")
 
 
@@ -233,6 +233,56 @@ def test_the_creator_frees_an_absent_person_s_seat(service: TableService) -> Non
     assert service.tables.seat_of(table_id, bob_token) is None
     with pytest.raises(TableRefusal, match="another person"):
         service.remove(table_id, ann_token, CREATOR_SEAT)
+
+
+def test_mid_match_the_creator_frees_only_an_absent_person_s_seat_and_another_takes_it(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    with pytest.raises(TableRefusal, match="absent"):
+        service.remove(table_id, ann_token, 0)  # Bob is here: his seat stays his
+    with pytest.raises(TableRefusal, match="creator"):
+        service.remove(table_id, bob_token, 0)
+    # Bob lets a turn run out and a bot stands in for him; Ann frees his seat.
+    for _ in range(200):
+        if service.view(table_id, None).table.seats[0].stand_in:
+            break
+        view = _turn(service, clock, table_id, [ann_token, bob_token])
+        if view.seat == CREATOR_SEAT:
+            service.act(table_id, ann_token, view.own.legal_actions[0], view.table.version)
+        else:
+            clock.wait(TURN_LIMIT + 1)
+            service.advance(table_id)
+    service.remove(table_id, ann_token, 0)
+    north = service.view(table_id, None).table.seats[0]
+    assert north.kind == "open" and north.level == "random"
+    assert service.tables.seat_of(table_id, bob_token) is None
+    with pytest.raises(TableRefusal, match="do not hold a seat"):
+        service.act(table_id, bob_token, 0, service.view(table_id, None).table.version)
+    # The open seat is played by the bot at the table's pace until Cy sits down.
+    moved = 0
+    for _ in range(200):
+        public = service.view(table_id, None).public
+        assert public is not None
+        if public.current_player == 0:
+            clock.wait(1)
+            assert service.advance(table_id)
+            moved += 1
+            if moved == 2:
+                break
+        else:
+            view = _turn(service, clock, table_id, [ann_token])
+            assert view.own is not None
+            service.act(table_id, ann_token, view.own.legal_actions[0], view.table.version)
+    assert moved == 2
+    cy_token = service.join(table_id, 0, _player(service, "Cy"), "Cy")
+    cy = service.view(table_id, cy_token)
+    assert cy.seat == 0 and cy.own is not None and cy.table.seats[0].name == "Cy"
+    view = _turn(service, clock, table_id, [ann_token, cy_token])
+    assert view.own is not None
+    token = cy_token if view.seat == 0 else ann_token
+    service.act(table_id, token, view.own.legal_actions[0], view.table.version)
+    assert service.view(table_id, None).table.version == view.table.version + 1
 
 
 def test_two_servers_moving_one_table_at_once_store_one_move(

@@ -146,7 +146,7 @@ class TableService:
         )
 
     def join(self, table_id: str, seat: Seat, player: str, name: str) -> str:
-        """Sit ``player`` at an open seat; their seat token."""
+        """Sit ``player`` at an open seat (during the match too); their seat token."""
         return self._asked(lambda: self.tables.join(table_id, seat, player=player, name=name))
 
     def seat_bot(self, table_id: str, token: str, seat: Seat, level: str) -> None:
@@ -157,15 +157,17 @@ class TableService:
         self._asked(lambda: self.tables.set_seat(table_id, seat, "bot", level=_level(level)))
 
     def remove(self, table_id: str, token: str, seat: Seat) -> None:
-        """The creator frees a person's seat: open again before the start, a bot after."""
+        """The creator frees a person's seat and opens it again: before the start, for
+        anyone; during the match, only an absent person's (a bot is playing for them), and
+        the bot plays on until somebody joins."""
         info = self._creators(table_id, token)
-        if seat == CREATOR_SEAT or info.seats[seat].kind != "human":
+        holder = info.seats[seat]
+        if seat == CREATOR_SEAT or holder.kind != "human":
             raise TableRefusal("Only another person's seat can be freed.")
-        if info.status == "waiting":
-            self._asked(lambda: self.tables.set_seat(table_id, seat, "open"))
-        else:
-            level = info.seats[seat].level
-            self._asked(lambda: self.tables.set_seat(table_id, seat, "bot", level=level))
+        if info.status == "playing" and not holder.stand_in:
+            raise TableRefusal("Only an absent player's seat can be freed during the match.")
+        level = _level(holder.level or None)
+        self._asked(lambda: self.tables.set_seat(table_id, seat, "open", level=level))
 
     def start(self, table_id: str, token: str, *, seed: int | None = None) -> str:
         """The creator starts the match, bots in the seats still open; the game's id."""

@@ -202,9 +202,10 @@ class Tables:
         return table_id, token
 
     def join(self, table_id: str, seat: int, *, player: str, name: str) -> str:
-        """Sit ``player`` at an open seat of a waiting table; the seat's new token."""
+        """Sit ``player`` at an open seat of a waiting table, or of a table in play (taking
+        over from the bot that plays an opened seat); the seat's new token."""
         seat, token, now = _check_seat(seat), secrets.token_urlsafe(32), self.now()
-        with self._changing(table_id, "waiting") as (conn, row):
+        with self._changing(table_id, ("waiting", "playing")) as (conn, row):
             player_row(conn, player)
             held = conn.execute(
                 sa.select(seats.c.seat).where(
@@ -231,19 +232,18 @@ class Tables:
 
     def set_seat(self, table_id: str, seat: int, kind: str, *, level: str = "") -> None:
         """Put a bot of ``level`` at a seat (``kind="bot"``) or open it again
-        (``kind="open"``), freeing a person's seat; the caller checks who may."""
+        (``kind="open"``), freeing a person's seat; the caller checks who may. A seat
+        opened during the match is played by a bot of ``level`` until somebody joins."""
         seat = _check_seat(seat)
         if kind not in ("bot", "open"):
             raise StoreError(f"kind: a seat is made a bot or opened, not {kind!r}"[:80])
         if seat == CREATOR_SEAT:
             raise StoreError("the creator's seat stays theirs")
-        with self._changing(table_id, None) as (conn, row):
+        with self._changing(table_id, ("waiting", "playing")) as (conn, row):
             values: dict[str, Any] = {"kind": kind, "token_hash": None, "player": None}
             values["name"] = "" if kind == "open" else "Bot"
-            if kind == "bot":
+            if kind == "bot" or row.status == "playing":
                 values["level"] = _check_level(level)
-            elif row.status != "waiting":
-                raise StoreError("a seat can be opened only before the match starts")
             conn.execute(
                 seats.update()
                 .where(seats.c.table_num == row.num, seats.c.seat == seat)
@@ -257,7 +257,7 @@ class Tables:
         leaves a game behind that it does not point to.
         """
         level = _check_level(bot_level)
-        with self._changing(table_id, "waiting") as (conn, row):
+        with self._changing(table_id, ("waiting",)) as (conn, row):
             info = _info(conn, row)
             names = [seat.name if seat.kind != "open" else "Bot" for seat in info.seats]
             levels = {
@@ -304,7 +304,7 @@ class Tables:
         seat = _check_seat(seat)
         if isinstance(action, bool) or not isinstance(action, int) or action < 0:
             raise StoreError("action: expected an action number")
-        with self._changing(table_id, "playing") as (conn, row):
+        with self._changing(table_id, ("playing",)) as (conn, row):
             game = guarded_game_row(conn, row.game, after, "no more moves can be made")
             append(conn, game, action)
             if person:
@@ -313,7 +313,7 @@ class Tables:
     def stand_in(self, table_id: str, seat: int, on: bool) -> None:
         """Mark that a bot plays for the person at ``seat`` (or no longer does)."""
         seat = _check_seat(seat)
-        with self._changing(table_id, None) as (conn, row):
+        with self._changing(table_id, ()) as (conn, row):
             conn.execute(
                 seats.update()
                 .where(seats.c.table_num == row.num, seats.c.seat == seat)
@@ -333,7 +333,7 @@ class Tables:
         """End a table: ``finished`` once its match is over, ``closed`` when given up."""
         if status not in ("finished", "closed"):
             raise StoreError(f"status: a table ends finished or closed, not {status!r}"[:80])
-        with self._changing(table_id, None) as (conn, row):
+        with self._changing(table_id, ()) as (conn, row):
             if row.status in ("finished", "closed"):
                 raise StoreError("this table is already over")
             conn.execute(
@@ -350,13 +350,13 @@ class Tables:
     # ----------------------------------------------------------------- inside
     @contextmanager
     def _changing(
-        self, table_id: str, status: str | None
+        self, table_id: str, statuses: tuple[str, ...]
     ) -> Iterator[tuple[Connection, sa.Row[Any]]]:
-        """A change to a table (in ``status``, if given), its row locked; the table's
-        version moves on with it."""
+        """A change to a table (in one of ``statuses``, if any are given), its row locked;
+        the table's version moves on with it."""
         with self.store._write() as conn:
             row = _table_row(conn, _check_id(table_id), lock=True)
-            if status is not None and row.status != status:
+            if statuses and row.status not in statuses:
                 raise StoreError(_STATE_WORDS.get(row.status, "this table cannot change now"))
             yield conn, row
             conn.execute(

@@ -97,9 +97,17 @@ def _notice() -> None:
 
 
 def _name() -> str:
+    """The name typed in, or else the one this browser's player already goes by."""
     name = st.session_state.get(NAME_KEY)
     cleaned = " ".join(str(name or "").split())[:40]
-    return cleaned or "You"
+    if cleaned:
+        return cleaned
+    player = identity.player_id()
+    return app_store().player_name(player) if player is not None else "You"
+
+
+def _name_input() -> None:
+    st.text_input("Your name", key=NAME_KEY, max_chars=40, placeholder="You")
 
 
 # ------------------------------------------------------------------ callbacks
@@ -177,7 +185,7 @@ def _lobby() -> None:
     st.header("Tables")
     _notice()
     with st.container(key="new_table", border=True):
-        st.text_input("Your name", key=NAME_KEY, max_chars=40, placeholder="You")
+        _name_input()
         names = [preset.name for preset in PRESETS]
         st.selectbox("Rule set", names, key=PRESET_KEY)
         st.selectbox(
@@ -205,7 +213,7 @@ def _listed_table(info: TableInfo) -> None:
     with st.container(border=True, key=f"listed_{info.table_id}"):
         state = "waiting for players" if info.status == "waiting" else "in play"
         st.markdown(f"**{safe.md(host)}'s table** · {state}")
-        if info.status == "waiting":
+        if info.status == "waiting" or info.open_seats():
             _seat_buttons(info, seated=False)
         st.link_button(
             "Open" if info.status == "waiting" else "Watch",
@@ -277,6 +285,8 @@ def _waiting(view: SharedView) -> None:
     info = view.table
     seated = view.seat is not None
     st.markdown("Waiting for players. " + ("" if seated else "Pick a seat to join."))
+    if not seated and info.open_seats():
+        _name_input()
     _seat_buttons(info, seated=seated)
     if view.creator:
         levels = bot_names()
@@ -313,6 +323,8 @@ def _seat_name(view: SharedView, seat: int) -> str:
     held = view.table.seats[seat]
     if held.kind == "bot":
         return f"{held.name} (bot)"
+    if held.kind == "open":
+        return "Open seat (bot playing)"
     return f"{held.name} (bot playing)" if held.stand_in else held.name
 
 
@@ -344,8 +356,27 @@ def _playing(view: SharedView) -> None:
             on_click=_on_take_back,
             args=(view.table.table_id,),
         )
+    if view.creator:
+        _absent_players(view.table)
+    if view.seat is None and view.table.open_seats() and view.outcome is None:
+        st.markdown("A seat is open: a bot plays it until you take it.")
+        _name_input()
+        _seat_buttons(view.table, seated=False)
     if view.own is not None:
         _own_seat(view)
+
+
+def _absent_players(info: TableInfo) -> None:
+    """The creator's buttons to free the seat of a person a bot is playing for."""
+    for seat in info.seats:
+        if seat.kind == "human" and seat.stand_in and seat.seat != CREATOR_SEAT:
+            st.button(
+                f"Free {SEAT_NAMES[seat.seat]}'s seat",
+                key=f"remove_{seat.seat}",
+                help="The seat opens for somebody else; a bot plays it until they join",
+                on_click=_on_remove,
+                args=(info.table_id, seat.seat),
+            )
 
 
 def _status(view: SharedView) -> str:
