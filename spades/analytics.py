@@ -1,17 +1,20 @@
 """pandas frames for the Explore pages, aggregated in SQL or pandas from the game store.
 
-Every function takes a :class:`~spades.store.Store` and a
-:class:`~spades.store.GameFilter` (or a game's hands) and returns a small frame or a
-dict ready for a chart; none loops over stored rows in Python.
+Every function takes a :class:`~spades.store.Store` and the games to cover (a
+:class:`~spades.store.GameFilter`, or :class:`MyGames` for My stats), or a game's hands,
+and returns a small frame or a dict ready for a chart; none loops over stored rows in
+Python.
 
-North/South is "us": in a human game the player sits South, so the N/S win rate is the
-player's; in a simulated game it is the N/S bots'.
+My stats are seen from South: a player sits South in their own games, so South is "you"
+and North/South "you and partner". In a game that is not theirs (the bot lab's, or another
+person's, when chosen) South stands in for them.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
 
 import numpy as np
 import pandas as pd
@@ -23,7 +26,40 @@ from spades.rules import Rules
 from spades.store import HUMAN, SEAT_KEYS, TEAM_KEYS, GameFilter, Store, games, hand_rows, hands
 
 TEAM_NAMES: Final = ("N/S", "E/W")
+#: The teams of a game seen from the South seat, the player's own.
+OUR_TEAMS: Final = ("You and partner", "Opponents")
 YOU: Final = "you"
+
+
+class Selection(Protocol):
+    """Which games a query covers: a condition on the ``games`` table."""
+
+    def clause(self) -> sa.ColumnElement[bool]:
+        """The SQL condition."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MyGames:
+    """The games My stats covers: the player's own, and when chosen the bot lab's and the
+    finished games of other people (and of nobody: imported and older ones), all within
+    the filters of ``games``. A player id that owns nothing (``""``) leaves only the chosen."""
+
+    games: GameFilter
+    player: str
+    bot_lab: bool = False
+    others: bool = False
+
+    def clause(self) -> sa.ColumnElement[bool]:
+        """The SQL condition on the ``games`` table."""
+        c = games.c
+        whose: list[sa.ColumnElement[bool]] = [c.owner == self.player]
+        if self.bot_lab:
+            whose.append(c.kind == "simulated")
+        if self.others:
+            # A game in play is only ever its owner's to see.
+            whose.append(sa.and_(c.kind != "simulated", c.status != "playing"))
+        return sa.and_(self.games.clause(), sa.or_(*whose))
 
 
 def _player_label(level: pd.Series) -> pd.Series:
@@ -40,52 +76,117 @@ def _count_true(*conditions: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
     return sa.func.coalesce(sa.func.sum(expr), 0)
 
 
-def overview_kpis(store: Store, game_filter: GameFilter) -> dict[str, float | int | None]:
-    """Games played, N/S win rate, points and bags per hand, set rate, nil attempts."""
-    g = games.c
+def my_stats(store: Store, selection: Selection) -> dict[str, float | int | None]:
+    """Games played and won, points a hand, set rate, your nils and bags a game.
+
+    Seen from South (see the module's note): wins are N/S's, the set rate is N/S's
+    contracts, and the nils are South's own, blind ones included.
+    """
+    g, h = games.c, hands.c
     with store.engine.connect() as conn:
-        played, decided, ns_wins = conn.execute(
+        played, wins, losses = conn.execute(
             sa.select(
-                sa.func.count(),
-                sa.func.count(g.winner),
-                sa.func.coalesce(sa.func.sum(sa.case((g.winner == 0, 1), else_=0)), 0),
-            ).where(game_filter.clause())
+                sa.func.count(), _count_true(g.winner == 0), _count_true(g.winner == 1)
+            ).where(selection.clause())
         ).one()
-        h = hands.c
-        nil_bids = [h[f"bid_{k}"] == 0 for k in SEAT_KEYS]
-        nil_made = [sa.and_(h[f"bid_{k}"] == 0, h[f"tricks_{k}"] == 0) for k in SEAT_KEYS]
         row = conn.execute(
             sa.select(
                 sa.func.count(),
+                sa.func.count(sa.distinct(h.game)),
                 sa.func.avg(h.points_ns),
                 sa.func.avg(h.points_ew),
-                _count_true(h.made_ns.is_(False), h.made_ew.is_(False)),
-                _count_true(h.made_ns.is_not(None), h.made_ew.is_not(None)),
-                _count_true(*nil_bids),
-                _count_true(*nil_made),
-                sa.func.avg(h.bags_ns),
-                sa.func.avg(h.bags_ew),
+                _count_true(h.made_ns.is_(False)),
+                sa.func.count(h.made_ns),
+                _count_true(h.bid_s == 0),
+                _count_true(sa.and_(h.bid_s == 0, h.tricks_s == 0)),
+                sa.func.coalesce(sa.func.sum(h.bags_ns), 0),
             )
             .join_from(hands, games, h.game == g.num)
-            .where(game_filter.clause())
+            .where(selection.clause())
         ).one()
-    hand_count, pts_ns, pts_ew, sets, contracts, nils, nils_made, bags_ns, bags_ew = row
+    hand_count, scored_games, pts_us, pts_them, sets, contracts, nils, nils_made, bags = row
+    decided = int(wins) + int(losses)
     return {
         "games": int(played),
-        "decided": int(decided),
-        "win_rate": ns_wins / decided if decided else None,
+        "wins": int(wins),
+        "losses": int(losses),
+        "win_rate": int(wins) / decided if decided else None,
         "hands": int(hand_count),
-        "points_per_hand_ns": float(pts_ns) if pts_ns is not None else None,
-        "points_per_hand_ew": float(pts_ew) if pts_ew is not None else None,
-        "set_rate": sets / contracts if contracts else None,
+        "points_per_hand": float(pts_us) if pts_us is not None else None,
+        "points_per_hand_them": float(pts_them) if pts_them is not None else None,
+        "set_rate": int(sets) / int(contracts) if contracts else None,
         "nil_attempts": int(nils),
-        "nil_success": nils_made / nils if nils else None,
-        "bags_per_hand_ns": float(bags_ns) if bags_ns is not None else None,
-        "bags_per_hand_ew": float(bags_ew) if bags_ew is not None else None,
+        "nil_made": int(nils_made),
+        # Only games with a scored hand: one abandoned in its first hand took no bags.
+        "bags_per_game": int(bags) / int(scored_games) if scored_games else None,
     }
 
 
-def win_rate_over_time(store: Store, game_filter: GameFilter) -> pd.DataFrame:
+def streaks(store: Store, selection: Selection) -> dict[str, int | bool | None]:
+    """The run of wins or losses that the latest decided game ends (``current``, and
+    ``current_won``: None with no decided game) and the longest run of wins."""
+    g = games.c
+    frame = store.frame(
+        sa.select(g.winner)
+        .where(selection.clause(), g.winner.is_not(None))
+        .order_by(g.finished_at, g.num)
+    )
+    won = frame["winner"].to_numpy(dtype=np.int64) == 0
+    if not len(won):
+        return {"current": 0, "current_won": None, "longest_win": 0}
+    starts = np.flatnonzero(np.r_[True, won[1:] != won[:-1]])
+    lengths = np.diff(np.r_[starts, len(won)])
+    wins = lengths[won[starts]]
+    return {
+        "current": int(lengths[-1]),
+        "current_won": bool(won[-1]),
+        "longest_win": int(wins.max()) if len(wins) else 0,
+    }
+
+
+def best_and_worst_hands(store: Store, selection: Selection, *, count: int = 3) -> pd.DataFrame:
+    """The ``count`` hands in which you and partner scored most and the ``count`` in which
+    you scored least, best first (fewer when there are not that many hands)."""
+    g, h = games.c, hands.c
+    base = (
+        sa.select(
+            h.points_ns.label("points"),
+            g.started_at,
+            g.id.label("game"),
+            h.hand_no.label("hand"),
+            h.bid_s,
+            h.blind_s,
+            h.tricks_s,
+            h.bid_n,
+            h.blind_n,
+            h.tricks_n,
+        )
+        .join_from(hands, games, h.game == g.num)
+        .where(selection.clause())
+    )
+    newest = (g.num.desc(), h.hand_no)
+    found = pd.concat(
+        [
+            store.frame(base.order_by(h.points_ns.desc(), *newest).limit(count)),
+            store.frame(base.order_by(h.points_ns, *newest).limit(count)),
+        ],
+        ignore_index=True,
+    )
+    columns = ["points", "day", "game", "hand", "you", "partner"]
+    if found.empty:
+        return pd.DataFrame(columns=columns)
+    found = found.drop_duplicates(["game", "hand"]).sort_values(
+        "points", ascending=False, kind="stable", ignore_index=True
+    )
+    found["day"] = pd.to_datetime(found["started_at"]).dt.date
+    found["game"] = found["game"].str[:8]
+    for name, key in (("you", "s"), ("partner", "n")):
+        bids = _bid_text(found[f"bid_{key}"], found[f"blind_{key}"])
+        found[name] = bids + " / " + found[f"tricks_{key}"].astype(str)
+    return found[columns]
+
+
+def win_rate_over_time(store: Store, selection: Selection) -> pd.DataFrame:
     """Per day: games decided, N/S wins, that day's win rate and the running win rate."""
     g = games.c
     day = sa.func.date(g.started_at).label("day")
@@ -95,7 +196,7 @@ def win_rate_over_time(store: Store, game_filter: GameFilter) -> pd.DataFrame:
             sa.func.count().label("games"),
             sa.func.sum(sa.case((g.winner == 0, 1), else_=0)).label("wins"),
         )
-        .where(game_filter.clause(), g.winner.is_not(None))
+        .where(selection.clause(), g.winner.is_not(None))
         .group_by(day)
         .order_by(day)
     )
@@ -109,28 +210,42 @@ def win_rate_over_time(store: Store, game_filter: GameFilter) -> pd.DataFrame:
 
 # --------------------------------------------------------------------- game lists
 def game_summaries(store: Store, game_filter: GameFilter, *, limit: int = 500) -> pd.DataFrame:
-    """The newest games with their result, for pickers and tables."""
+    """The newest games with their result, for pickers and tables.
+
+    A game of the filter's ``owner`` says whether "you" won; a game in play says so in
+    place of its score, which the store keeps only once the game is over.
+    """
     frame = store.list_games(game_filter, limit=limit)
     if frame.empty:
         return frame
-    result = np.select(
-        [frame["winner"] == 0, frame["winner"] == 1],
-        ["N/S won", "E/W won"],
-        default=np.where(frame["status"] == "playing", "in play", "no winner"),
+    mine = frame["owner"].eq(game_filter.owner) if game_filter.owner else False
+    playing = frame["status"] == "playing"
+    ns_won, ew_won = frame["winner"] == 0, frame["winner"] == 1
+    frame["result"] = np.select(
+        [mine & ns_won, mine & ew_won, ns_won, ew_won],
+        ["you won", "you lost", "N/S won", "E/W won"],
+        default=np.where(playing, "in play", "no winner"),
     )
-    frame["result"] = result
+    score = frame["score_ns"].astype(str) + "–" + frame["score_ew"].astype(str)
     frame["label"] = (
         pd.to_datetime(frame["started_at"]).dt.strftime("%Y-%m-%d %H:%M")
         + " · "
         + frame["kind"]
         + " · "
-        + frame["score_ns"].astype(str)
-        + "–"
-        + frame["score_ew"].astype(str)
+        + score.where(~playing, "in play")
         + " · "
         + frame["id"].str[:8]
     )
     return frame
+
+
+def latest_game(summaries: pd.DataFrame, player: str | None) -> str:
+    """The game to open first: the player's most recently moved or finished one, else the
+    most recently changed of those listed."""
+    mine = summaries[summaries["owner"] == player] if player else summaries.iloc[:0]
+    pool = summaries if mine.empty else mine
+    newest = pool.sort_values("updated_at", ascending=False, kind="stable")
+    return str(newest["id"].iloc[0])
 
 
 # ----------------------------------------------------------------------- one game
@@ -142,19 +257,23 @@ def game_hands(match: Match) -> pd.DataFrame:
     return frame
 
 
-def score_progression(hand_frame: pd.DataFrame) -> pd.DataFrame:
-    """Long frame (hand, team, score): each team's running score, from 0 before hand 1."""
+def score_progression(
+    hand_frame: pd.DataFrame, teams: tuple[str, str] = TEAM_NAMES
+) -> pd.DataFrame:
+    """Long frame (hand, team, score): each team's running score, from 0 before hand 1;
+    the teams N/S and E/W are named ``teams``."""
     start = pd.DataFrame({"hand_no": [0], "score_ns": [0], "score_ew": [0]})
     wide = pd.concat([start, hand_frame[["hand_no", "score_ns", "score_ew"]]], ignore_index=True)
     long = wide.melt(id_vars="hand_no", var_name="team", value_name="score")
-    long["team"] = long["team"].map({"score_ns": TEAM_NAMES[0], "score_ew": TEAM_NAMES[1]})
+    long["team"] = long["team"].map({"score_ns": teams[0], "score_ew": teams[1]})
     return long.rename(columns={"hand_no": "hand"})
 
 
-def bags_progression(hand_frame: pd.DataFrame) -> pd.DataFrame:
-    """Long frame (hand, team, bags, penalty): bags on the count after each hand."""
+def bags_progression(hand_frame: pd.DataFrame, teams: tuple[str, str] = TEAM_NAMES) -> pd.DataFrame:
+    """Long frame (hand, team, bags, penalty): bags on the count after each hand; the
+    teams N/S and E/W are named ``teams``."""
     parts = []
-    for team, key in zip(TEAM_NAMES, TEAM_KEYS, strict=True):
+    for team, key in zip(teams, TEAM_KEYS, strict=True):
         part = hand_frame[["hand_no", f"bags_after_{key}", f"penalty_{key}", f"bags_{key}"]]
         part = part.set_axis(["hand", "bags", "penalty", "added"], axis=1).assign(team=team)
         parts.append(part)
@@ -348,3 +467,14 @@ def nil_by(nils: pd.DataFrame, group: str) -> pd.DataFrame:
     )
     out["success"] = out["made"] / out["attempts"]
     return out.rename(columns={group: "bidder"})
+
+
+def nil_outcomes(by_bidder: pd.DataFrame) -> pd.DataFrame:
+    """Long frame (who, outcome, n, share) of :func:`nil_by`'s rows: each bidder's nils
+    made and missed, so that a bidder who never made one still has a bar to show it."""
+    who = by_bidder["bidder"].astype(str) + " · " + by_bidder["bid"]
+    made = pd.DataFrame({"who": who, "outcome": "made", "n": by_bidder["made"]})
+    missed = made.assign(outcome="missed", n=by_bidder["attempts"] - by_bidder["made"])
+    frame = pd.concat([made, missed], ignore_index=True)
+    frame["share"] = frame["n"] / frame.groupby("who")["n"].transform("sum")
+    return frame

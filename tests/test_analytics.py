@@ -13,7 +13,7 @@ from spades.app.lab import MAX_MATCHES, LabJob, LabSpec, StopReason
 from spades.drive import play_match
 from spades.match import Match
 from spades.rules import Rules
-from spades.store import GameFilter, Store
+from spades.store import GameFilter, Store, games
 
 HUMAN_LEVELS = {0: "random", 1: "random", 3: "random"}
 SIM_LEVELS = {seat: "random" for seat in range(4)}
@@ -62,44 +62,162 @@ def _nil_bids(matches: list[Match], seats: tuple[int, ...] = (0, 1, 2, 3)) -> tu
     return attempts, made
 
 
-def test_overview_counts_games_wins_hands_and_nils(data: Stored) -> None:
-    kpis = analytics.overview_kpis(data.store, GameFilter())
+def test_my_stats_count_games_wins_hands_and_souths_nils(data: Stored) -> None:
+    stats = analytics.my_stats(data.store, GameFilter())
     matches = data.everything
-    decided = [m for m in matches if m.winner is not None]
-    assert kpis["games"] == len(matches)
-    assert kpis["win_rate"] == pytest.approx(sum(m.winner == 0 for m in decided) / len(decided))
-    assert kpis["hands"] == sum(len(m.finished) for m in matches)
-    attempts, made = _nil_bids(matches)
-    assert (kpis["nil_attempts"], kpis["nil_success"]) == (attempts, pytest.approx(made / attempts))
-    teams = [t for m in matches for r in m.results for t in r.teams if t.made is not None]
-    assert kpis["set_rate"] == pytest.approx(sum(t.made is False for t in teams) / len(teams))
-    points = [r.teams[0].points for m in matches for r in m.results]
-    assert kpis["points_per_hand_ns"] == pytest.approx(sum(points) / len(points))
+    assert stats["games"] == len(matches)
+    assert stats["wins"] == sum(m.winner == 0 for m in matches)
+    assert stats["losses"] == sum(m.winner == 1 for m in matches)
+    assert stats["win_rate"] == pytest.approx(stats["wins"] / (stats["wins"] + stats["losses"]))
+    assert stats["hands"] == sum(len(m.finished) for m in matches)
+    attempts, made = _nil_bids(matches, seats=(2,))
+    assert (stats["nil_attempts"], stats["nil_made"]) == (attempts, made)
+    ours = [r.teams[0] for m in matches for r in m.results]
+    contracts = [t for t in ours if t.made is not None]
+    assert stats["set_rate"] == pytest.approx(
+        sum(t.made is False for t in contracts) / len(contracts)
+    )
+    assert stats["points_per_hand"] == pytest.approx(sum(t.points for t in ours) / len(ours))
+    assert stats["bags_per_game"] == pytest.approx(sum(t.bags for t in ours) / len(matches))
 
 
 def test_the_kind_filter_keeps_only_those_games(data: Stored) -> None:
-    kpis = analytics.overview_kpis(data.store, GameFilter(kinds=("human",)))
-    assert kpis["games"] == len(data.human)
+    stats = analytics.my_stats(data.store, GameFilter(kinds=("human",)))
+    assert stats["games"] == len(data.human)
 
 
 def test_the_date_filter_keeps_games_started_in_the_range(data: Stored) -> None:
     day = OLD_DAY.date()
-    kpis = analytics.overview_kpis(data.store, GameFilter(start=day, end=day))
-    assert kpis["games"] == len(data.old)
-    later = analytics.overview_kpis(data.store, GameFilter(start=date(2024, 5, 2)))
+    stats = analytics.my_stats(data.store, GameFilter(start=day, end=day))
+    assert stats["games"] == len(data.old)
+    later = analytics.my_stats(data.store, GameFilter(start=date(2024, 5, 2)))
     assert later["games"] == len(data.everything) - len(data.old)
 
 
 def test_the_rule_set_filter_keeps_games_with_those_rules(data: Stored) -> None:
-    kpis = analytics.overview_kpis(data.store, GameFilter(rule_sets=("target_score=300",)))
-    assert kpis["games"] == len(data.short)
+    stats = analytics.my_stats(data.store, GameFilter(rule_sets=("target_score=300",)))
+    assert stats["games"] == len(data.short)
 
 
 def test_the_bot_level_filter_keeps_games_whose_bots_are_all_at_those_levels(
     data: Stored,
 ) -> None:
-    kpis = analytics.overview_kpis(data.store, GameFilter(bot_levels=("basic",)))
-    assert kpis["games"] == len(data.old)
+    stats = analytics.my_stats(data.store, GameFilter(bot_levels=("basic",)))
+    assert stats["games"] == len(data.old)
+
+
+def _runs(won: list[bool]) -> tuple[int, bool, int]:
+    """The last run of equal results, its kind, and the longest run of wins, counted one
+    game at a time."""
+    current = longest = 0
+    for index, result in enumerate(won):
+        current = current + 1 if index and won[index - 1] == result else 1
+        if result:
+            longest = max(longest, current)
+    return current, won[-1], longest
+
+
+def test_streaks_follow_the_games_in_the_order_they_finished(data: Stored) -> None:
+    # The old games finished first (they were stored as of their day); the rest in turn.
+    ordered = data.old + data.simulated + data.human + data.short
+    won = [m.winner == 0 for m in ordered if m.winner is not None]
+    found = analytics.streaks(data.store, GameFilter())
+    assert (found["current"], found["current_won"], found["longest_win"]) == _runs(won)
+
+
+def test_streaks_of_no_decided_game_are_empty(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'empty.db'}")
+    assert analytics.streaks(store, GameFilter()) == {
+        "current": 0,
+        "current_won": None,
+        "longest_win": 0,
+    }
+
+
+def test_best_and_worst_hands_are_those_of_most_and_fewest_points(data: Stored) -> None:
+    hands = analytics.best_and_worst_hands(data.store, GameFilter(), count=3)
+    points = sorted(r.teams[0].points for m in data.everything for r in m.results)
+    assert list(hands["points"]) == points[::-1][:3] + points[::-1][-3:]
+    assert hands["you"].str.contains(" / ").all()
+
+
+def test_best_and_worst_hands_of_a_short_record_are_each_hand_once(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'one.db'}")
+    match = play_match(Rules(), 7, ["random"] * 4, max_hands=2)
+    store.save_match(match, players=PLAYERS, kind="human", bot_levels=HUMAN_LEVELS)
+    hands = analytics.best_and_worst_hands(store, GameFilter(), count=3)
+    assert sorted(hands["hand"]) == [1, 2]
+
+
+def _own(store: Store, player: str, game_ids: list[str]) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(games.update().where(games.c.id.in_(game_ids)).values(owner=player))
+
+
+def test_my_games_are_the_players_own_and_only_the_chosen_others(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'owners.db'}")
+    ann, _ = store.new_player("Ann")
+    bob, _ = store.new_player("Bob")
+    short = [play_match(Rules(), seed, ["random"] * 4, max_hands=1) for seed in range(5)]
+    ids = store.save_matches([(m, PLAYERS, HUMAN_LEVELS) for m in short[:4]], kind="human")
+    store.save_matches([(short[4], PLAYERS, SIM_LEVELS)], kind="simulated")
+    _own(store, ann, ids[:2])
+    _own(store, bob, ids[2:3])
+    store.new_game(
+        rules=Rules(), seed=9, players=PLAYERS, kind="human", bot_levels=HUMAN_LEVELS, owner=bob
+    )
+    everything = GameFilter(finished_only=False)
+
+    def count(player: str, **chosen: bool) -> int:
+        selection = analytics.MyGames(everything, player=player, **chosen)
+        return int(analytics.my_stats(store, selection)["games"])
+
+    assert (count(ann), count(bob), count("")) == (2, 2, 0)
+    assert count(ann, bot_lab=True) == 3
+    # Bob's and nobody's finished games, but never Bob's game in play.
+    assert count(ann, others=True) == 4
+    assert count(ann, bot_lab=True, others=True) == 5
+
+
+def test_game_summaries_say_in_play_and_whether_you_won(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'summaries.db'}")
+    ann, _ = store.new_player("Ann")
+    won = next(m for m in (play_match(Rules(), s, ["random"] * 4) for s in range(20)) if m.winner)
+    (lost,) = store.save_matches([(won, PLAYERS, HUMAN_LEVELS)], kind="human")
+    (theirs,) = store.save_matches([(won, PLAYERS, HUMAN_LEVELS)], kind="human")
+    _own(store, ann, [lost])
+    playing = store.new_game(
+        rules=Rules(), seed=9, players=PLAYERS, kind="human", bot_levels=HUMAN_LEVELS, owner=ann
+    )
+    mine = GameFilter(finished_only=False, owner=ann, others_finished=True)
+    frame = analytics.game_summaries(store, mine).set_index("id")
+    assert frame.loc[lost, "result"] == "you lost"
+    assert frame.loc[theirs, "result"] == "E/W won"
+    assert frame.loc[playing, "result"] == "in play"
+    assert "in play" in frame.loc[playing, "label"] and "0–0" not in frame.loc[playing, "label"]
+
+
+def test_the_latest_game_is_the_players_most_recently_changed_one() -> None:
+    summaries = pd.DataFrame(
+        {
+            "id": ["new", "mine-old", "mine-moved", "other"],
+            "owner": [None, "ann", "ann", "bob"],
+            "updated_at": pd.to_datetime(["2026-03-01", "2026-01-01", "2026-02-01", "2026-04-01"]),
+        }
+    )
+    assert analytics.latest_game(summaries, "ann") == "mine-moved"
+    assert analytics.latest_game(summaries, "cy") == "other"
+    assert analytics.latest_game(summaries, None) == "other"
+
+
+def test_nil_outcomes_give_a_bidder_who_made_none_a_bar_of_misses() -> None:
+    by_bidder = pd.DataFrame(
+        {"bidder": ["you", "North"], "bid": ["nil", "nil"], "attempts": [3, 2], "made": [0, 1]}
+    )
+    outcomes = analytics.nil_outcomes(by_bidder).set_index(["who", "outcome"])
+    assert outcomes.loc[("you · nil", "missed"), "share"] == 1.0
+    assert outcomes.loc[("you · nil", "made"), "share"] == 0.0
+    assert outcomes.loc[("North · nil", "made"), "n"] == 1
 
 
 def test_win_rate_over_time_has_one_row_a_day_and_a_running_rate(data: Stored) -> None:
@@ -214,12 +332,13 @@ def test_matchups_group_simulated_games_by_line_up_and_rules(data: Stored) -> No
 
 def test_an_empty_store_gives_empty_frames(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'empty.db'}")
-    assert analytics.overview_kpis(store, GameFilter())["games"] == 0
+    assert analytics.my_stats(store, GameFilter())["games"] == 0
     frames: list[pd.DataFrame] = [
         analytics.win_rate_over_time(store, GameFilter()),
         analytics.seat_stats(store, GameFilter()),
         analytics.matchup_results(store, GameFilter()),
         analytics.game_summaries(store, GameFilter()),
+        analytics.best_and_worst_hands(store, GameFilter()),
     ]
     assert all(frame.empty for frame in frames)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +15,9 @@ from streamlit.testing.v1.element_tree import UnknownElement
 
 from spades.app.lab import MAX_MATCHES, MAX_RUNS, LabJob, LabSpec, run_lab
 from spades.drive import play_match
+from spades.match import Match
 from spades.rules import Rules
-from spades.store import Store
+from spades.store import GameFilter, Store, games
 from spades.ui.identity import STATE_KEY, Identity
 
 pytestmark = pytest.mark.apptest
@@ -51,6 +52,25 @@ def _page(name: str) -> AppTest:
     at.run()
     assert not at.exception
     return at
+
+
+def _my_stats(*, player: str | None = None, bot_lab: bool = False, others: bool = False) -> AppTest:
+    """The Overview (My stats) of ``player`` (a new visitor when None), with the bot lab's
+    games and other people's when chosen."""
+    at = AppTest.from_file(str(PAGES / "overview.py"), default_timeout=60)
+    at.session_state["overview_bot_lab"] = bot_lab
+    at.session_state["overview_others"] = others
+    if player is not None:
+        at.session_state[STATE_KEY] = Identity(player)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _own(store: Store, player: str, game_ids: list[str]) -> None:
+    """Make finished games ``player``'s, as if played on the Play page."""
+    with store.engine.begin() as conn:
+        conn.execute(games.update().where(games.c.id.in_(game_ids)).values(owner=player))
 
 
 def _explorer(
@@ -106,30 +126,73 @@ def test_the_bot_lab_says_how_to_compare_bots_before_any_run(store: Store) -> No
     assert at.number_input(key="lab_seed").value == seed
 
 
-def test_overview_counts_the_games_and_draws_the_win_rate(filled: Store) -> None:
-    at = _page("overview")
+def test_my_stats_count_every_chosen_game_and_draw_the_win_rate(filled: Store) -> None:
+    at = _my_stats(bot_lab=True, others=True)
     assert _metric(at, "Games played") == str(SIMULATED + HUMAN_GAMES + 2)
-    (chart,) = _charts(at)
+    chart = _charts(at)[0]
     layers = _layers(_spec(chart))
     assert layers[1]["encoding"]["y"]["field"] == "running_win_rate"
-    assert layers[1]["encoding"]["y"]["axis"]["format"] == "%"
+    assert layers[1]["encoding"]["y"]["axis"]["format"] == ".0%"
+    assert layers[1]["encoding"]["y"]["scale"]["domain"] == [0, 1]
     assert at.get("download_button")
+    assert any("South stands in for you" in c.value for c in at.caption)
 
 
-def test_overview_kind_filter_keeps_only_human_games(filled: Store) -> None:
-    at = _page("overview")
-    at.multiselect(key="overview_kinds").set_value(["human"]).run()
+def test_my_stats_leave_out_the_bot_lab_unless_it_is_chosen(filled: Store) -> None:
+    ann, _ = filled.new_player("Ann")
+    _own(filled, ann, list(filled.list_games(GameFilter(kinds=("human",)))["id"][:2]))
+    at = _my_stats(player=ann)
+    assert _metric(at, "Games played") == "2"
+    at.toggle(key="overview_bot_lab").set_value(True).run()
+    assert _metric(at, "Games played") == str(2 + SIMULATED + 2)
+    at.toggle(key="overview_others").set_value(True).run()
+    assert _metric(at, "Games played") == str(SIMULATED + HUMAN_GAMES + 2)
+    at.toggle(key="overview_bot_lab").set_value(False).run()
     assert _metric(at, "Games played") == str(HUMAN_GAMES)
 
 
+def test_two_players_see_only_their_own_games(filled: Store) -> None:
+    ann, _ = filled.new_player("Ann")
+    bob, _ = filled.new_player("Bob")
+    human = list(filled.list_games(GameFilter(kinds=("human",)))["id"])
+    _own(filled, ann, human[:3])
+    _own(filled, bob, human[3:])
+    ann_sees, bob_sees = _my_stats(player=ann), _my_stats(player=bob)
+    assert _metric(ann_sees, "Games played") == "3"
+    assert _metric(bob_sees, "Games played") == "1"
+    won = sum(filled.load(gid).match.winner == 0 for gid in human[3:])
+    assert _metric(bob_sees, "Won – lost") == f"{won} – {1 - won}"
+    visitor = _my_stats()
+    assert any("No finished games of yours yet" in info.value for info in visitor.info)
+    assert not _charts(visitor)
+
+
+def test_my_stats_show_the_record_streaks_nils_and_extreme_hands(filled: Store) -> None:
+    ann, _ = filled.new_player("Ann")
+    human = list(filled.list_games(GameFilter(kinds=("human",)))["id"])
+    _own(filled, ann, human)
+    at = _my_stats(player=ann)
+    matches = [filled.load(gid).match for gid in human]
+    wins = sum(m.winner == 0 for m in matches)
+    assert _metric(at, "Won – lost") == f"{wins} – {len(matches) - wins}"
+    nils = [(h.bids[2], h.tricks_won[2]) for m in matches for h in m.finished if h.bids[2] == 0]
+    made = sum(tricks == 0 for _, tricks in nils)
+    assert _metric(at, "Your nils") == f"{made} of {len(nils)}"
+    bags = sum(r.teams[0].bags for m in matches for r in m.results)
+    assert _metric(at, "Bags a game") == f"{bags / len(matches):.1f}"
+    extremes = next(frame.value for frame in at.dataframe if "partner" in frame.value.columns)
+    points = [r.teams[0].points for m in matches for r in m.results]
+    assert (extremes["points"].max(), extremes["points"].min()) == (max(points), min(points))
+
+
 def test_overview_rule_set_filter_keeps_those_rules(filled: Store) -> None:
-    at = _page("overview")
+    at = _my_stats(bot_lab=True)
     at.multiselect(key="overview_rules").set_value(["target_score=300"]).run()
     assert _metric(at, "Games played") == "2"
 
 
 def test_a_date_range_without_games_says_so(filled: Store) -> None:
-    at = _page("overview")
+    at = _my_stats(bot_lab=True)
     at.date_input(key="overview_dates").set_value((date(2020, 1, 1), date(2020, 1, 2))).run()
     assert any("No games match these filters" in info.value for info in at.info)
 
@@ -179,7 +242,8 @@ def test_bid_accuracy_draws_scatter_distribution_rates_and_nils(filled: Store) -
     assert diff["encoding"]["x"]["field"] == "diff"
     assert diff["encoding"]["xOffset"]["field"] == "player"
     assert rates["encoding"]["color"]["scale"]["domain"] == ["under", "exact", "over"]
-    assert nils["encoding"]["x"]["field"] == "success"
+    assert nils["encoding"]["x"]["field"] == "share"
+    assert nils["encoding"]["color"]["scale"]["domain"] == ["made", "missed"]
 
 
 def test_bid_accuracy_compares_you_with_the_bots_and_by_seat(filled: Store) -> None:
@@ -249,14 +313,44 @@ def test_the_bot_lab_offers_to_stop_the_players_run_started_on_another_page(
     assert any(f"Stopped: {job.done} of {MAX_MATCHES}" in w.value for w in at.warning)
 
 
-def test_explorer_opens_the_newest_game_with_a_finished_hand(filled: Store) -> None:
-    newest_played = filled.list_games().iloc[0]["id"]
+def test_explorer_opens_on_the_players_latest_game(filled: Store) -> None:
+    ann, _ = filled.new_player("Ann")
+    (older,) = filled.save_matches(
+        [(play_match(Rules(), 60, ["random"] * 4), ("N", "E", "Ann", "W"), HUMAN_LEVELS)],
+        kind="human",
+        started_at=datetime(2024, 5, 1, 12, 0),
+    )
+    _own(filled, ann, [older])
+    # Every game of the lab is newer than Ann's, but hers is the one to open.
+    assert _explorer(player=ann).selectbox(key="explorer_game").value == older
+    playing, _ = _in_play(filled, ann, seed=61)
+    # A game she is playing, with hands scored but none stored as rows yet, is newer still.
+    assert _explorer(player=ann).selectbox(key="explorer_game").value == playing
+
+
+def test_explorer_opens_the_latest_game_listed_for_a_player_with_none(filled: Store) -> None:
+    newest = filled.list_games().iloc[0]["id"]
     filled.new_game(
         rules=Rules(), seed=5, players=("N", "E", "S", "W"), kind="human", bot_levels=HUMAN_LEVELS
     )
     at = _explorer()
-    assert at.selectbox(key="explorer_game").value == newest_played
+    assert at.selectbox(key="explorer_game").value == newest
     assert len(_charts(at)) == 2
+
+
+def test_a_game_in_play_shows_as_in_play_with_its_running_score(filled: Store) -> None:
+    ann, _ = filled.new_player("Ann")
+    playing, match = _in_play(filled, ann, seed=64)
+    assert filled.game_info(playing)["score_ns"] == 0 and match.scores != (0, 0)
+    at = _explorer(player=ann, others=False)
+    assert "in play" in at.selectbox(key="explorer_game").options[0]
+    assert _metric(at, "Result") == "in play"
+    assert _metric(at, "You and partner") == str(match.scores[0])
+    assert _metric(at, "Opponents") == str(match.scores[1])
+    assert _metric(at, "Hands") == str(len(match.finished))
+    score = {tuple(f.columns): f for f in _datasets(_charts(at)[0])}[("hand", "team", "score")]
+    last = score[score["hand"] == len(match.finished)].set_index("team")["score"]
+    assert (last["You and partner"], last["Opponents"]) == match.scores
 
 
 def test_explorer_names_a_corrupt_game_instead_of_failing(filled: Store) -> None:
@@ -292,6 +386,18 @@ def test_the_bot_lab_stop_button_ends_the_run_and_says_so(store: Store) -> None:
     at.run()
     assert any(f"Stopped: {job.done} of 10000" in w.value for w in at.warning)
     assert len(store.list_games()) == job.done
+
+
+def _in_play(store: Store, owner: str, seed: int) -> tuple[str, Match]:
+    """A game in play of ``owner``'s with two hands scored, stored move by move as the
+    Play page stores it, and its match (basic bots play it: random ones often end a match
+    at the mercy score within two hands)."""
+    match = play_match(Rules(), seed, ["basic"] * 4, max_hands=2)
+    assert not match.is_over
+    game_id = _owned_game(store, owner, seed)
+    for ply, action in enumerate(match.history):
+        store.append_action(game_id, action, after=match.history[:ply])
+    return game_id, match
 
 
 def _owned_game(store: Store, owner: str, seed: int) -> str:

@@ -35,9 +35,11 @@ def test_each_explore_page_draws_its_charts(
     page: Page, app_url: str, seeded: None, path: str
 ) -> None:
     page.goto(f"{app_url}/{path}")
+    # A new visitor owns no game: the seeded games are the bot lab's and nobody's.
     if path == "explorer":
-        # A new visitor owns no game: the seeded games are everyone's finished ones.
         page.locator(".st-key-explorer_others label").click()
+    if path == "overview":
+        page.locator(".st-key-overview_bot_lab label").click()
     charts = page.locator("[data-testid=stVegaLiteChart]")
     expect(charts).to_have_count(CHARTS[path], timeout=30_000)
     for index in range(CHARTS[path]):

@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from spades import analytics
+from spades.match import Match
 from spades.store import KINDS, GameFilter, Store, StoreError
 from spades.ui import charts, identity, safe
 from spades.ui.db import app_store
@@ -26,9 +27,16 @@ EMPTY: Final = (
     "and they will be charted here."
 )
 EMPTY_FILTERED: Final = "No games match these filters. Widen the dates or clear a filter."
+NONE_OF_YOURS: Final = (
+    "No finished games of yours yet: play one on the Play page. To look at the bot lab's "
+    "games or other people's meanwhile, switch them on above."
+)
 
-_QUERIES: Final[dict[str, Callable[[Store, GameFilter], Any]]] = {
-    "kpis": analytics.overview_kpis,
+# Each takes the store and a GameFilter, or for My stats an analytics.MyGames.
+_QUERIES: Final[dict[str, Callable[[Store, Any], Any]]] = {
+    "my_stats": analytics.my_stats,
+    "streaks": analytics.streaks,
+    "extremes": analytics.best_and_worst_hands,
     "win_rate": analytics.win_rate_over_time,
     "games": analytics.game_summaries,
     "seat_stats": analytics.seat_stats,
@@ -37,14 +45,16 @@ _QUERIES: Final[dict[str, Callable[[Store, GameFilter], Any]]] = {
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _cached(name: str, url: str, revision: tuple[int, int, str], game_filter: GameFilter) -> Any:
+def _cached(
+    name: str, url: str, revision: tuple[int, int, str], selection: analytics.Selection
+) -> Any:
     """``revision`` only keys the cache: a new game gives a new revision."""
-    return _QUERIES[name](Store.default(url), game_filter)
+    return _QUERIES[name](Store.default(url), selection)
 
 
-def query(name: str, store: Store, game_filter: GameFilter) -> Any:
+def query(name: str, store: Store, selection: analytics.Selection) -> Any:
     """An analytics frame (or dict), cached until the store changes."""
-    return _cached(name, store.url, store.revision(), game_filter)
+    return _cached(name, store.url, store.revision(), selection)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -52,18 +62,25 @@ def _choices(url: str, revision: tuple[int, int, str]) -> dict[str, list[str]]:
     return Store.default(url).choices()
 
 
-def filter_panel(store: Store, key: str, *, finished_only: bool = True) -> GameFilter:
-    """The filters shared by the Explore pages; an empty choice means no restriction."""
+def filter_panel(
+    store: Store, key: str, *, finished_only: bool = True, kinds: bool = True
+) -> GameFilter:
+    """The filters shared by the Explore pages; an empty choice means no restriction.
+    ``kinds`` offers the choice of human or simulated games (My stats has its own)."""
     choices = _choices(store.url, store.revision())
     today = datetime.now(UTC).date()
     with st.expander("Filters", expanded=False):
-        kind_col, date_col, rules_col, level_col = st.columns(4)
-        kinds = kind_col.multiselect(
-            "Games",
-            KINDS,
-            key=f"{key}_kinds",
-            placeholder="human and simulated",
-            help="Your games against the bots, the Bot lab's simulated ones, or both.",
+        *kind_col, date_col, rules_col, level_col = st.columns(4 if kinds else 3)
+        picked = (
+            kind_col[0].multiselect(
+                "Games",
+                KINDS,
+                key=f"{key}_kinds",
+                placeholder="human and simulated",
+                help="Your games against the bots, the Bot lab's simulated ones, or both.",
+            )
+            if kinds
+            else []
         )
         dates = date_col.date_input(
             "Dates", value=[], max_value=today, key=f"{key}_dates", help="Leave empty for all."
@@ -80,7 +97,7 @@ def filter_panel(store: Store, key: str, *, finished_only: bool = True) -> GameF
         )
     start, end = _date_range(dates)
     return GameFilter(
-        kinds=tuple(kinds) or None,
+        kinds=tuple(picked) or None,
         start=start,
         end=end,
         rule_sets=tuple(rule_sets) or None,
@@ -128,66 +145,122 @@ def _num(value: float | None, digits: int = 1) -> str:
 
 # ------------------------------------------------------------------------ overview
 def overview_page() -> None:
-    """Games played, win rate over time, points, sets, nils and bags."""
+    """My stats: record and streaks, win rate over time, points, sets, nils, bags and the
+    best and worst hands, of the player's own games unless they choose others too."""
     store = app_store()
-    st.title("Overview")
-    game_filter = filter_panel(store, "overview")
-    kpis = query("kpis", store, game_filter)
-    if not kpis["games"]:
-        empty_state(store)
+    st.title("My stats")
+    lab_col, others_col = st.columns(2)
+    bot_lab = lab_col.toggle(
+        "Include the bot lab",
+        key="overview_bot_lab",
+        help="Add the games simulated between bots; their South seat counts as yours.",
+    )
+    others = others_col.toggle(
+        "Include other people's games",
+        key="overview_others",
+        help="Add the finished games of other players and imported ones; "
+        "their South seat counts as yours.",
+    )
+    selection = analytics.MyGames(
+        filter_panel(store, "overview", kinds=False),
+        # A visitor with no player yet owns nothing: the empty id matches no game.
+        player=identity.player_id() or "",
+        bot_lab=bot_lab,
+        others=others,
+    )
+    stats = query("my_stats", store, selection)
+    if not stats["games"]:
+        _no_stats(store, selection)
         return
-    row = [*st.columns(3), *st.columns(3)]
-    row[0].metric("Games played", kpis["games"], help="Finished games matching the filters.")
-    row[1].metric(
-        "N/S win rate",
-        _pct(kpis["win_rate"]),
-        help="North/South is your team in your games (you sit South).",
-    )
-    row[2].metric(
-        "Points a hand (N/S)",
-        _num(kpis["points_per_hand_ns"]),
-        help=f"E/W: {_num(kpis['points_per_hand_ew'])}",
-    )
-    row[3].metric("Set rate", _pct(kpis["set_rate"]), help="Team contracts that went set.")
-    row[4].metric(
-        "Nil success",
-        _pct(kpis["nil_success"]),
-        help=f"{kpis['nil_attempts']} nil and blind nil bids",
-    )
-    row[5].metric(
-        "Bags a hand (N/S)",
-        _num(kpis["bags_per_hand_ns"], 2),
-        help=f"E/W: {_num(kpis['bags_per_hand_ew'], 2)}",
-    )
-    st.caption(f"{kpis['hands']} hands · {kpis['nil_attempts']} nil attempts")
+    if bot_lab or others:
+        st.caption("In the games that are not yours, South stands in for you.")
+    _record(stats, query("streaks", store, selection))
     st.subheader("Win rate over time")
-    daily = query("win_rate", store, game_filter)
+    daily = query("win_rate", store, selection)
     if daily.empty:
         st.info("None of these games has a winner yet.")
-        return
-    charts.show(charts.win_rate_chart(daily), key="overview_win_rate_chart")
-    table(
-        daily.assign(day=daily["day"].dt.date),
-        key="overview_daily",
-        file_name="win_rate_by_day.csv",
+    else:
+        charts.show(charts.win_rate_chart(daily), key="overview_win_rate_chart")
+        table(
+            daily.assign(day=daily["day"].dt.date),
+            key="overview_daily",
+            file_name="win_rate_by_day.csv",
+        )
+    extremes = query("extremes", store, selection)
+    if not extremes.empty:
+        st.subheader("Best and worst hands")
+        st.caption("The points you and your partner scored; bids are shown as bid / tricks.")
+        table(extremes, key="overview_hands", file_name="best_and_worst_hands.csv")
+
+
+def _no_stats(store: Store, selection: analytics.MyGames) -> None:
+    """Say why My stats has nothing to show: no games at all, none of the player's (and
+    nothing else chosen), or none that the filters let through."""
+    unfiltered = dataclasses.replace(selection, games=GameFilter())
+    if store.list_games(GameFilter(), limit=1).empty:
+        st.info(EMPTY, icon=":material/style:")
+    elif query("my_stats", store, unfiltered)["games"]:
+        st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
+    else:
+        st.info(NONE_OF_YOURS, icon=":material/person:")
+
+
+def _streak(streaks: dict[str, Any]) -> str:
+    if streaks["current_won"] is None:
+        return "—"
+    count = streaks["current"]
+    if streaks["current_won"]:
+        return f"{count} win{'s' if count != 1 else ''}"
+    return f"{count} loss{'es' if count != 1 else ''}"
+
+
+def _record(stats: dict[str, Any], streaks: dict[str, Any]) -> None:
+    """The metrics of My stats, three to a row."""
+    row = [*st.columns(3), *st.columns(3), *st.columns(3)]
+    row[0].metric(
+        "Games played", stats["games"], help="Finished and abandoned games matching the filters."
     )
+    row[1].metric(
+        "Won – lost",
+        f"{stats['wins']} – {stats['losses']}",
+        help="Games won and lost by you and your partner.",
+    )
+    row[2].metric("Win rate", _pct(stats["win_rate"]), help="Of the games with a winner.")
+    row[3].metric("Current streak", _streak(streaks), help="Your latest games with a winner.")
+    row[4].metric("Longest win streak", streaks["longest_win"])
+    row[5].metric(
+        "Points a hand",
+        _num(stats["points_per_hand"]),
+        help=f"You and partner; opponents: {_num(stats['points_per_hand_them'])}",
+    )
+    row[6].metric(
+        "Your nils", f"{stats['nil_made']} of {stats['nil_attempts']}", help="Nils made, blind too."
+    )
+    row[7].metric("Set rate", _pct(stats["set_rate"]), help="Your team's contracts that went set.")
+    row[8].metric(
+        "Bags a game",
+        _num(stats["bags_per_game"]),
+        help="Bags taken by you and your partner, on average a game.",
+    )
+    st.caption(f"{stats['hands']} hands")
 
 
 # ------------------------------------------------------------------------ explorer
 @st.cache_data(max_entries=64, show_spinner=False)
 def _game_view(
-    url: str, game_id: str, updated: str
+    url: str, game_id: str, updated: str, teams: tuple[str, str]
 ) -> tuple[charts.AnyChart, charts.AnyChart, pd.DataFrame] | None:
-    """One game's score and bags charts and its scoresheet (``updated``, the game's last
-    change, keys the cache: a game in play gets a new view with every stored action)."""
+    """One game's score and bags charts, its teams named ``teams``, and its scoresheet
+    (``updated``, the game's last change, keys the cache: a game in play gets a new view
+    with every stored action)."""
     match = Store.default(url).load(game_id).match
     hand_frame = analytics.game_hands(match)
     if hand_frame.empty:
         return None
     score = charts.score_chart(
-        analytics.score_progression(hand_frame), analytics.rule_lines(match.rules)
+        analytics.score_progression(hand_frame, teams), analytics.rule_lines(match.rules)
     )
-    bags = charts.bags_chart(analytics.bags_progression(hand_frame), match.rules.bag_limit)
+    bags = charts.bags_chart(analytics.bags_progression(hand_frame, teams), match.rules.bag_limit)
     return score, bags, analytics.hand_table(hand_frame)
 
 
@@ -195,6 +268,7 @@ def explorer_page() -> None:
     """One game: score progression, bags, the scoresheet, and trick-by-trick replay."""
     store = app_store()
     st.title("Game explorer")
+    player = identity.player_id()
     others = st.toggle(
         "Also show finished games of others and of the bot lab",
         key="explorer_others",
@@ -203,7 +277,7 @@ def explorer_page() -> None:
     game_filter = dataclasses.replace(
         filter_panel(store, "explorer", finished_only=False),
         # A visitor with no player yet owns nothing: the empty id matches no game.
-        owner=identity.player_id() or "",
+        owner=player or "",
         others_finished=others,
     )
     summaries = query("games", store, game_filter)
@@ -215,9 +289,7 @@ def explorer_page() -> None:
     labels = dict(zip(summaries["id"], summaries["label"], strict=True))
     wanted = st.query_params.get("game")
     if wanted not in ids:
-        # The newest game with a finished hand: a game just started has nothing to chart.
-        played = summaries.loc[summaries["hands_count"] > 0, "id"]
-        wanted = played.iloc[0] if not played.empty else ids[0]
+        wanted = analytics.latest_game(summaries, player)
     game_id = st.selectbox(
         "Game",
         ids,
@@ -233,8 +305,11 @@ def explorer_page() -> None:
         return
     match = loaded.match
     info = summaries.set_index("id").loc[game_id]
-    _game_header(info, match.outcome.reason)
-    view = _game_view(store.url, game_id, str(info["updated_at"]))
+    # The player sits South in their own games.
+    mine = player is not None and info["owner"] == player
+    teams = analytics.OUR_TEAMS if mine else analytics.TEAM_NAMES
+    _game_header(info, match, teams)
+    view = _game_view(store.url, game_id, str(info["updated_at"]), teams)
     if view is None:
         st.info("No hand of this game has been finished yet.")
     else:
@@ -262,12 +337,16 @@ def explorer_page() -> None:
     _import_panel(store)
 
 
-def _game_header(info: pd.Series, reason: str) -> None:
+def _game_header(info: pd.Series, match: Match, teams: tuple[str, str]) -> None:
+    """The score and bags so far, from the replayed match: the store writes a game's
+    result only once it is over."""
     cols = st.columns(4)
-    cols[0].metric("N/S", int(info["score_ns"]), help=f"bags {int(info['bags_ns'])}")
-    cols[1].metric("E/W", int(info["score_ew"]), help=f"bags {int(info['bags_ew'])}")
-    cols[2].metric("Result", str(info["result"]), help=reason or None)
-    cols[3].metric("Hands", int(info["hands_count"]))
+    for col, team, seats, score, bags in zip(
+        cols[:2], teams, analytics.TEAM_NAMES, match.scores, match.bags, strict=True
+    ):
+        col.metric(team, score, help=f"bags {bags}" if team == seats else f"{seats}, bags {bags}")
+    cols[2].metric("Result", str(info["result"]), help=match.outcome.reason or None)
+    cols[3].metric("Hands", len(match.finished), help="Hands scored so far.")
     undo = " · undo used" if info["undo_used"] else ""
     levels = ", ".join(
         f"{letter} {safe.md(info[f'level_{letter.lower()}'], limit=40)}" for letter in "NESW"
@@ -355,7 +434,10 @@ def _bid_view(
     nils = analytics.nil_success(stats)
     if not nils.empty:
         by_bidder = analytics.nil_by(nils, group)
-        view |= {"nil_chart": charts.nil_chart(by_bidder), "nils": by_bidder}
+        view |= {
+            "nil_chart": charts.nil_chart(analytics.nil_outcomes(by_bidder)),
+            "nils": by_bidder,
+        }
     return _BidView(empty=False, **view)
 
 

@@ -1,18 +1,48 @@
-"""Altair charts of the analytics frames; drawn with ``theme="streamlit"`` at full width."""
+"""Altair charts of the analytics frames; drawn with ``theme="streamlit"`` at full width.
+
+A count (hands, bids, tricks, bags, games) is drawn on an axis or legend of whole numbers,
+and a share on a percent axis that steps by at least one percent: left to itself, Vega
+labels a scale of few values in fractions (a bid of 2.5, "0.000000%").
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 AnyChart = alt.Chart | alt.LayerChart | alt.FacetChart
-TEAM_COLORS = alt.Scale(domain=["N/S", "E/W"], range=["#1f77b4", "#d62728"])
+#: The two teams' colours, the player's team (or N/S) first.
+TEAM_RANGE = ["#1f77b4", "#d62728"]
+#: Where a share runs: every rate drawn lies between none and all.
+WHOLE = alt.Scale(domain=[0, 1])
 
 
 def show(chart: AnyChart, *, key: str) -> None:
     """Draw a chart the way every Explore page does."""
     st.altair_chart(chart, theme="streamlit", width="stretch", key=key)
+
+
+def _count_axis(title: str) -> alt.Axis:
+    """An axis of whole numbers."""
+    return alt.Axis(title=title, tickMinStep=1, format="d")
+
+
+def _count_legend(title: str) -> alt.Legend:
+    """A legend of whole numbers (the sizes of circles that count something)."""
+    return alt.Legend(title=title, tickMinStep=1, format="d")
+
+
+def _share_axis(title: str) -> alt.Axis:
+    """A percent axis with whole percents."""
+    return alt.Axis(title=title, tickMinStep=0.01, format=".0%")
+
+
+def _team_scale(teams: Iterable[str]) -> alt.Scale:
+    """The team colours, for the team names of a frame (in the order they come)."""
+    return alt.Scale(domain=list(dict.fromkeys(teams)), range=TEAM_RANGE)
 
 
 def _legend_selection(field: str) -> alt.Parameter:
@@ -27,9 +57,9 @@ def score_chart(progression: pd.DataFrame, rules: pd.DataFrame) -> AnyChart:
         alt.Chart(progression)
         .mark_line(point=True)
         .encode(
-            x=alt.X("hand:Q", title="Hand", axis=alt.Axis(tickMinStep=1)),
+            x=alt.X("hand:Q", axis=_count_axis("Hand")),
             y=alt.Y("score:Q", title="Score"),
-            color=alt.Color("team:N", scale=TEAM_COLORS, title="Team"),
+            color=alt.Color("team:N", scale=_team_scale(progression["team"]), title="Team"),
             opacity=alt.condition(pick, alt.value(1.0), alt.value(0.15)),
             tooltip=["team:N", "hand:Q", "score:Q"],
         )
@@ -47,14 +77,15 @@ def score_chart(progression: pd.DataFrame, rules: pd.DataFrame) -> AnyChart:
 def bags_chart(bags: pd.DataFrame, bag_limit: int | None) -> AnyChart:
     """Bags on the count per team after each hand, with a marker where a penalty hit."""
     pick = _legend_selection("team")
+    y = alt.Y("bags:Q", axis=_count_axis("Bags on the count"))
     base = alt.Chart(bags).encode(
-        x=alt.X("hand:Q", title="Hand", axis=alt.Axis(tickMinStep=1)),
-        color=alt.Color("team:N", scale=TEAM_COLORS, title="Team"),
+        x=alt.X("hand:Q", axis=_count_axis("Hand")),
+        y=y,
+        color=alt.Color("team:N", scale=_team_scale(bags["team"]), title="Team"),
     )
     lines = (
         base.mark_line(point=True)
         .encode(
-            y=alt.Y("bags:Q", title="Bags on the count"),
             opacity=alt.condition(pick, alt.value(1.0), alt.value(0.15)),
             tooltip=["team:N", "hand:Q", "bags:Q", "added:Q"],
         )
@@ -64,24 +95,22 @@ def bags_chart(bags: pd.DataFrame, bag_limit: int | None) -> AnyChart:
         base.transform_filter(alt.datum.penalty > 0)
         .mark_point(shape="triangle-down", size=160, filled=True)
         .encode(
-            y="bags:Q",
             tooltip=["team:N", "hand:Q", alt.Tooltip("penalty:Q", title="penalty points")],
         )
     )
     layers: list[alt.Chart] = [lines, penalties]
     if bag_limit is not None:
         limit = pd.DataFrame({"bags": [bag_limit]})
-        layers.append(
-            alt.Chart(limit).mark_rule(strokeDash=[6, 4], color="gray").encode(y="bags:Q")
-        )
+        layers.append(alt.Chart(limit).mark_rule(strokeDash=[6, 4], color="gray").encode(y=y))
     return alt.layer(*layers)
 
 
 def win_rate_chart(daily: pd.DataFrame) -> AnyChart:
-    """N/S win rate per day (bars: games) and the running win rate (line)."""
+    """The win rate of you and partner each day (circles sized by games) and so far (line)."""
     base = alt.Chart(daily).encode(x=alt.X("day:T", title="Day"))
-    running = base.mark_line(point=True, color="#1f77b4").encode(
-        y=alt.Y("running_win_rate:Q", title="N/S win rate", axis=alt.Axis(format="%")),
+    axis = _share_axis("Win rate")
+    running = base.mark_line(point=True, color=TEAM_RANGE[0]).encode(
+        y=alt.Y("running_win_rate:Q", axis=axis, scale=WHOLE),
         tooltip=[
             alt.Tooltip("day:T"),
             "games:Q",
@@ -91,7 +120,8 @@ def win_rate_chart(daily: pd.DataFrame) -> AnyChart:
         ],
     )
     daily_points = base.mark_circle(color="gray", opacity=0.5).encode(
-        y="win_rate:Q", size=alt.Size("games:Q", title="Games that day")
+        y=alt.Y("win_rate:Q", axis=axis, scale=WHOLE),
+        size=alt.Size("games:Q", legend=_count_legend("Games that day")),
     )
     return alt.layer(daily_points, running)
 
@@ -101,24 +131,22 @@ def bid_scatter(counts: pd.DataFrame, group: str) -> AnyChart:
     pick = _legend_selection(group)
     top = int(max(counts["bid"].max(), counts["taken"].max(), 1))
     diagonal = pd.DataFrame({"bid": [0, top], "taken": [0, top]})
+    x = alt.X("bid:Q", axis=_count_axis("Bid"), scale=alt.Scale(domain=[0, top]))
+    y = alt.Y("taken:Q", axis=_count_axis("Tricks taken"), scale=alt.Scale(domain=[0, top]))
     dots = (
         alt.Chart(counts)
         .mark_circle()
         .encode(
-            x=alt.X("bid:Q", title="Bid", scale=alt.Scale(domain=[0, top])),
-            y=alt.Y("taken:Q", title="Tricks taken", scale=alt.Scale(domain=[0, top])),
-            size=alt.Size("n:Q", title="Hands"),
+            x=x,
+            y=y,
+            size=alt.Size("n:Q", legend=_count_legend("Hands")),
             color=alt.Color(f"{group}:N", title=group.capitalize()),
             opacity=alt.condition(pick, alt.value(0.7), alt.value(0.05)),
             tooltip=[f"{group}:N", "bid:Q", "taken:Q", alt.Tooltip("n:Q", title="hands")],
         )
         .add_params(pick)
     )
-    exact = (
-        alt.Chart(diagonal)
-        .mark_line(color="gray", strokeDash=[4, 4])
-        .encode(x="bid:Q", y="taken:Q")
-    )
+    exact = alt.Chart(diagonal).mark_line(color="gray", strokeDash=[4, 4]).encode(x=x, y=y)
     return alt.layer(exact, dots)
 
 
@@ -130,7 +158,7 @@ def diff_chart(dist: pd.DataFrame, group: str) -> AnyChart:
         .encode(
             x=alt.X("diff:O", title="Tricks taken − bid"),
             xOffset=alt.XOffset(f"{group}:N"),
-            y=alt.Y("share:Q", title="Share of bids", axis=alt.Axis(format="%")),
+            y=alt.Y("share:Q", axis=_share_axis("Share of bids")),
             color=alt.Color(f"{group}:N", title=group.capitalize()),
             tooltip=[f"{group}:N", "diff:O", "n:Q", alt.Tooltip("share:Q", format=".1%")],
         )
@@ -145,7 +173,7 @@ def rates_chart(rates: pd.DataFrame, group: str) -> AnyChart:
         .mark_bar()
         .encode(
             y=alt.Y(f"{group}:N", title=None),
-            x=alt.X("rate:Q", title="Share of numeric bids", axis=alt.Axis(format="%")),
+            x=alt.X("rate:Q", axis=_share_axis("Share of numeric bids"), scale=WHOLE),
             color=alt.Color(
                 "outcome:N",
                 scale=alt.Scale(
@@ -160,25 +188,22 @@ def rates_chart(rates: pd.DataFrame, group: str) -> AnyChart:
     return chart
 
 
-def nil_chart(nils: pd.DataFrame) -> AnyChart:
-    """Nil success rate per bidder, split into nil and blind nil."""
+def nil_chart(outcomes: pd.DataFrame) -> AnyChart:
+    """Nils made and missed per bidder and kind of nil, as bars of shares that fill the
+    width: a bidder who made none shows a bar all missed."""
     chart: AnyChart = (
-        alt.Chart(nils)
+        alt.Chart(outcomes)
         .mark_bar()
         .encode(
-            y=alt.Y("bidder:N", title=None),
-            yOffset=alt.YOffset("bid:N"),
-            x=alt.X(
-                "success:Q", title="Made", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])
+            y=alt.Y("who:N", title=None, axis=alt.Axis(labelLimit=320)),
+            x=alt.X("share:Q", axis=_share_axis("Nil bids"), scale=WHOLE),
+            color=alt.Color(
+                "outcome:N",
+                scale=alt.Scale(domain=["made", "missed"], range=["#2ca02c", "#d62728"]),
+                title="Nil",
             ),
-            color=alt.Color("bid:N", title="Bid"),
-            tooltip=[
-                "bidder:N",
-                "bid:N",
-                "attempts:Q",
-                "made:Q",
-                alt.Tooltip("success:Q", format=".0%"),
-            ],
+            order=alt.Order("outcome:N"),
+            tooltip=["who:N", "outcome:N", "n:Q", alt.Tooltip("share:Q", format=".0%")],
         )
     )
     return chart
@@ -191,12 +216,7 @@ def matchup_chart(results: pd.DataFrame) -> AnyChart:
         .mark_bar()
         .encode(
             y=alt.Y("matchup:N", title="N+S vs E+W", sort="-x", axis=alt.Axis(labelLimit=320)),
-            x=alt.X(
-                "ns_win_rate:Q",
-                title="N/S win rate",
-                axis=alt.Axis(format="%"),
-                scale=alt.Scale(domain=[0, 1]),
-            ),
+            x=alt.X("ns_win_rate:Q", axis=_share_axis("N/S win rate"), scale=WHOLE),
             color=alt.Color("rule_set:N", title="Rules"),
             yOffset=alt.YOffset("rule_set:N"),
             tooltip=[

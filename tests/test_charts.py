@@ -1,0 +1,127 @@
+"""The charts' Vega-Lite specs: counts on whole-number axes and legends, shares in percents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from spades import analytics
+from spades.drive import play_match
+from spades.rules import Rules
+from spades.store import GameFilter, Store
+from spades.ui import charts
+
+#: Fields that count something: hands, bids, tricks, bags, games.
+COUNTS = {"hand", "bid", "taken", "bags", "n", "games"}
+#: Fields that are a share of a whole.
+SHARES = {"share", "rate", "win_rate", "running_win_rate", "ns_win_rate"}
+#: Fields that are neither: points.
+OTHERS = {"score"}
+SCALES = ("x", "y", "size")
+
+
+@pytest.fixture(scope="module")
+def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """The spec of every chart the Explore pages draw, from a few stored games."""
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('charts') / 'charts.db'}")
+    matches = [play_match(Rules(), seed, ["random"] * 4) for seed in range(4)]
+    levels = {seat: "random" for seat in range(4)}
+    store.save_matches([(m, ("N", "E", "S", "W"), levels) for m in matches], kind="simulated")
+    hand_frame = analytics.game_hands(matches[0])
+    stats = analytics.seat_stats(store, GameFilter())
+    counts = analytics.bid_counts(stats)
+    # A player who lost their only game: every rate is 0, the case Vega labels "0.000000%".
+    daily = pd.DataFrame(
+        {
+            "day": pd.to_datetime(["2026-01-01"]),
+            "games": [1],
+            "wins": [0],
+            "win_rate": [0.0],
+            "running_win_rate": [0.0],
+        }
+    )
+    nils = analytics.nil_by(analytics.nil_success(stats), "player")
+    built = {
+        "score": charts.score_chart(
+            analytics.score_progression(hand_frame, analytics.OUR_TEAMS),
+            analytics.rule_lines(matches[0].rules),
+        ),
+        "bags": charts.bags_chart(analytics.bags_progression(hand_frame), 10),
+        "win_rate": charts.win_rate_chart(daily),
+        "scatter": charts.bid_scatter(analytics.by_group(counts, "seat"), "seat"),
+        "diff": charts.diff_chart(analytics.diff_distribution(counts, "seat"), "seat"),
+        "rates": charts.rates_chart(analytics.accuracy_rates(counts, "seat"), "seat"),
+        "nils": charts.nil_chart(analytics.nil_outcomes(nils)),
+        "matchups": charts.matchup_chart(analytics.matchup_results(store, GameFilter())),
+    }
+    return {name: chart.to_dict() for name, chart in built.items()}
+
+
+def _scales(spec: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every quantitative x, y and size encoding of a chart and its layers."""
+    for layer in spec.get("layer", [spec]):
+        for channel, encoding in layer.get("encoding", {}).items():
+            if channel in SCALES and encoding.get("type") == "quantitative":
+                yield channel, encoding
+
+
+def test_every_quantitative_field_is_a_known_count_share_or_score(
+    specs: dict[str, dict[str, Any]],
+) -> None:
+    fields = {e["field"] for spec in specs.values() for _, e in _scales(spec)}
+    assert fields <= COUNTS | SHARES | OTHERS
+
+
+def test_counts_are_drawn_on_whole_number_axes_and_legends(
+    specs: dict[str, dict[str, Any]],
+) -> None:
+    checked = 0
+    for name, spec in specs.items():
+        for channel, encoding in _scales(spec):
+            if encoding["field"] not in COUNTS:
+                continue
+            guide = encoding.get("legend" if channel == "size" else "axis", {})
+            assert (guide.get("format"), guide.get("tickMinStep")) == ("d", 1), (name, channel)
+            checked += 1
+    assert checked >= 10
+
+
+def test_bids_and_tricks_step_by_whole_tricks(specs: dict[str, dict[str, Any]]) -> None:
+    dots = specs["scatter"]["layer"][1]["encoding"]
+    for channel, field in (("x", "bid"), ("y", "taken")):
+        assert dots[channel]["field"] == field
+        assert dots[channel]["axis"]["tickMinStep"] == 1
+        assert all(isinstance(end, int) for end in dots[channel]["scale"]["domain"])
+    assert specs["scatter"]["layer"][1]["encoding"]["size"]["legend"]["format"] == "d"
+    assert specs["win_rate"]["layer"][0]["encoding"]["size"]["legend"]["format"] == "d"
+
+
+def test_shares_are_whole_percents_and_rates_run_from_none_to_all(
+    specs: dict[str, dict[str, Any]],
+) -> None:
+    for name, spec in specs.items():
+        for channel, encoding in _scales(spec):
+            if encoding["field"] not in SHARES:
+                continue
+            axis = encoding["axis"]
+            assert (axis["format"], axis["tickMinStep"]) == (".0%", 0.01), (name, channel)
+            if name != "diff":
+                assert encoding["scale"]["domain"] == [0, 1], (name, channel)
+
+
+def test_the_nil_chart_fills_each_bar_with_made_and_missed(
+    specs: dict[str, dict[str, Any]],
+) -> None:
+    encoding = specs["nils"]["encoding"]
+    assert encoding["x"]["field"] == "share"
+    assert encoding["color"]["field"] == "outcome"
+    assert encoding["color"]["scale"]["domain"] == ["made", "missed"]
+
+
+def test_the_players_team_is_named_and_coloured_first(specs: dict[str, dict[str, Any]]) -> None:
+    color = specs["score"]["layer"][0]["encoding"]["color"]
+    assert color["scale"]["domain"] == list(analytics.OUR_TEAMS)
+    assert color["scale"]["range"] == charts.TEAM_RANGE
