@@ -171,8 +171,8 @@ def bot_lab_page() -> None:
     store = app_store()
     st.title("Bot lab")
     st.write(
-        "Pit bots against each other. Every match is stored as a simulated game, so it "
-        "also shows up in the Overview, the Game explorer and Bid accuracy."
+        "Pit bots against each other. Every match is stored as a simulated game: switch "
+        "on the bot lab in My stats, or other games in the Game explorer, to see them there."
     )
     job = _job()
     running = job is not None and job.running
