@@ -213,9 +213,9 @@ def test_random_rollouts_give_the_same_values_for_the_same_seed_and_observation(
     assert other != plays[0]
 
 
-def _nil_on_the_last_seat() -> Observation:
-    """North bid nil and plays last to a heart trick: the A♥ surely takes it (busting the
-    nil), the 2♥ surely does not."""
+def _nil_on_the_last_seat(north_bid: int = 0) -> Observation:
+    """North bid nil (or ``north_bid``) and plays last to a heart trick: the A♥ surely
+    takes it (busting the nil), the 2♥ surely does not."""
     hands = _fill(
         [
             "AH 2H 3H 4H 2C 3C 4C 5C 2D 3D 4D 5D 6D",
@@ -224,7 +224,7 @@ def _nil_on_the_last_seat() -> Observation:
             "7H",
         ]
     )
-    state = _script(hands, dealer=0, bids=[3, 4, 3, 0], plays="5H 6H 7H")
+    state = _script(hands, dealer=0, bids=[3, 4, 3, north_bid], plays="5H 6H 7H")
     assert state.current_player == 0
     return state.observation(0)
 
@@ -259,7 +259,8 @@ def test_a_tiny_time_cap_still_gives_a_legal_choice_from_fewer_deals(
         assert bot.act(obs) in obs.legal_actions
         return draws
 
-    positions = [_nil_on_the_last_seat()]
+    # A numeric bidder: a live nil on the team is played by rule, without a search.
+    positions = [_nil_on_the_last_seat(north_bid=2)]
     if rollout == "random":
         # Only the random mode's bids heed the cap.
         state = HandState.deal(Rules(), dealer=2, seed=8)

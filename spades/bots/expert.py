@@ -11,7 +11,15 @@ deals and candidate cards of a decision at once on numpy
 (:func:`spades.playout.random_playouts`).
 
 Bids come from the same rollouts: the bot plays the hand out in sampled deals once as a
-normal bidder and once as a nil bidder and bids what scores best on average.
+normal bidder and once as a nil bidder and bids what scores best on average. A partner
+still to bid is expected to bid its own cards in each deal (a quick trick count of its
+sampled hand), so the team's contract follows the partner's strength.
+
+While a nil on its own team is alive, the bot plays by the card-counting rules of
+:mod:`spades.bots.standard` (shed the highest card that still loses, lead high and
+overtake for a partner's nil). The rollouts see every hand, so in them a nil bidder always
+finds a safe card and nobody attacks it; the search therefore undervalues nil safety, and
+in duplicate play the rules keep more nils.
 
 The work per decision is a fixed number of simulated card plays (and sampled deals), so
 the same seed and the same observation always give the same choice. ``time_budget``
@@ -30,8 +38,10 @@ import numpy as np
 import numpy.typing as npt
 
 from spades.bots.base import register, require_turn
+from spades.bots.knowledge import Knowledge
 from spades.bots.rollout import RolloutTable, heuristic_rollout
-from spades.bots.sampler import Deal, DealSampler, InconsistentObservation
+from spades.bots.sampler import Deal, DealSampler, InconsistentObservation, estimate_tricks
+from spades.bots.standard import choose_play
 from spades.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Seat, bid_of
 from spades.observation import Observation
 from spades.playout import Ints, PlayoutBatch, random_playouts
@@ -192,9 +202,31 @@ def _row_values(won: Ints, value: Callable[[Sequence[int]], float]) -> npt.NDArr
     return values
 
 
+def _partner_bids(
+    observation: Observation,
+    weights: Sequence[float],
+    plain: Sequence[tuple[int, int]],
+    readings: Sequence[float] | None,
+) -> list[int]:
+    """The partner's bid in each sampled deal: the bid it made, or, while it has yet to
+    bid, its expected tricks (the weighted mean of ``plain``, the rollouts' (own,
+    partner's) tricks) moved by how far its hand's reading in that deal is from the
+    average reading; without readings, the expected tricks in every deal."""
+    made = observation.bids[observation.partner]
+    if made is not None:
+        return [made] * len(weights)
+    total = sum(weights)
+    expected = sum(w * t for w, (_, t) in zip(weights, plain, strict=True)) / total
+    if readings is None:
+        return [max(1, round(expected))] * len(weights)
+    mean_reading = sum(w * r for w, r in zip(weights, readings, strict=True)) / total
+    return [max(1, round(expected + r - mean_reading)) for r in readings]
+
+
 @register("expert")
 class ExpertBot:
-    """Determinized (PIMC) search with heuristic rollouts, for bids and for play.
+    """Determinized (PIMC) search with heuristic rollouts, for bids and for play (the
+    play of a live nil on its team by rule).
 
     Options: ``time_budget`` (seconds of work a decision, turned into a fixed amount of
     simulation so that choices stay reproducible), ``iterations`` (rollouts a card
@@ -254,6 +286,11 @@ class ExpertBot:
             if observation.hand is None:
                 return self._blind_choice(observation)
             return self._bid(observation, rng)
+        knowledge = Knowledge(observation)
+        if knowledge.nil_alive(observation.seat) or knowledge.nil_alive(knowledge.partner):
+            # While a nil on the team is alive, the card-counting rules keep and cover
+            # it better than the search, whose clairvoyant rollouts never fear for it.
+            return choose_play(knowledge)
         scores = self.evaluate(observation, rng)
         return max(scores, key=lambda card: (scores[card], -card))
 
@@ -442,9 +479,11 @@ class ExpertBot:
         tables = [RolloutTable(rules, roles, epsilon=self.epsilon) for roles in (plain, as_nil)]
         outcomes: list[list[tuple[int, int]]] = [[], []]
         weights: list[float] = []
+        readings: list[float] = []
         for _ in range(self.bid_samples):
             deal, weight = sampler.sample(rng)
             weights.append(weight)
+            readings.append(estimate_tricks(sampler.deck, deal[mate]))
             seed = rng.getrandbits(32)
             for table, out in zip(tables, outcomes, strict=True):
                 won = heuristic_rollout(
@@ -462,33 +501,36 @@ class ExpertBot:
                     random.Random(seed).random,
                 )
                 out.append((won[me], won[mate]))
-        return self._bid_worth(observation, weights, outcomes)
+        return self._bid_worth(observation, weights, outcomes, readings)
 
     @staticmethod
     def _bid_worth(
         observation: Observation,
         weights: Sequence[float],
         outcomes: Sequence[Sequence[tuple[int, int]]],
+        readings: Sequence[float] | None = None,
     ) -> dict[Action, float]:
         """The weighted average worth of each legal bid, from the tricks (own, partner's)
-        of each rollout as a normal bidder (``outcomes[0]``) and as a nil bidder."""
+        of each rollout as a normal bidder (``outcomes[0]``) and as a nil bidder.
+
+        A partner still to bid will bid what its own cards are worth, so with
+        ``readings`` (a quick trick count of the partner's hand in each deal) the
+        partner's bid follows its hand deal by deal, shifted so that on average it bids
+        the tricks it takes: a strong partner bids high exactly when it takes many."""
         rules = observation.rules
         mate = observation.partner
-        mate_bid = observation.bids[mate]
-        if mate_bid is None:
-            # The partner has not bid yet: expect a bid near the tricks they take.
-            expected = sum(w * t for w, (_, t) in zip(weights, outcomes[0], strict=True))
-            mate_bid = max(1, round(expected / sum(weights)))
+        mate_bids = _partner_bids(observation, weights, outcomes[0], readings)
         blind = (False, observation.blind[mate])
+        bags = observation.bags[observation.team]
         values: dict[Action, float] = {}
         for action in observation.legal_actions:
             bid = bid_of(action)
             if bid is None:
                 continue
-            bids = (bid, mate_bid if bid + mate_bid <= 13 else 13 - bid)
             total = 0.0
-            bags = observation.bags[observation.team]
-            for weight, taken in zip(weights, outcomes[1 if bid == 0 else 0], strict=True):
+            rows = zip(weights, outcomes[1 if bid == 0 else 0], mate_bids, strict=True)
+            for weight, taken, mate_bid in rows:
+                bids = (bid, min(mate_bid, 13 - bid))
                 total += weight * _team_econ(rules, bids, blind, taken, bags)[1]
             values[action] = total / sum(weights)
         return values
