@@ -167,11 +167,30 @@ def test_felt_and_back_apply_at_once_and_are_remembered_for_the_player() -> None
     assert CARD_BACKS["victorian"].css_url() in page
     ada = _player(at)
     assert ada is not None
-    assert prefs.load(app_store(), ada) == TablePrefs(felt="crimson", back="victorian")
+    assert prefs.load(app_store(), ada) == TablePrefs(
+        felt="crimson", back="victorian", speed="instant"
+    )
     # The same browser later: Ada's table comes back.
     again = _same_browser(at)
     assert again.selectbox(key="felt").value == "crimson"
     assert again.selectbox(key="back_design").value == "victorian"
+
+
+def test_the_bot_speed_is_kept_with_the_player_s_table() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.run()
+    assert at.radio(key="speed").value == "normal"
+    at.radio(key="speed").set_value("fast").run()
+    ada = _player(at)
+    assert ada is not None
+    assert prefs.load(app_store(), ada).speed == "fast"
+    again = _same_browser(at)
+    assert again.radio(key="speed").value == "fast"
+    other = AppTest.from_file(PAGE, default_timeout=30)
+    other.run()
+    assert other.radio(key="speed").value == "normal", "another browser keeps its own"
+    app_store().save_player_prefs(ada, {"speed": "warp"})
+    assert prefs.load(app_store(), ada).speed == "normal"
 
 
 def test_two_browsers_with_the_same_name_keep_their_own_tables() -> None:
@@ -206,7 +225,7 @@ def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> 
     at.slider(key="sound_volume").set_value(40).run()
     player = _player(at)
     assert player is not None
-    assert prefs.load(app_store(), player) == TablePrefs(sound=True, volume=40)
+    assert prefs.load(app_store(), player) == TablePrefs(sound=True, volume=40, speed="instant")
     _to_first_card(at)
     card = next(b.key for b in at.button if b.key.startswith("card_") and not b.disabled)
     at.button(key=card).click().run()

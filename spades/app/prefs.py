@@ -1,4 +1,4 @@
-"""Each player's table preferences (felt, card back, sound, volume, void aid).
+"""Each player's table preferences (felt, card back, sound, volume, void aid, bot speed).
 
 They belong to the player (:mod:`spades.ui.identity`), not to a display name, and are kept
 in the game store with the player, so two people who both call themselves "You" keep their
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from spades.app.play import PACES
 from spades.app.themes import CARD_BACKS, DEFAULT_BACK, DEFAULT_FELT, FELTS
 from spades.store import Store
 
@@ -24,6 +25,7 @@ class TablePrefs:
     sound: bool = False
     volume: int = 60
     voids: bool = False
+    speed: str = "normal"
 
     @classmethod
     def from_dict(cls, data: Any) -> TablePrefs:
@@ -34,6 +36,7 @@ class TablePrefs:
         felt = data.get("felt")
         back = data.get("back")
         volume = data.get("volume")
+        speed = data.get("speed")
         return cls(
             felt=felt if felt in FELTS else default.felt,
             back=back if back in CARD_BACKS else default.back,
@@ -42,6 +45,7 @@ class TablePrefs:
             if isinstance(volume, int) and not isinstance(volume, bool) and 0 <= volume <= 100
             else default.volume,
             voids=data.get("voids") is True,
+            speed=speed if isinstance(speed, str) and speed in PACES else default.speed,
         )
 
 

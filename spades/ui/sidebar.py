@@ -55,6 +55,7 @@ PREF_KEYS: Final = {
     "sound": "sound_on",
     "volume": "sound_volume",
     "voids": "show_voids",
+    "speed": "speed",
 }
 
 
@@ -277,6 +278,8 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
         # A reopened game brings back its player's name.
         st.session_state["player_name"] = controller.players[HUMAN_SEAT][:20]
     chosen = settings()
+    if "speed" not in st.session_state:
+        chosen.pace = _saved_prefs().speed
     table_prefs()
     hints = _hints()
     with st.sidebar:
@@ -287,6 +290,7 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
             index=list(PACES).index(chosen.pace) if chosen.pace in PACES else 1,
             horizontal=True,
             key="speed",
+            on_change=_save_prefs,
             help="How fast the bots bid and play, one card at a time; instant skips the wait.",
         )
         _table_widgets()
