@@ -47,6 +47,14 @@ def settled(page: Page) -> None:
     )
 
 
+def choose(page: Page, key: str, label: str) -> None:
+    """Pick ``label`` in the select box keyed ``key``: its open button shows the list (a
+    click on the box itself may land on its label), then the option is clicked."""
+    page.locator(f".st-key-{key} button[aria-label='Open']").click()
+    page.get_by_role("option", name=label, exact=True).click()
+    expect(page.locator(f".st-key-{key} input")).to_have_value(label, timeout=WAIT)
+
+
 def offered_blind_nil(page: Page) -> bool:
     """Whether the human, to bid, is first asked to bid blind nil or look at the cards."""
     return "blind nil before you see" in your_turn(page).inner_text()

@@ -8,7 +8,15 @@ import re
 import time
 
 import pytest
-from browser_helpers import CARDS, WAIT, NewPage, look_then_ready_to_bid, settled, your_turn
+from browser_helpers import (
+    CARDS,
+    WAIT,
+    NewPage,
+    choose,
+    look_then_ready_to_bid,
+    settled,
+    your_turn,
+)
 from playwright.sync_api import Page, expect
 
 from spades.app.play import MOVED_ON
@@ -113,8 +121,7 @@ def test_two_browsers_with_the_same_name_keep_their_own_preferences(
 ) -> None:
     ada = new_browser()
     _open(ada, app_url, name="You")
-    ada.locator(".st-key-felt").click()
-    ada.get_by_role("option", name="Crimson").click()
+    choose(ada, "felt", "Crimson red")
     settled(ada)
     other = new_browser()
     _open(other, app_url, name="You")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import WAIT, NewPage, card_key, settled
+from browser_helpers import WAIT, NewPage, card_key, choose, settled
 from conftest import serve_app
 from playwright.sync_api import Page, expect
 
@@ -205,9 +205,7 @@ def test_a_bot_plays_for_an_absent_person_until_they_take_their_seat_back(
     ann, bob = new_browser(), new_browser()
     ann.goto(app_url + "/lobby")
     settled(ann)
-    ann.locator(".st-key-lobby_turn_limit").click()
-    ann.get_by_role("option", name="15 seconds", exact=True).click()
-    expect(ann.locator(".st-key-lobby_turn_limit input")).to_have_value("15 seconds")
+    choose(ann, "lobby_turn_limit", "15 seconds")
     link = _create(ann, app_url, navigate=False)
     table_id = link.split("?table=", 1)[1]
     _join_as_bob(bob, app_url, table_id)
