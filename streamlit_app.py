@@ -18,6 +18,12 @@ page = st.navigation(
             st.Page("pages/overview.py", title="Overview", icon=":material/insights:"),
             st.Page("pages/explorer.py", title="Game explorer", icon=":material/search:"),
             st.Page("pages/bids.py", title="Bid accuracy", icon=":material/target:"),
+            st.Page(
+                "pages/leaderboard.py",
+                title="Leaderboard",
+                icon=":material/leaderboard:",
+                url_path="leaderboard",
+            ),
             st.Page("pages/bot_lab.py", title="Bot lab", icon=":material/smart_toy:"),
         ],
     }

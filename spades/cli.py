@@ -1,4 +1,4 @@
-"""Command line: ``python -m spades simulate|arena|bench``."""
+"""Command line: ``python -m spades simulate|arena|bench|ratings``."""
 
 from __future__ import annotations
 
@@ -142,6 +142,25 @@ def _arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
+def _ratings(args: argparse.Namespace) -> int:
+    from spades.leaderboard import BoardFilter, leaderboard
+    from spades.store import Store
+
+    store = Store(args.db)
+    try:
+        if args.rebuild:
+            counted = store.rebuild_ratings()
+            print(f"rebuilt the ratings from {counted} games")
+        board = leaderboard(store, BoardFilter())
+    finally:
+        store.close()
+    for row in board.head(args.top).itertuples():
+        print(
+            f"{row.rank:>4}  {row.conservative:6.1f}  {row.rating:>12}  {row.games:>5}  {row.name}"
+        )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m spades", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -202,6 +221,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ben = commands.add_parser("bench", help="print the engine's speed as JSON")
     ben.add_argument("--seconds", type=float, default=3.0)
+    rat = commands.add_parser(
+        "ratings",
+        help="print the leaderboard; --rebuild first computes every rating again",
+        description=(
+            "The skill ratings of people and bot levels, best first by mu - 3 sigma: rank, "
+            "that conservative rating, mu ± sigma, rated games and name. --rebuild computes "
+            "every rating again from the finished games that count, in the order they "
+            "finished."
+        ),
+    )
+    rat.add_argument("--rebuild", action="store_true", help="compute every rating again first")
+    rat.add_argument("--top", type=int, default=20, help="how many rows to print (default 20)")
+    rat.add_argument(
+        "--db", help="the database URL (default: SPADES_DB_URL, else the per-user file)"
+    )
     args = parser.parse_args(argv)
     if args.command == "simulate":
         bots = args.bots.split(",")
@@ -220,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "bench":
         print(json.dumps(bench(args.seconds)))
         return 0
+    if args.command == "ratings":
+        return _ratings(args)
     raise AssertionError(args.command)
 
 

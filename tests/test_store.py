@@ -289,7 +289,8 @@ CREATE TABLE actions (
 
 def _write_v2(path: Path, source: Path) -> None:
     """A version 2 file holding the games, hands and actions of the store at ``source``."""
-    columns = ", ".join(c.name for c in games.c if c.name not in ("owner", "digest"))
+    later = ("owner", "digest", "imported")
+    columns = ", ".join(c.name for c in games.c if c.name not in later)
     with sqlite3.connect(path) as raw:
         raw.executescript(V2_SCHEMA)
         raw.execute("ATTACH DATABASE ? AS source", (str(source),))
@@ -341,10 +342,13 @@ def test_a_version_3_file_gets_the_digest_of_each_game_s_actions(tmp_path: Path)
     source.append_action(playing, first, after=[])
     source.close()
     with sqlite3.connect(path) as raw:
-        # Version 3's layout: no digest and no shared tables.
+        # Version 3's layout: no digest, no shared tables and no ratings.
         raw.execute("ALTER TABLE games DROP COLUMN digest")
+        raw.execute("ALTER TABLE games DROP COLUMN imported")
         raw.execute("DROP TABLE seats")
         raw.execute("DROP TABLE tables")
+        raw.execute("DROP TABLE rating_events")
+        raw.execute("DROP TABLE ratings")
         raw.execute("UPDATE schema_version SET version = 3")
 
     store = Store(f"sqlite:///{path}")

@@ -30,7 +30,8 @@ rows, :class:`GameFilter`), :mod:`~spades.store.queries` (the reads and writes o
 share), :mod:`~spades.store.digest` (a history in sixteen digits),
 :mod:`~spades.store.migrate` (creating and upgrading a database),
 :mod:`~spades.store.store` (:class:`Store`, through which every read and write of a game
-goes) and :mod:`~spades.store.tables` (shared tables and their seats).
+goes), :mod:`~spades.store.tables` (shared tables and their seats) and
+:mod:`~spades.store.ratings` (which games move the skill ratings, and the writes).
 
 >>> from spades.rules import Rules
 >>> store = Store("sqlite://")

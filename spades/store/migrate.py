@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 from spades.store.digest import history_digest
 from spades.store.errors import StoreError, StoreUnavailable
 from spades.store.queries import insert_hands, replay, stored_actions
+from spades.store.ratings import rebuild
 from spades.store.rows import bot_levels_label, rule_set_label
 from spades.store.schema import (
     GAMES_OWNER_INDEX,
@@ -25,6 +26,8 @@ from spades.store.schema import (
     games,
     metadata,
     players,
+    rating_events,
+    ratings,
     schema_version,
     seats,
     shared_tables,
@@ -62,6 +65,10 @@ _V2_ADD_OWNER: Final = (
 # Version 3 guarded writes by the number of actions alone: the upgrade adds each game's
 # digest of its actions (spades.store.digest).
 _V3_ADD_DIGEST: Final = "ALTER TABLE games ADD COLUMN digest VARCHAR(16) NOT NULL DEFAULT ''"
+# Version 5 did not mark imported games. An import from before cannot be told apart now,
+# but it never names a person (an import has no owner and no table), so it counts for no
+# rating either way.
+_V5_ADD_IMPORTED: Final = "ALTER TABLE games ADD COLUMN imported BOOLEAN NOT NULL DEFAULT FALSE"
 
 
 def prepare(conn: Connection, where: str) -> None:
@@ -94,12 +101,14 @@ def prepare(conn: Connection, where: str) -> None:
         raise StoreUnavailable("newer")
     if version == 1:
         _upgrade_v1(conn)
-    elif version in (2, 3, 4):
+    elif version in (2, 3, 4, 5):
         if version == 2:
             _upgrade_v2(conn)
         if version <= 3:
             _upgrade_v3(conn)
-        _upgrade_v4(conn)
+        if version <= 4:
+            _upgrade_v4(conn)
+        _upgrade_v5(conn)
     else:
         _log.error("%s: schema_version holds %r", where, found)
         raise StoreUnavailable("damaged")
@@ -146,3 +155,12 @@ def _upgrade_v4(conn: Connection) -> None:
     """Version 4 had no shared tables: the upgrade adds them, empty."""
     shared_tables.create(conn)
     seats.create(conn)
+
+
+def _upgrade_v5(conn: Connection) -> None:
+    """Version 5 kept no ratings: the upgrade adds their tables, filled from the finished
+    games that count (spades.store.ratings)."""
+    conn.exec_driver_sql(_V5_ADD_IMPORTED)
+    ratings.create(conn)
+    rating_events.create(conn)
+    rebuild(conn)

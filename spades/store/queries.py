@@ -40,6 +40,7 @@ class NewGame:
     started_at: datetime
     finished_at: datetime | None
     owner: str | None = None
+    imported: bool = False
 
 
 def game_row(conn: Connection, game_id: str, *, lock: bool = False) -> sa.Row[Any]:
@@ -143,10 +144,11 @@ def result_values(match: Match, when: datetime | None) -> dict[str, Any]:
     }
 
 
-def insert_games(conn: Connection, batch: Sequence[NewGame]) -> None:
-    """Store new games with their actions, and the hands of those that have stopped."""
+def insert_games(conn: Connection, batch: Sequence[NewGame]) -> list[int]:
+    """Store new games with their actions, and the hands of those that have stopped;
+    returns their numbers, in the batch's order."""
     if not batch:
-        return
+        return []
     game_rows = []
     for game in batch:
         match = game.match
@@ -161,6 +163,7 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> None:
             "undo_allowed": game.undo_allowed,
             "undo_used": game.undo_used,
             "owner": game.owner,
+            "imported": game.imported,
             "digest": history_digest(match.history),
             **result_values(match, game.finished_at),
         }
@@ -191,6 +194,7 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> None:
         conn.execute(actions.insert(), action_rows)
     if hand_rows_all:
         conn.execute(hands.insert(), hand_rows_all)
+    return [nums[game.game_id] for game in batch]
 
 
 def insert_hands(conn: Connection, num: int, match: Match) -> None:

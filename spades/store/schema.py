@@ -5,7 +5,8 @@ scored hands (dealer, bids, tricks, points breakdown, bags) and every action, so
 replays through the engine. A fourth holds the players: a display name, table preferences
 and the hash of the secret token a browser presents to be that player again. A
 ``schema_version`` table names the layout (:data:`SCHEMA_VERSION`). Two more hold the
-shared tables, where friends and bots sit at one match, and their seats.
+shared tables, where friends and bots sit at one match, and their seats, and the last two
+the skill ratings (:mod:`spades.ratings`) and what each rated game did to them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
 HUMAN: Final = "human"
@@ -76,6 +77,9 @@ games = sa.Table(
     sa.Column("outcome", sa.String(200), nullable=False),
     # Simulated, imported and older games belong to nobody.
     sa.Column("owner", sa.String(32), sa.ForeignKey("players.id", ondelete="SET NULL")),
+    # A game that came in as a record (Store.import_json): anyone could have written it,
+    # so it never moves a rating.
+    sa.Column("imported", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_games_kind_started", "kind", "started_at"),
 )
 # Named on its own: the upgrade from version 2 adds it to a table that is already there.
@@ -167,7 +171,53 @@ seats = sa.Table(
     sqlite_with_rowid=False,
 )
 
+#: The longest subject a rating may have: ``person:`` and a player id, or ``bot:`` and a level.
+SUBJECT_MAX: Final = 48
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    # spades.ratings names the subjects: ``person:<players.id>`` or ``bot:<level>``. No key
+    # to players: a rating is rebuilt from the games, which keep no more than the id either.
+    sa.Column("subject", sa.String(SUBJECT_MAX), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.DateTime, nullable=False),
+)
+
+rating_events = sa.Table(
+    "rating_events",
+    metadata,
+    # The key makes rating a game twice impossible, whatever the writers do.
+    sa.Column("game", sa.Integer, sa.ForeignKey("games.num", ondelete="CASCADE"), primary_key=True),
+    sa.Column("subject", sa.String(SUBJECT_MAX), primary_key=True),
+    # The seats the subject held, a bit a seat (N = 1, E = 2, S = 4, W = 8): the leaderboard
+    # reads its bids and tricks from the hands by them.
+    sa.Column("seats", sa.Integer, nullable=False),
+    sa.Column("won", sa.Boolean),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    # When the game finished, so that a rebuild writes the same events again.
+    sa.Column("at", sa.DateTime, nullable=False),
+    sa.Index("ix_rating_events_subject", "subject", "at"),
+    sa.Index("ix_rating_events_at", "at"),
+)
+
 #: The tables of a store: a database holding any of them is taken for one.
 OUR_TABLES: Final = frozenset(
-    {"schema_version", "games", "hands", "actions", "players", "tables", "seats"}
+    {
+        "schema_version",
+        "games",
+        "hands",
+        "actions",
+        "players",
+        "tables",
+        "seats",
+        "ratings",
+        "rating_events",
+    }
 )

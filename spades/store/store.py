@@ -54,6 +54,7 @@ from spades.store.queries import (
     seat_names,
     stored_actions,
 )
+from spades.store.ratings import rate_game, rebuild
 from spades.store.rows import GameFilter, utc_now
 from spades.store.schema import (
     HUMAN,
@@ -269,7 +270,8 @@ class Store:
         return None if found is None else str(found)
 
     def finish(self, game_id: str, match: Match) -> None:
-        """Mark a game over with its winner, scores and hands; ``match`` must be its replay."""
+        """Mark a game over with its winner, scores and hands; ``match`` must be its replay.
+        A game that counts for the ratings moves them in the same transaction."""
         if not match.is_over:
             raise StoreError(f"finish: the match of game {game_id} is not over")
         with self._write() as conn:
@@ -288,6 +290,7 @@ class Store:
                 .values(**result_values(match, utc_now()))
             )
             insert_hands(conn, row.num, match)
+            rate_game(conn, row.num)
 
     def save_match(
         self,
@@ -298,10 +301,15 @@ class Store:
         bot_levels: Mapping[int, str],
         undo_used: bool = False,
         started_at: datetime | None = None,
+        owner: str | None = None,
     ) -> str:
         """Store a whole match (finished, or stopped short) in one transaction."""
         return self.save_matches(
-            [(match, players, bot_levels)], kind=kind, undo_used=undo_used, started_at=started_at
+            [(match, players, bot_levels)],
+            kind=kind,
+            undo_used=undo_used,
+            started_at=started_at,
+            owner=owner,
         )[0]
 
     def save_matches(
@@ -311,8 +319,10 @@ class Store:
         kind: Kind,
         undo_used: bool = False,
         started_at: datetime | None = None,
+        owner: str | None = None,
     ) -> list[str]:
-        """Store many (match, players, bot levels) in one transaction; returns their ids."""
+        """Store many (match, players, bot levels) in one transaction; returns their ids.
+        ``owner`` is the player at South in each; finished human games move the ratings."""
         when = started_at or utc_now()
         batch = [
             NewGame(
@@ -325,12 +335,22 @@ class Store:
                 undo_used=undo_used,
                 started_at=when,
                 finished_at=when,
+                owner=owner,
             )
             for match, players, levels in items
         ]
         with self._write() as conn:
-            insert_games(conn, batch)
+            if owner is not None:
+                player_row(conn, owner)
+            for num in insert_games(conn, batch):
+                if kind == HUMAN:
+                    rate_game(conn, num)
         return [game.game_id for game in batch]
+
+    def rebuild_ratings(self) -> int:
+        """Compute every rating again from the games that count; how many counted."""
+        with self._write() as conn:
+            return rebuild(conn)
 
     # -------------------------------------------------------------------- players
     def new_player(self, name: str = "You") -> tuple[str, str]:
@@ -496,6 +516,7 @@ class Store:
             undo_used=meta.get("undo_used", "false") == "true",
             started_at=when,
             finished_at=when if loaded.match.is_over else None,
+            imported=True,
         )
 
     # -------------------------------------------------------------------- reads

@@ -1,0 +1,217 @@
+"""Keeping the skill ratings (:mod:`spades.ratings`): which games count, who sat where, and
+the writes, each on a connection inside the caller's transaction.
+
+A game counts once it is finished, when it was played on this server by people: kind
+``human``, not imported (a record anyone could have written), every seat's subject known
+and at least one of them a person. Simulated games never count. A Play-page game has its
+owner at South and bots at the other seats; a shared table's seats say who held them at
+the end (a seat opened during the match was played by a bot of its level).
+
+:func:`rate_game` moves the ratings in the transaction that marks a game finished, so a
+game is rated exactly once (the key of ``rating_events`` holds that even against racing
+writers); :func:`rebuild` computes every rating again from the games that count, in the
+order they finished, and writes the same rows the updates one by one did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+from spades.ratings import Rating, Update, bot, is_person, person, rate_match, rated_subjects
+from spades.store.schema import (
+    HUMAN,
+    SEAT_KEYS,
+    games,
+    rating_events,
+    ratings,
+    seats,
+    shared_tables,
+)
+
+#: The seat a Play-page game's owner takes.
+_OWNER_SEAT = 2
+
+
+def counting() -> sa.ColumnElement[bool]:
+    """The condition on ``games`` of a game that may move the ratings (its seats decide)."""
+    c = games.c
+    return sa.and_(c.kind == HUMAN, c.status == "finished", sa.not_(c.imported))
+
+
+def seat_subjects(
+    row: sa.Row[Any], table_seats: Sequence[sa.Row[Any]] | None
+) -> tuple[str, ...] | None:
+    """The subjects at N, E, S, W of a game's row, or None when the game does not count:
+    a seat nobody can be named for, or no person at all.
+
+    ``table_seats`` are the seats of the shared table that played the game, if one did.
+    """
+    found: list[str | None] = []
+    if table_seats is not None:
+        for held in sorted(table_seats, key=lambda s: s.seat):
+            if held.kind == "human":
+                found.append(None if held.player is None else person(held.player))
+            else:
+                found.append(bot(held.level) if held.level else None)
+    else:
+        for seat, key in enumerate(SEAT_KEYS):
+            level = row._mapping[f"level_{key}"]
+            if level != HUMAN:
+                found.append(bot(level))
+            elif seat == _OWNER_SEAT and row.owner is not None:
+                found.append(person(row.owner))
+            else:
+                found.append(None)
+    known = [subject for subject in found if subject is not None]
+    if len(known) != 4 or not any(is_person(subject) for subject in known):
+        return None
+    return tuple(known)
+
+
+def _table_seats(conn: Connection, game_ids: Iterable[str]) -> dict[str, list[sa.Row[Any]]]:
+    """The seats of the shared tables that played these games, by game id."""
+    wanted = list(game_ids)
+    if not wanted:
+        return {}
+    stmt: sa.Select[Any] = (
+        sa.select(shared_tables.c.game, seats.c.seat, seats.c.kind, seats.c.player, seats.c.level)
+        .join(seats, seats.c.table_num == shared_tables.c.num)
+        .where(shared_tables.c.game.in_(wanted))
+    )
+    rows = conn.execute(stmt).all()
+    found: dict[str, list[sa.Row[Any]]] = {}
+    for row in rows:
+        found.setdefault(row.game, []).append(row)
+    return found
+
+
+def _event_rows(num: int, at: datetime, updates: Sequence[Update]) -> list[dict[str, Any]]:
+    return [
+        {
+            "game": num,
+            "subject": u.subject,
+            "seats": u.seats,
+            "won": u.won,
+            "mu": u.after.mu,
+            "sigma": u.after.sigma,
+            "mu_before": u.before.mu,
+            "sigma_before": u.before.sigma,
+            "at": at,
+        }
+        for u in updates
+    ]
+
+
+def _insert_missing(conn: Connection, subjects: Sequence[str], at: datetime) -> None:
+    """Give the subjects without a rating row the starting one, leaving the others alone.
+
+    Racing writers both adding a subject's first row must not fail a game's finish: the
+    insert skips a row another transaction holds, after waiting for it.
+    """
+    start = Rating()
+    new = {"mu": start.mu, "sigma": start.sigma, "games": 0, "wins": 0, "updated_at": at}
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    insert = dialect.insert(ratings).values([{"subject": s, **new} for s in subjects])
+    conn.execute(insert.on_conflict_do_nothing())
+
+
+def _current(conn: Connection, subjects: Sequence[str], *, lock: bool) -> dict[str, Rating]:
+    stmt = sa.select(ratings.c.subject, ratings.c.mu, ratings.c.sigma).where(
+        ratings.c.subject.in_(subjects)
+    )
+    # In one order, so that two games locking the same subjects cannot deadlock.
+    stmt = stmt.order_by(ratings.c.subject)
+    found = conn.execute(stmt.with_for_update() if lock else stmt).all()
+    return {row.subject: Rating(row.mu, row.sigma) for row in found}
+
+
+def rate_game(conn: Connection, num: int) -> bool:
+    """Move the ratings by the game numbered ``num``, if it counts; whether it did."""
+    row = conn.execute(sa.select(games).where(games.c.num == num, counting())).one_or_none()
+    if row is None:
+        return False
+    subjects = seat_subjects(row, _table_seats(conn, [row.id]).get(row.id))
+    if subjects is None:
+        return False
+    moving = rated_subjects(subjects)
+    at = row.finished_at
+    if moving:
+        _insert_missing(conn, moving, at)
+    known = _current(conn, moving, lock=True)
+    others = sorted(set(subjects) - set(moving))
+    if others:
+        known.update(_current(conn, others, lock=False))
+    updates = rate_match(subjects, row.winner, known)
+    if not updates:
+        return True
+    conn.execute(rating_events.insert(), _event_rows(num, at, updates))
+    for u in updates:
+        r = ratings.c
+        conn.execute(
+            ratings.update()
+            .where(r.subject == u.subject)
+            .values(
+                mu=u.after.mu,
+                sigma=u.after.sigma,
+                games=r.games + 1,
+                wins=r.wins + int(u.won is True),
+                updated_at=at,
+            )
+        )
+    return True
+
+
+def rebuild(conn: Connection) -> int:
+    """Compute every rating again from the games that count, in the order they finished
+    (the same order :func:`rate_game` met them in); returns how many games counted."""
+    if conn.dialect.name == "postgresql":
+        # Finishes wait until the rebuild is done, and it sees every one made before it.
+        conn.exec_driver_sql("LOCK TABLE ratings, rating_events IN EXCLUSIVE MODE")
+    conn.execute(rating_events.delete())
+    conn.execute(ratings.delete())
+    rows = conn.execute(
+        sa.select(games).where(counting()).order_by(games.c.finished_at, games.c.num)
+    ).all()
+    table_seats = _table_seats(conn, (row.id for row in rows))
+    known: dict[str, Rating] = {}
+    tally: dict[str, tuple[int, int, datetime]] = {}
+    events: list[dict[str, Any]] = []
+    counted = 0
+    for row in rows:
+        subjects = seat_subjects(row, table_seats.get(row.id))
+        if subjects is None:
+            continue
+        counted += 1
+        updates = rate_match(subjects, row.winner, known)
+        events.extend(_event_rows(row.num, row.finished_at, updates))
+        for u in updates:
+            known[u.subject] = u.after
+            played, won, _ = tally.get(u.subject, (0, 0, row.finished_at))
+            tally[u.subject] = (played + 1, won + int(u.won is True), row.finished_at)
+    if events:
+        conn.execute(rating_events.insert(), events)
+    if tally:
+        conn.execute(ratings.insert(), _rating_rows(known, tally))
+    return counted
+
+
+def _rating_rows(
+    known: Mapping[str, Rating], tally: Mapping[str, tuple[int, int, datetime]]
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "subject": subject,
+            "mu": known[subject].mu,
+            "sigma": known[subject].sigma,
+            "games": played,
+            "wins": won,
+            "updated_at": at,
+        }
+        for subject, (played, won, at) in tally.items()
+    ]
