@@ -1,10 +1,12 @@
 """Speed of the Explore pages over a large store, and of the bot lab filling it.
 
-    python benchmarks/analytics_speed.py [--games 10000] [--lab 1000] [--db PATH]
+    python benchmarks/analytics_speed.py [--games 10000] [--players 1000] [--lab 1000] [--db PATH]
 
 1. Fills a SQLite store with ``--games`` valid games: a pool of real matches (basic bots
    to 150 points, about 13 hands each, and random bots to 500) stored again and again
-   under new ids, a tenth of them as human games, spread over 100 days.
+   under new ids, spread over 100 days. Every other day's games are people's, each owned
+   by one of ``--players`` players in turn and rated as it is stored; the rest are the
+   bot lab's.
 2. In a fresh process, reruns each Explore page with Streamlit's AppTest, with the
    analytics cache emptied before each rerun (as after a new game is stored) and with it
    kept, and reports the process's peak memory.
@@ -32,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("overview", "explorer", "bids", "bot_lab")
+PAGES = ("overview", "explorer", "bids", "leaderboard", "bot_lab")
 DAYS = 100
 POOL_BASIC = 300
 POOL_RANDOM = 100
 
 
-def fill(url: str, games: int) -> dict[str, Any]:
+def fill(url: str, games: int, people: int) -> dict[str, Any]:
     """Store ``games`` games built from a pool of real matches; returns the figures."""
     from spades.drive import play_match
     from spades.match import Match
@@ -52,28 +54,38 @@ def fill(url: str, games: int) -> dict[str, Any]:
     ] + [(play_match(Rules(), seed, ["random"] * 4), "random") for seed in range(POOL_RANDOM)]
     played = time.perf_counter() - start
     store = Store(url)
+    owners = [store.new_player(f"Player {i}")[0] for i in range(people)]
     first_day = datetime(2026, 1, 1, 12, 0)
     per_day = max(games // DAYS, 1)
     stored = hands = actions = 0
     while stored < games:
         day = stored // per_day
         chunk = [pool[(stored + i) % len(pool)] for i in range(min(per_day, games - stored))]
-        human = day % 10 == 0
-        levels = [
-            {seat: level for seat in range(4) if not (human and seat == 2)} for _, level in chunk
-        ]
-        players = ("North", "East", "You" if human else "South", "West")
-        store.save_matches(
-            [(m, players, lv) for (m, _), lv in zip(chunk, levels, strict=True)],
-            kind="human" if human else "simulated",
-            started_at=first_day + timedelta(days=day),
-        )
+        when = first_day + timedelta(days=day)
+        if day % 2:
+            store.save_matches(
+                [
+                    (m, ("North", "East", "South", "West"), dict.fromkeys(range(4), level))
+                    for m, level in chunk
+                ],
+                kind="simulated",
+                started_at=when,
+            )
+        for i, (match, level) in enumerate(chunk if day % 2 == 0 else ()):
+            owner = owners[(stored + i) % people]
+            store.save_matches(
+                [(match, ("North", "East", "Player", "West"), {0: level, 1: level, 3: level})],
+                kind="human",
+                started_at=when,
+                owner=owner,
+            )
         stored += len(chunk)
         hands += sum(len(m.finished) for m, _ in chunk)
         actions += sum(len(m.history) for m, _ in chunk)
     store.close()
     return {
         "games": stored,
+        "players": people,
         "hands": hands,
         "actions": actions,
         "pool_seconds": round(played, 1),
@@ -154,6 +166,7 @@ def measure(url: str, lab: int, reruns: int) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--players", type=int, default=1_000)
     parser.add_argument("--lab", type=int, default=1_000)
     parser.add_argument("--reruns", type=int, default=5)
     parser.add_argument("--db", type=Path, help="reuse (or create) this SQLite file")
@@ -165,7 +178,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         db = args.db or Path(scratch) / "bench.db"
         url = f"sqlite:///{db}"
-        filled = fill(url, args.games) if not db.exists() else {"games": "existing file"}
+        filled = (
+            fill(url, args.games, args.players) if not db.exists() else {"games": "existing file"}
+        )
         # A fresh process, so that its peak memory is the pages' and not the filling's.
         measured = subprocess.run(
             [
