@@ -13,6 +13,9 @@ page = st.navigation(
             st.Page("pages/play.py", title="Play", icon="♠", default=True),
             st.Page("pages/lobby.py", title="Tables", icon=":material/groups:", url_path="lobby"),
             st.Page("pages/learn.py", title="Learn", icon=":material/school:"),
+            st.Page(
+                "pages/profile.py", title="Profile", icon=":material/person:", url_path="profile"
+            ),
         ],
         "Explore": [
             st.Page("pages/overview.py", title="Overview", icon=":material/insights:"),

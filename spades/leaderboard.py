@@ -19,6 +19,7 @@ import sqlalchemy as sa
 
 from spades.ratings import BOT, PERSON, Rating, Z
 from spades.store import SEAT_KEYS, TEAM_KEYS, Store, games, hands, players
+from spades.store.profiles import LEFT
 from spades.store.rows import utc_now
 from spades.store.schema import rating_events, ratings
 
@@ -40,8 +41,6 @@ COLUMNS: Final = (
     "nil_success",
     "bags_per_hand",
 )
-#: The name shown for a person whose player is no longer in the store.
-GONE: Final = "(a player who left)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +138,7 @@ def display_name(subject: str, name: object) -> str:
     """
     if subject.startswith(BOT):
         return f"{subject.removeprefix(BOT)} bot"
-    return str(name) if isinstance(name, str) else GONE
+    return str(name) if isinstance(name, str) else LEFT
 
 
 def _ratio(part: pd.Series, whole: pd.Series) -> pd.Series:

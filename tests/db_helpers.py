@@ -6,6 +6,15 @@ from typing import Any
 
 import sqlalchemy as sa
 
+#: Statements that take a players table back to version 6: no handle, colour or account.
+PLAYERS_V6 = (
+    "DROP INDEX ux_players_handle",
+    "DROP INDEX ux_players_account",
+    "ALTER TABLE players DROP COLUMN handle",
+    "ALTER TABLE players DROP COLUMN colour",
+    "ALTER TABLE players DROP COLUMN account",
+)
+
 
 def run_sql(db_url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
     """Run one statement (``:name`` parameters) in a transaction of its own; its rows, if

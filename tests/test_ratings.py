@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from db_helpers import run_sql
+from db_helpers import PLAYERS_V6, run_sql
 from openskill.models import PlackettLuce
 
 from spades import cli
@@ -299,8 +299,9 @@ def test_a_version_5_database_gets_the_imported_mark_and_its_ratings(db_url: str
         store.save_match(match, players=PLAYERS, kind="human", bot_levels=LINE_UP, owner=ada)
     expected, events = _ratings(store), _events(store)
     store.close()
-    # Version 5's layout: no mark on imported games and no ratings.
+    # Version 5's layout: no mark on imported games, no ratings and no profiles.
     for statement in (
+        *PLAYERS_V6,
         "DROP TABLE rating_events",
         "DROP TABLE ratings",
         "ALTER TABLE games DROP COLUMN imported",

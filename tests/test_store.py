@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from db_helpers import run_sql
+from db_helpers import PLAYERS_V6, run_sql
 
 from spades.drive import play_match
 from spades.match import Match
@@ -342,7 +342,9 @@ def test_a_version_3_file_gets_the_digest_of_each_game_s_actions(tmp_path: Path)
     source.append_action(playing, first, after=[])
     source.close()
     with sqlite3.connect(path) as raw:
-        # Version 3's layout: no digest, no shared tables and no ratings.
+        # Version 3's layout: no digest, no shared tables, no ratings and no profiles.
+        for statement in PLAYERS_V6:
+            raw.execute(statement)
         raw.execute("ALTER TABLE games DROP COLUMN digest")
         raw.execute("ALTER TABLE games DROP COLUMN imported")
         raw.execute("DROP TABLE seats")

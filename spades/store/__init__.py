@@ -6,8 +6,9 @@ else a SQLite file in the per-user data directory (``SPADES_DATA_DIR`` or
 
 Three tables hold the games (rules, seats, bot levels, kind, owner, times, result, undo), the
 scored hands (dealer, bids, tricks, points breakdown, bags) and every action, so any game
-replays through the engine. A fourth holds the players: a display name, table preferences
-and the hash of the secret token a browser presents to be that player again. A
+replays through the engine. A fourth holds the players: a display name, a handle and a
+colour, table preferences, the signed-in account linked to them, if any, and the hash of
+the secret token a browser presents to be that player again. A
 ``schema_version`` table names the layout; an older file is upgraded in place and a newer
 or foreign one is refused. Every write is one transaction, and SQLite runs in WAL mode so
 that pages reading and games writing do not block each other.
@@ -30,8 +31,10 @@ rows, :class:`GameFilter`), :mod:`~spades.store.queries` (the reads and writes o
 share), :mod:`~spades.store.digest` (a history in sixteen digits),
 :mod:`~spades.store.migrate` (creating and upgrading a database),
 :mod:`~spades.store.store` (:class:`Store`, through which every read and write of a game
-goes), :mod:`~spades.store.tables` (shared tables and their seats) and
-:mod:`~spades.store.ratings` (which games move the skill ratings, and the writes).
+goes), :mod:`~spades.store.tables` (shared tables and their seats),
+:mod:`~spades.store.ratings` (which games move the skill ratings, and the writes) and
+:mod:`~spades.store.profiles` (players' handles, colours and accounts, and a player's data
+exported or deleted whole).
 
 >>> from spades.rules import Rules
 >>> store = Store("sqlite://")
@@ -54,6 +57,9 @@ from spades.store.connect import default_db_path, resolve_url
 from spades.store.errors import StaleWrite, StoreError, StoreUnavailable, UnavailableReason
 from spades.store.rows import GameFilter, bot_levels_label, hand_rows, rule_set_label
 from spades.store.schema import (
+    COLOURS,
+    HANDLE_MAX,
+    HANDLE_MIN,
     HUMAN,
     KINDS,
     NAME_MAX,
@@ -72,6 +78,9 @@ from spades.store.schema import (
 from spades.store.store import Store
 
 __all__ = [
+    "COLOURS",
+    "HANDLE_MAX",
+    "HANDLE_MIN",
     "HUMAN",
     "KINDS",
     "NAME_MAX",

@@ -7,18 +7,29 @@ at most a short, cut-down copy of the value: a hostile caller's megabyte is not 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
 from spades.record import MAX_ACTIONS
 from spades.store.errors import StoreError
-from spades.store.schema import HUMAN, KINDS, NAME_MAX
+from spades.store.schema import (
+    ACCOUNT_MAX,
+    COLOURS,
+    HANDLE_MAX,
+    HANDLE_MIN,
+    HUMAN,
+    KINDS,
+    NAME_MAX,
+)
 
 # A token is URL-safe base64 (``secrets.token_urlsafe(32)`` gives 43 characters); anything
 # longer or with other characters is refused before it is hashed.
 TOKEN_MAX: Final = 128
 TOKEN_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 _HEX: Final = frozenset("0123456789abcdef")
+_HANDLE: Final = re.compile(rf"[A-Za-z0-9_]{{{HANDLE_MIN},{HANDLE_MAX}}}")
+_COLOUR: Final = re.compile(r"#[0-9A-Fa-f]{6}")
 
 
 def shown(value: object) -> str:
@@ -87,3 +98,43 @@ def token_hash(token: str) -> str:
 def is_player_id(value: object) -> bool:
     """Whether ``value`` has the form of a player id (32 lowercase hex digits)."""
     return isinstance(value, str) and len(value) == 32 and set(value) <= _HEX
+
+
+def check_handle(handle: str) -> str:
+    """A handle, in lower case: 3 to 20 letters, digits and ``_``, spaces around it trimmed.
+
+    >>> check_handle(" Ada_99 ")
+    'ada_99'
+    """
+    if not isinstance(handle, str):
+        raise StoreError(f"handle: expected text, not {shown(handle)}")
+    trimmed = handle.strip()
+    if not _HANDLE.fullmatch(trimmed):
+        raise StoreError(
+            f"handle: {shown(trimmed)} is not a handle; use {HANDLE_MIN} to {HANDLE_MAX} "
+            "letters, digits and _ (no spaces or accents)"
+        )
+    return trimmed.lower()
+
+
+def check_colour(colour: str) -> str:
+    """A colour as ``#rrggbb``, in lower case."""
+    if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
+        raise StoreError(f"colour: expected a colour like #1f77b4, not {shown(colour)}")
+    return colour.lower()
+
+
+def check_account(account: str) -> str:
+    """The id of a signed-in account: printable text of at most :data:`ACCOUNT_MAX`."""
+    if not isinstance(account, str) or not account.strip():
+        raise StoreError("account: expected the id of a signed-in account")
+    if len(account) > ACCOUNT_MAX or not account.isprintable():
+        raise StoreError(
+            f"account: an account id is printable text of at most {ACCOUNT_MAX} characters"
+        )
+    return account
+
+
+def default_colour(player_id: str) -> str:
+    """The colour a new player starts with: one of :data:`COLOURS`, chosen by their id."""
+    return COLOURS[int(hashlib.sha256(player_id.encode()).hexdigest(), 16) % len(COLOURS)]

@@ -13,14 +13,18 @@ from typing import Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from spades.store.checks import default_colour
 from spades.store.digest import history_digest
 from spades.store.errors import StoreError, StoreUnavailable
 from spades.store.queries import insert_hands, replay, stored_actions
 from spades.store.ratings import rebuild
 from spades.store.rows import bot_levels_label, rule_set_label
 from spades.store.schema import (
+    COLOURS,
     GAMES_OWNER_INDEX,
     OUR_TABLES,
+    PLAYERS_ACCOUNT_INDEX,
+    PLAYERS_HANDLE_INDEX,
     SCHEMA_VERSION,
     SEAT_KEYS,
     games,
@@ -69,6 +73,13 @@ _V3_ADD_DIGEST: Final = "ALTER TABLE games ADD COLUMN digest VARCHAR(16) NOT NUL
 # but it never names a person (an import has no owner and no table), so it counts for no
 # rating either way.
 _V5_ADD_IMPORTED: Final = "ALTER TABLE games ADD COLUMN imported BOOLEAN NOT NULL DEFAULT FALSE"
+# Version 6 kept no profile beyond a display name: players gain a handle (none until they
+# choose one), a colour and the signed-in account they are linked to (none yet).
+_V6_ADD_PROFILE: Final = (
+    "ALTER TABLE players ADD COLUMN handle VARCHAR(20)",
+    f"ALTER TABLE players ADD COLUMN colour VARCHAR(7) NOT NULL DEFAULT '{COLOURS[0]}'",
+    "ALTER TABLE players ADD COLUMN account VARCHAR(320)",
+)
 
 
 def prepare(conn: Connection, where: str) -> None:
@@ -101,14 +112,18 @@ def prepare(conn: Connection, where: str) -> None:
         raise StoreUnavailable("newer")
     if version == 1:
         _upgrade_v1(conn)
-    elif version in (2, 3, 4, 5):
+    elif version in (2, 3, 4, 5, 6):
         if version == 2:
             _upgrade_v2(conn)
         if version <= 3:
             _upgrade_v3(conn)
         if version <= 4:
             _upgrade_v4(conn)
-        _upgrade_v5(conn)
+        if version <= 5:
+            _upgrade_v5(conn)
+        if version >= 3:
+            # Version 2 had no players: its upgrade made the table in this layout already.
+            _upgrade_v6(conn)
     else:
         _log.error("%s: schema_version holds %r", where, found)
         raise StoreUnavailable("damaged")
@@ -164,3 +179,17 @@ def _upgrade_v5(conn: Connection) -> None:
     ratings.create(conn)
     rating_events.create(conn)
     rebuild(conn)
+
+
+def _upgrade_v6(conn: Connection) -> None:
+    """Version 6 kept no profile: every player gets a colour of their own, and no handle."""
+    for statement in _V6_ADD_PROFILE:
+        conn.exec_driver_sql(statement)
+    PLAYERS_HANDLE_INDEX.create(conn)
+    PLAYERS_ACCOUNT_INDEX.create(conn)
+    for player_id in conn.execute(sa.select(players.c.id)).scalars().all():
+        conn.execute(
+            players.update()
+            .where(players.c.id == player_id)
+            .values(colour=default_colour(player_id))
+        )

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from spades.match import Match
+from spades.record import GameRecord
 from spades.rules import Rules
 from spades.state import IllegalAction
 from spades.store.checks import check_history, is_player_id, shown
@@ -124,6 +125,28 @@ def replay(conn: Connection, row: sa.Row[Any]) -> Match:
 def seat_names(row: sa.Row[Any]) -> tuple[str, str, str, str]:
     """The players' names of a game's row, N, E, S, W."""
     return (row.player_n, row.player_e, row.player_s, row.player_w)
+
+
+def exported_record(conn: Connection, row: sa.Row[Any]) -> GameRecord:
+    """The record of a game that is over (``row``), with its store facts in ``meta``."""
+    meta = {
+        "game_id": row.id,
+        "kind": row.kind,
+        "started_at": row.started_at.isoformat(),
+        "levels": ",".join(row._mapping[f"level_{k}"] for k in SEAT_KEYS),
+        "undo_allowed": str(row.undo_allowed).lower(),
+        "undo_used": str(row.undo_used).lower(),
+    }
+    return GameRecord.of(replay(conn, row), players=seat_names(row), meta=meta)
+
+
+def free_handle(conn: Connection, handle: str, player_id: str) -> None:
+    """Refuse a (checked) handle that a player other than ``player_id`` has already."""
+    holder = conn.execute(
+        sa.select(players.c.id).where(players.c.handle == handle)
+    ).scalar_one_or_none()
+    if holder is not None and holder != player_id:
+        raise StoreError(f"handle: @{handle} is taken; choose another")
 
 
 def result_values(match: Match, when: datetime | None) -> dict[str, Any]:

@@ -7,6 +7,9 @@ and the hash of the secret token a browser presents to be that player again. A
 ``schema_version`` table names the layout (:data:`SCHEMA_VERSION`). Two more hold the
 shared tables, where friends and bots sit at one match, and their seats, and the last two
 the skill ratings (:mod:`spades.ratings`) and what each rated game did to them.
+
+A player's profile is kept with them: a handle others know them by (chosen, unique, kept
+in lower case), a colour, and the signed-in account it is linked to, if any.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION: Final = 6
+SCHEMA_VERSION: Final = 7
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
 HUMAN: Final = "human"
@@ -25,6 +28,13 @@ KINDS: Final = ("human", "simulated")
 NAME_MAX: Final = 40
 #: The most a player's preferences may take, as UTF-8 JSON.
 PREFS_MAX_BYTES: Final = 4096
+#: The shortest and longest handle: lower-case letters, digits and ``_``.
+HANDLE_MIN: Final = 3
+HANDLE_MAX: Final = 20
+#: The longest account id (the issuer and subject of a sign-in's identity token).
+ACCOUNT_MAX: Final = 320
+#: The colours a new player is given one of (by their id), each ``#rrggbb``.
+COLOURS: Final = ("#1f77b4", "#2a9d8f", "#e76f51", "#8e6cc9", "#d4a017", "#c2185b")
 
 metadata = sa.MetaData()
 
@@ -43,7 +53,17 @@ players = sa.Table(
     sa.Column("prefs", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime, nullable=False),
     sa.Column("seen_at", sa.DateTime, nullable=False),
+    # None until the player chooses one; always lower case, so the unique index compares
+    # handles without regard to case.
+    sa.Column("handle", sa.String(HANDLE_MAX)),
+    sa.Column("colour", sa.String(7), nullable=False, server_default=COLOURS[0]),
+    # The signed-in account this player is, if they signed in: one player an account.
+    sa.Column("account", sa.String(ACCOUNT_MAX)),
 )
+# Named on their own: the upgrade from version 6 adds them to a table that is already there
+# (SQLite cannot add a column that is unique).
+PLAYERS_HANDLE_INDEX: Final = sa.Index("ux_players_handle", players.c.handle, unique=True)
+PLAYERS_ACCOUNT_INDEX: Final = sa.Index("ux_players_account", players.c.account, unique=True)
 
 games = sa.Table(
     "games",

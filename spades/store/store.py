@@ -30,10 +30,12 @@ from spades.rules import Rules
 from spades.store.checks import (
     TOKEN_CHARS,
     TOKEN_MAX,
+    check_handle,
     check_kind,
     check_levels,
     check_name,
     check_players,
+    default_colour,
     shown,
     token_hash,
 )
@@ -44,6 +46,8 @@ from spades.store.migrate import prepare
 from spades.store.queries import (
     NewGame,
     append,
+    exported_record,
+    free_handle,
     game_row,
     guarded_game_row,
     insert_games,
@@ -353,17 +357,21 @@ class Store:
             return rebuild(conn)
 
     # -------------------------------------------------------------------- players
-    def new_player(self, name: str = "You") -> tuple[str, str]:
-        """A new player: returns ``(player_id, token)``.
+    def new_player(self, name: str = "You", *, handle: str | None = None) -> tuple[str, str]:
+        """A new player: returns ``(player_id, token)``; a ``handle`` another player has
+        already is refused, and then no player is made.
 
         The token is the player's secret (a browser keeps it to be this player again);
         only its hash is stored, so it cannot be looked up later: hand it over now.
         """
         checked = check_name(name)
+        chosen = None if handle is None else check_handle(handle)
         player_id = uuid.uuid4().hex
         token = secrets.token_urlsafe(32)
         now = utc_now()
         with self._write() as conn:
+            if chosen is not None:
+                free_handle(conn, chosen, player_id)
             conn.execute(
                 players.insert().values(
                     id=player_id,
@@ -372,6 +380,8 @@ class Store:
                     prefs="{}",
                     created_at=now,
                     seen_at=now,
+                    handle=chosen,
+                    colour=default_colour(player_id),
                 )
             )
         return player_id, token
@@ -449,16 +459,7 @@ class Store:
                 raise StoreError(
                     f"game {game_id} is still being played; it can be exported once it is over"
                 )
-            match = replay(conn, row)
-        meta = {
-            "game_id": game_id,
-            "kind": row.kind,
-            "started_at": row.started_at.isoformat(),
-            "levels": ",".join(row._mapping[f"level_{k}"] for k in SEAT_KEYS),
-            "undo_allowed": str(row.undo_allowed).lower(),
-            "undo_used": str(row.undo_used).lower(),
-        }
-        return dumps(GameRecord.of(match, players=seat_names(row), meta=meta))
+            return dumps(exported_record(conn, row))
 
     def import_json(self, text: str | bytes) -> str:
         """Validate a JSON record through the engine and store it; returns the game id."""

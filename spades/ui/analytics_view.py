@@ -19,7 +19,7 @@ import streamlit as st
 from spades import analytics
 from spades.match import Match
 from spades.store import KINDS, GameFilter, Store, StoreError
-from spades.ui import charts, identity, safe
+from spades.ui import charts, identity, rating_view, safe
 from spades.ui.db import app_store
 
 EMPTY: Final = (
@@ -145,8 +145,9 @@ def _num(value: float | None, digits: int = 1) -> str:
 
 # ------------------------------------------------------------------------ overview
 def overview_page() -> None:
-    """My stats: record and streaks, win rate over time, points, sets, nils, bags and the
-    best and worst hands, of the player's own games unless they choose others too."""
+    """My stats: record and streaks, win rate over time, points, sets, nils, bags, the
+    player's rating over time and the best and worst hands, of the player's own games
+    unless they choose others too."""
     store = app_store()
     st.title("My stats")
     lab_col, others_col = st.columns(2)
@@ -161,10 +162,11 @@ def overview_page() -> None:
         help="Add the finished games of other players and imported ones; "
         "their South seat counts as yours.",
     )
+    player = identity.player_id()
     selection = analytics.MyGames(
         filter_panel(store, "overview", kinds=False),
         # A visitor with no player yet owns nothing: the empty id matches no game.
-        player=identity.player_id() or "",
+        player=player or "",
         bot_lab=bot_lab,
         others=others,
     )
@@ -186,11 +188,21 @@ def overview_page() -> None:
             key="overview_daily",
             file_name="win_rate_by_day.csv",
         )
+    if player is not None:
+        _rating(store, player)
     extremes = query("extremes", store, selection)
     if not extremes.empty:
         st.subheader("Best and worst hands")
         st.caption("The points you and your partner scored; bids are shown as bid / tricks.")
         table(extremes, key="overview_hands", file_name="best_and_worst_hands.csv")
+
+
+def _rating(store: Store, player: str) -> None:
+    """The player's rating over time, once a game has rated them (whatever the filters)."""
+    history = rating_view.player_history(store, player)
+    if history is not None:
+        st.subheader("Rating over time")
+        rating_view.show(history, key="overview_rating_chart")
 
 
 def _no_stats(store: Store, selection: analytics.MyGames) -> None:

@@ -231,3 +231,22 @@ def matchup_chart(results: pd.DataFrame) -> AnyChart:
         )
     )
     return chart
+
+
+def rating_chart(history: pd.DataFrame) -> AnyChart:
+    """A rating after each rated game (``spades.leaderboard.rating_history``): μ as a line,
+    with the band of one σ either side."""
+    x = alt.X("game:Q", axis=_count_axis("Rated games"))
+    base = alt.Chart(history).encode(x=x)
+    band = base.mark_area(opacity=0.25).encode(
+        y=alt.Y("low:Q", title="Rating (μ ± σ)"), y2="high:Q"
+    )
+    line = base.mark_line(point=True).encode(
+        y="mu:Q",
+        tooltip=[
+            alt.Tooltip("game:Q", title="game", format="d"),
+            alt.Tooltip("mu:Q", title="μ", format=".1f"),
+            alt.Tooltip("sigma:Q", title="σ", format=".1f"),
+        ],
+    )
+    return alt.layer(band, line)

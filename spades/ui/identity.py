@@ -1,9 +1,14 @@
-"""Who is at this browser: a player kept in the store, found again by a cookie.
+"""Who is at this browser: a player kept in the store, found again by a cookie or a sign-in.
 
 A player is made the first time they need one (their first move, or a change to their
 table), not on every visit. The store gives a random secret token with it; the browser
 keeps the token in a cookie, and the store keeps only its hash, so neither a game's link
 nor a display name lets anyone act as somebody else.
+
+Signing in is optional, and offered only when Streamlit's authentication is configured
+(an ``[auth]`` section in the secrets). A signed-in browser plays as the profile linked to
+the account (:func:`spades.app.profiles.sign_in`), on any device; signing out brings back
+the profile of this browser's cookie.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Final
 
 import streamlit as st
 
+from spades.app import profiles
 from spades.store import Store
 from spades.ui.db import app_store
 
@@ -24,20 +30,48 @@ COOKIE_SECONDS: Final = 365 * 24 * 3600
 
 @dataclass(slots=True)
 class Identity:
-    """The session's player, and the token the browser must be given, if it is new."""
+    """The session's player, the token the browser must be given if it is new, the
+    signed-in account it plays as, and whether the browser must forget its cookie."""
 
     player_id: str | None
     new_token: str | None = None
+    account: str | None = None
+    forget: bool = False
+
+
+def auth_configured() -> bool:
+    """Whether signing in is set up (an ``[auth]`` section in Streamlit's secrets)."""
+    try:
+        return "auth" in st.secrets
+    except FileNotFoundError:
+        return False
+
+
+def signed_in_account() -> str | None:
+    """The account this browser is signed in to, if signing in is set up and it is."""
+    if not auth_configured() or st.user.get("is_logged_in") is not True:
+        return None
+    return profiles.account_id(st.user.to_dict())
 
 
 def _identity(store: Store) -> Identity:
     found = st.session_state.get(STATE_KEY)
-    if isinstance(found, Identity):
+    account = signed_in_account()
+    if isinstance(found, Identity) and found.account == account:
         return found
-    token = st.context.cookies.get(COOKIE)
-    found = Identity(store.player_for_token(token) if isinstance(token, str) else None)
+    if account is not None:
+        current = found.player_id if isinstance(found, Identity) else _cookie_player(store)
+        arrival = profiles.sign_in(store, account, current)
+        found = Identity(arrival.player_id, arrival.new_token, account)
+    else:
+        found = Identity(_cookie_player(store))
     st.session_state[STATE_KEY] = found
     return found
+
+
+def _cookie_player(store: Store) -> str | None:
+    token = st.context.cookies.get(COOKIE)
+    return store.player_for_token(token) if isinstance(token, str) else None
 
 
 def player_id() -> str | None:
@@ -45,24 +79,39 @@ def player_id() -> str | None:
     return _identity(app_store()).player_id
 
 
-def ensure_player(name: str) -> str:
-    """The player at this browser, made now (named ``name``) if there is none yet."""
+def ensure_player(name: str, *, handle: str | None = None) -> str:
+    """The player at this browser, made now (named ``name``, with ``handle`` if given)
+    if there is none yet."""
     store = app_store()
     identity = _identity(store)
     if identity.player_id is None:
-        identity.player_id, identity.new_token = store.new_player(name)
+        identity.player_id, identity.new_token = store.new_player(name, handle=handle)
+        identity.forget = False
     return identity.player_id
 
 
+def forget() -> None:
+    """Let this browser forget its player (whose data is gone): the session starts over
+    as a visitor, and the cookie is dropped."""
+    st.session_state.clear()
+    st.session_state[STATE_KEY] = Identity(None, account=signed_in_account(), forget=True)
+
+
 def remember() -> None:
-    """Give the browser a new player's token (drawn every run until the session ends, so a
-    run cut short by a click cannot lose it)."""
+    """Give the browser a new player's token, or drop a forgotten one (drawn every run
+    until the session ends, so a run cut short by a click cannot lose it)."""
     identity = st.session_state.get(STATE_KEY)
-    if not isinstance(identity, Identity) or identity.new_token is None:
+    if not isinstance(identity, Identity):
         return
-    # The token is URL-safe base64: it needs no quoting inside the script's string.
+    if identity.new_token is not None:
+        # The token is URL-safe base64: it needs no quoting inside the script's string.
+        value, seconds = identity.new_token, COOKIE_SECONDS
+    elif identity.forget:
+        value, seconds = "", 0
+    else:
+        return
     st.html(
-        f"<script>document.cookie = '{COOKIE}={identity.new_token}; path=/; "
-        f"max-age={COOKIE_SECONDS}; SameSite=Strict';</script>",
+        f"<script>document.cookie = '{COOKIE}={value}; path=/; "
+        f"max-age={seconds}; SameSite=Strict';</script>",
         unsafe_allow_javascript=True,
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -19,7 +18,7 @@ from spades.leaderboard import PERIODS, BoardFilter
 from spades.ratings import person
 from spades.rules import PRESETS
 from spades.store import Store, rule_set_label
-from spades.ui import charts, identity, safe
+from spades.ui import charts, identity, rating_view, safe
 from spades.ui.db import app_store
 
 ANY_RULES: Final = "Any rules"
@@ -64,11 +63,6 @@ def _board(
     return leaderboard.leaderboard(Store.default(url), board)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _history(url: str, revision: tuple[int, int, str], subject: str) -> pd.DataFrame:
-    return leaderboard.rating_history(Store.default(url), subject)
-
-
 def _filters() -> tuple[str, str, bool]:
     period_col, rules_col, people_col = st.columns([2, 2, 1], vertical_alignment="bottom")
     period = period_col.radio("Period", list(PERIODS), horizontal=True, key="board_period")
@@ -102,27 +96,7 @@ def _table(board: pd.DataFrame, mine: str | None) -> None:
     st.dataframe(styled, hide_index=True, width="stretch", key="board_table", column_config=config)
 
 
-def history_chart(history: pd.DataFrame) -> charts.AnyChart:
-    """μ after each rated game, with the band of one σ either side."""
-    x = alt.X("game:Q", title="Rated games", axis=alt.Axis(tickMinStep=1, format="d"))
-    base = alt.Chart(history).encode(x=x)
-    band = base.mark_area(opacity=0.25).encode(
-        y=alt.Y("low:Q", title="Rating (μ ± σ)"), y2="high:Q"
-    )
-    line = base.mark_line(point=True).encode(
-        y="mu:Q",
-        tooltip=[
-            alt.Tooltip("game:Q", title="game", format="d"),
-            alt.Tooltip("mu:Q", title="μ", format=".1f"),
-            alt.Tooltip("sigma:Q", title="σ", format=".1f"),
-        ],
-    )
-    return alt.layer(band, line)
-
-
-def _history_of(
-    store: Store, revision: tuple[int, int, str], board: pd.DataFrame, mine: str | None
-) -> None:
+def _history_of(store: Store, board: pd.DataFrame, mine: str | None) -> None:
     subjects = list(board["subject"])
     names = dict(zip(subjects, board["name"], strict=True))
     picked = st.selectbox(
@@ -134,12 +108,12 @@ def _history_of(
     )
     if picked is None:
         return
-    history = _history(store.url, revision, picked)
+    history = rating_view.history(store, picked)
     st.markdown(
         f"**{safe.md(names[picked])}**: {len(history) - 1} rated games, "
-        f"now {history['mu'].iloc[-1]:.1f} ± {history['sigma'].iloc[-1]:.1f}"
+        f"now {rating_view.latest(history)}"
     )
-    charts.show(history_chart(history), key="board_history_chart")
+    charts.show(charts.rating_chart(history), key="board_history_chart")
 
 
 def leaderboard_page() -> None:
@@ -162,4 +136,4 @@ def leaderboard_page() -> None:
     player = identity.player_id()
     mine = None if player is None else person(player)
     _table(board, mine)
-    _history_of(store, revision, board, mine)
+    _history_of(store, board, mine)
