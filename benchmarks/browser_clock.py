@@ -275,9 +275,6 @@ def serve() -> Iterator[Server]:
         command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
         command += ["--server.headless", "true", "--server.port", str(port)]
         command += ["--server.address", "127.0.0.1"]
-        # Files edited while a run goes on must not reach it: a watched change shows a
-        # "File change" prompt in the running indicator and reloads the edited modules.
-        command += ["--server.fileWatcherType", "none"]
         log_path = folder / "server.log"
         with open(log_path, "w") as log:
             proc = subprocess.Popen(
