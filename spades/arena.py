@@ -8,7 +8,8 @@ cancels out. Two measures use it:
 - **Deals** (the headline, :func:`run_deals`): a seed fixes one deal and its dealer, the
   first hand of the match with that seed, played from 0-0. A deal's margin is A's points
   minus B's, averaged over its two plays, and the summary gives the mean margin per hand
-  with its 95% interval.
+  with its 95% interval. From 0-0 a bag scores +1 and no penalty falls, so a second
+  figure charges each bag its share of the bag penalty (10 points by default).
 - **Matches** (:func:`run_arena`): a seed fixes a whole match, every deal and the first
   dealer; the summary gives the match wins and points per hand.
 
@@ -416,6 +417,13 @@ def summarise_deals(
     """
     margins = [deal.margin for deal in deals]
     mean, low, high = mean_interval(margins)
+    # A hand played from 0-0 scores a bag as +1 and never reaches a penalty, so a second
+    # figure charges each bag its share of the penalty, the cost a bag has in a match.
+    per_bag = rules.bag_penalty / rules.bag_limit if rules.bag_limit else 0.0
+    costed = [
+        deal.margin - per_bag * (deal.sides["a"].bags - deal.sides["b"].bags) / 2 for deal in deals
+    ]
+    costed_mean, costed_low, costed_high = mean_interval(costed)
     sides = {"a": SideStats(), "b": SideStats()}
     for deal in deals:
         for name, side in sides.items():
@@ -431,6 +439,9 @@ def summarise_deals(
         "margin_per_hand": mean,
         "margin_per_hand_ci95": [low, high],
         "margin_sd": statistics.stdev(margins) if len(margins) > 1 else 0.0,
+        "bag_cost": per_bag,
+        "margin_bags_at_cost": costed_mean,
+        "margin_bags_at_cost_ci95": [costed_low, costed_high],
         "sides": {name: stats.summary() for name, stats in sides.items()},
     }
 
@@ -445,6 +456,13 @@ def format_deals(summary: dict[str, Any]) -> str:
         f"each deal played twice from 0-0, the sides swapping seats; seed {summary['seed']}, "
         f"sd {summary['margin_sd']:.1f} a deal",
     ]
+    if summary["bag_cost"]:
+        c_low, c_high = summary["margin_bags_at_cost_ci95"]
+        lines.append(
+            f"with each bag charged its share of the bag penalty ({summary['bag_cost']:g} "
+            f"points): {summary['margin_bags_at_cost']:+.1f} (95% CI {c_low:+.1f} to "
+            f"{c_high:+.1f})"
+        )
     lines += [_side_line(summary, name) for name in ("a", "b")]
     return "\n".join(lines)
 

@@ -64,6 +64,22 @@ def test_standard_beats_random_by_a_deal_margin_whose_interval_is_above_zero() -
     assert a["decisions"] > 0 and a["decision_ms_p50"] <= a["decision_ms_p95"]
 
 
+def test_the_second_deal_figure_charges_each_bag_its_share_of_the_penalty() -> None:
+    summary = run_deals("standard", "basic", deals=20, seed=3, progress=False)
+    a, b = summary["sides"]["a"], summary["sides"]["b"]
+    bags = (a["bags_per_hand"] - b["bags_per_hand"]) * 10
+    assert summary["bag_cost"] == 10
+    assert summary["margin_bags_at_cost"] == pytest.approx(summary["margin_per_hand"] - bags)
+    assert summary["margin_bags_at_cost"] != summary["margin_per_hand"]
+    low, high = summary["margin_bags_at_cost_ci95"]
+    assert low <= summary["margin_bags_at_cost"] <= high
+    bags_off = run_deals(
+        "standard", "basic", deals=5, seed=3, rules=Rules(bag_limit=None), progress=False
+    )
+    assert bags_off["bag_cost"] == 0
+    assert bags_off["margin_bags_at_cost"] == bags_off["margin_per_hand"]
+
+
 def test_a_duplicate_pair_plays_the_same_deals_with_the_sides_swapping_seats() -> None:
     first, second = play_pair((Rules(), 7, ("expert", FAST), ("random", {})))
     assert (first.a_seats, second.a_seats) == (0, 1)
@@ -121,6 +137,7 @@ def test_the_arena_command_prints_the_deal_margin_first_and_the_matches_after(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("margin per hand, random (A) minus basic (B): ")
     assert "(95% CI " in lines[0] and lines[0].endswith("over 4 deals")
+    assert lines[2].startswith("with each bag charged its share of the bag penalty (10 points): ")
     assert any(line.startswith("match wins: ") for line in lines[1:])
 
 

@@ -4,6 +4,8 @@ nil (or not) with the textbook hands; each asserts the expert's choice at a smal
 
 from __future__ import annotations
 
+import pytest
+
 from spades.bots.expert import ExpertBot, _partner_bids
 from spades.cards import BID_BASE, NIL, parse_card
 from spades.observation import Observation
@@ -157,6 +159,30 @@ def test_ducks_a_bag_once_the_contract_is_made() -> None:
     )
     assert state.current_player == SOUTH
     assert _choice(state) == parse_card("2D")
+
+
+# West dealt; North leads the 2♣ and East follows with the 9♣; South holds 3♣ 10♣ K♣.
+_BUST_ROWS = [
+    "2C 4C 5C 6C 2D 3D 4D 5D 2H 3H 2S 3S 4S",
+    "9C 7C 8C 6D 7D 8D 4H 5H 6H 5S 6S 7S 8S",
+    "3C TC KC 9D TD JD 7H 8H 9H 9S TS JS QS",
+    "JC QC AC QD KD AD TH JH QH KH AH KS AS",
+]
+
+
+@pytest.mark.parametrize(
+    ("east_bid", "plays"),
+    [
+        # East bid nil and is winning with the 9♣: South plays under it, not over.
+        (0, ["3C"]),
+        # East bid 2, so there is no nil to bust: South takes the trick over the 9♣.
+        (2, ["TC", "KC"]),
+    ],
+)
+def test_busts_an_opponents_nil_by_playing_under_it(east_bid: int, plays: list[str]) -> None:
+    state = _position(_BUST_ROWS, dealer=WEST, bids=[3, east_bid, 3, 4], plays="2C 9C")
+    assert state.current_player == SOUTH
+    assert _choice(state) in [parse_card(code) for code in plays]
 
 
 # ------------------------------------------------------------------- bidding

@@ -19,10 +19,20 @@ from engine_helpers import cards
 
 import spades.bots.hint as hint_module
 from spades.bots import make_bot
-from spades.bots.hint import MAX_REASON, Hint, explain, hint, hint_bot_name
-from spades.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, NIL, bid_action, parse_card
+from spades.bots.hint import MAX_REASON, Hint, advise, blunder, explain, hint, hint_bot_name
+from spades.bots.knowledge import unguarded_honours
+from spades.cards import (
+    BIG_JOKER,
+    BLIND_NIL,
+    EXCHANGE_BASE,
+    LITTLE_JOKER,
+    LOOK,
+    NIL,
+    bid_action,
+    parse_card,
+)
 from spades.rules import Rules
-from spades.state import HandState, Phase
+from spades.state import SPADES, HandState, Phase, deck_for
 
 C = parse_card
 BIDS = bids(3, 4, 3, 3)
@@ -131,3 +141,130 @@ def test_hint_refuses_a_seat_that_is_not_to_act() -> None:
     state = HandState.from_hands(Rules(), [cards(row) for row in VOID_HANDS], dealer=2)
     with pytest.raises(ValueError, match="not seat 0's turn"):
         hint(state.observation(0))
+
+
+# ------------------------------------------------------------ no blunders
+# South holds the A♥ as its only high card: tempting for nil, and the expert bids it.
+ACE_NIL = "2C 3C 8C 2D 5D 6D 8D 2H 6H 7H AH 2S 4S"
+
+
+def _nil_position(row: str) -> HandState:
+    """South to bid with ``row`` after North and East bid 3 (West dealt)."""
+    state = with_south(row, dealer=3)
+    for action in bids(3, 3):
+        state.apply(action)
+    assert state.current_player == 2
+    return state
+
+
+def test_the_hint_never_advises_nil_with_an_unguarded_ace() -> None:
+    obs = _nil_position(ACE_NIL).observation(2)
+    expert = make_bot("expert", seed=0)
+    assert expert.act(obs) == NIL  # the raw search would bid it
+    tip = hint(obs)
+    assert tip.action != NIL and tip.action in obs.legal_actions
+    assert tip.reason.startswith(f"Bid {tip.action - NIL}, not nil: the A♥ could win a trick")
+
+
+def test_a_forced_nil_with_a_bare_king_becomes_the_best_number() -> None:
+    obs = _nil_position("KD 2D 2C 3C 5C 8C 2H 3H 6H 7H 9H 2S 4S").observation(2)
+    assert blunder(obs, NIL) == "not nil: the K♦ could win a trick"
+    tip = advise(obs, NIL, make_bot("standard", seed=0))
+    assert tip.action != NIL and tip.action in obs.legal_actions
+    assert "not nil: the K♦ could win a trick" in tip.reason
+
+
+def test_a_king_with_two_smaller_cards_of_its_suit_allows_nil() -> None:
+    obs = _nil_position("KD 5D 2D 2C 3C 5C 8C 2H 3H 6H 7H 2S 4S").observation(2)
+    assert blunder(obs, NIL) is None
+    assert advise(obs, NIL, make_bot("standard", seed=0)) == Hint(NIL, explain(obs, NIL))
+
+
+@pytest.mark.parametrize(
+    ("row", "unguarded"),
+    [
+        ("AC 2C 3C 4C", ["A♣"]),
+        ("KH 2H", ["K♥"]),
+        ("KH 2H 3H", []),
+        ("KS 2S AD", ["A♦", "K♠"]),
+        ("QS JS 2D", []),
+    ],
+)
+def test_unguarded_honours_are_every_ace_and_a_king_with_fewer_than_two_guards(
+    row: str, unguarded: list[str]
+) -> None:
+    state = with_south(TEXTBOOK_NIL)
+    found = unguarded_honours(cards(row), state.deck)
+    assert sorted(found) == sorted(parse_card(code) for code in unguarded)
+
+
+def test_the_jokers_are_unguarded_honours_like_the_aces() -> None:
+    deck = deck_for(True)
+    assert unguarded_honours([BIG_JOKER, LITTLE_JOKER, C("2S"), C("3S")], deck) == (
+        BIG_JOKER,
+        LITTLE_JOKER,
+    )
+
+
+def test_the_hint_never_trumps_a_partners_sure_winner() -> None:
+    # North's A♥ wins the trick and South, void in hearts, plays last.
+    state = position(VOID_HANDS, 2, [*BIDS, *cards("2H AH 3H")])
+    obs = state.observation(2)
+    assert blunder(obs, C("2S")) == "trumping your partner's sure winner wastes a trick"
+    tip = advise(obs, C("2S"), make_bot("expert", seed=0))
+    assert state.deck.suit[tip.action] != SPADES
+    assert tip.reason == (
+        "Duck: your partner's A♥ is already winning; "
+        "trumping your partner's sure winner wastes a trick"
+    )
+    assert hint(obs).action not in (C("2S"), C("3S"), C("4S"), C("5S"))
+
+
+def test_the_hint_never_overtakes_a_partners_sure_winner() -> None:
+    # North's K♥ can only be beaten by South's own A♥, and South plays last.
+    rows = (
+        "KH QH JH 7C 8C 9C 6D 7D 8D 6S 7S 8S 9S",
+        "4H 5H 6H 3C 10C JC 9D 10D JD 10S JS QS KS",
+        "AH 2H 2C 4C 5C 6C 2D 3D 4D 5D 2S 3S 4S",
+        "3H 7H 8H 9H 10H QC KC AC QD KD AD AS 5S",
+    )
+    state = position(rows, 2, [*BIDS, *cards("3H KH 4H")])
+    obs = state.observation(2)
+    assert blunder(obs, C("AH")) == "overtaking your partner's sure winner wastes a trick"
+    assert blunder(obs, C("2H")) is None
+    assert advise(obs, C("AH"), make_bot("standard", seed=0)).action == C("2H")
+
+
+def test_trumping_a_partners_card_that_may_lose_is_no_blunder() -> None:
+    # North leads the 8♥ and South, void in hearts, plays before West, who may hold
+    # the higher hearts (and does).
+    state = position(TRUMP_HANDS, 3, [*bids(3, 3, 4, 3), *cards("8H 3H")])
+    obs = state.observation(2)
+    assert blunder(obs, C("2S")) is None
+
+
+def test_taking_a_partners_trick_is_no_blunder_while_the_partners_nil_is_alive() -> None:
+    state = position(NIL_COVER_HANDS, 3, [*bids(0, 3, 4, 4), *cards("9H 2H")])
+    obs = state.observation(2)
+    assert blunder(obs, C("KH")) is None
+
+
+_JARGON = ("rollout", "sample", "search", "score", "expected", "value", "eval", "%", ".")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hint_reasons_are_plain_words(seed: int) -> None:
+    # A player's words: no search jargon, no decimals or percentages, one sentence.
+    state = HandState.deal(Rules(), dealer=seed, seed=20 + seed)
+    rng = random.Random(seed)
+    shown = 0
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        obs = state.observation(seat)
+        if rng.random() < 0.2:
+            reason = hint(obs).reason
+            assert not any(word in reason.lower() for word in _JARGON), reason
+            shown += 1
+        state.apply(make_bot("standard").act(obs))
+    assert shown > 0

@@ -4,6 +4,12 @@
 registered) for the action, then explains it from the same observation: what the card
 does to the trick, the seat's contract, the nils at the table and the bags.
 
+A hint never advises a textbook blunder (:func:`blunder`): nil with an unguarded ace or
+king (:func:`~spades.bots.knowledge.unguarded_honours`: any ace or joker, and a king with
+fewer than two smaller cards of its suit), or taking a trick off a partner whose card is
+sure to win it. Should the bot choose one, the hint gives the best of the other actions
+by the bot's own evaluation (or the standard bot's choice) and says why not the blunder.
+
 >>> from spades.rules import Rules
 >>> from spades.state import HandState
 >>> h = HandState.deal(Rules(), dealer=0, seed=1)
@@ -16,11 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.bots.base import bot_names, make_bot, require_turn
-from spades.bots.knowledge import Knowledge, evaluate_hand
+from spades.bots.base import Bot, bot_names, make_bot, require_turn
+from spades.bots.expert import ExpertBot
+from spades.bots.knowledge import Knowledge, closest_bid, evaluate_hand, unguarded_honours
+from spades.bots.standard import BID_BIAS, choose_play, wanted_tricks
 from spades.cards import (
     BLIND_NIL,
     LOOK,
+    NIL,
     SEAT_NAMES,
     SUIT_NAMES,
     Action,
@@ -30,7 +39,7 @@ from spades.cards import (
     passed_card,
 )
 from spades.observation import Observation
-from spades.state import SPADES
+from spades.state import SPADES, Phase
 
 # Reasons stay short enough to read at a glance.
 MAX_REASON = 110
@@ -54,8 +63,80 @@ def hint_bot_name() -> str:
 def hint(observation: Observation) -> Hint:
     """The suggested action for the observing seat, which must be the one to act."""
     require_turn(observation)
-    action = make_bot(hint_bot_name(), seed=0).act(observation)
-    return Hint(action, explain(observation, action))
+    bot = make_bot(hint_bot_name(), seed=0)
+    return advise(observation, bot.act(observation), bot)
+
+
+def advise(observation: Observation, action: Action, bot: Bot) -> Hint:
+    """The hint for ``action``, the choice of ``bot``: the action and its reason, or,
+    when it is a textbook blunder, the best other action and why not the blunder."""
+    why_not = blunder(observation, action)
+    if why_not is None:
+        return Hint(action, explain(observation, action))
+    sound = [a for a in observation.legal_actions if blunder(observation, a) is None]
+    if not sound:
+        return Hint(action, explain(observation, action))
+    choice = _best_sound(observation, bot, sound)
+    reason = explain(observation, choice)
+    bid = bid_of(choice)
+    if bid is not None:
+        # "Bid 3: you count ..." becomes "Bid 3, not nil: the A♣ could win a trick; you
+        # count ...".
+        head, _, rest = reason.partition(": ")
+        reason = f"{head}, {why_not}"
+        if rest and len(reason) + len(rest) + 2 <= MAX_REASON:
+            reason += "; " + rest
+    elif len(reason) + len(why_not) + 2 <= MAX_REASON:
+        reason += "; " + why_not
+    return Hint(choice, reason)
+
+
+def blunder(observation: Observation, action: Action) -> str | None:
+    """Why ``action`` is a textbook blunder for the observing seat, in a player's words,
+    or None when it is not one.
+
+    Two are caught: a nil bid with an unguarded ace or king in the hand (blind nil is
+    bid unseen, so it is never one), and a card that takes the trick off a partner whose
+    card is sure to win it (trumping or overtaking a partner's winner), unless the
+    partner bid nil and has no trick yet, when taking the trick is the point.
+    """
+    if action == NIL and observation.hand is not None:
+        k = Knowledge(observation)
+        honours = unguarded_honours(observation.hand, k.deck)
+        if honours:
+            return f"not nil: the {_join([k.label(c) for c in honours])} could win a trick"
+        return None
+    if observation.phase is not Phase.PLAYING or not is_card(action):
+        return None
+    k = Knowledge(observation)
+    if k.nil_alive(k.partner) or not k.partner_sure_winner() or not k.wins_now(action):
+        return None
+    if k.suit(action) == SPADES and k.led_suit != SPADES:
+        return "trumping your partner's sure winner wastes a trick"
+    return "overtaking your partner's sure winner wastes a trick"
+
+
+def _best_sound(observation: Observation, bot: Bot, sound: list[Action]) -> Action:
+    """The best of the ``sound`` actions: by the expert's own evaluation when the bot is
+    the expert and rates them, else the standard bot's choice, else the cheapest."""
+    if isinstance(bot, ExpertBot):
+        if observation.phase is Phase.BIDDING:
+            scores = bot.bid_values(observation)
+        else:
+            scores = bot.evaluate(observation)
+        rated = [a for a in sound if a in scores]
+        if rated:
+            return max(rated, key=lambda a: (scores[a], -a))
+    k = Knowledge(observation)
+    if observation.phase is Phase.BIDDING:
+        assert observation.hand is not None
+        value = evaluate_hand(observation.hand, k.deck)
+        choice = closest_bid(observation.legal_actions, wanted_tricks(k, value, BID_BIAS))
+    else:
+        choice = choose_play(k)
+    if choice in sound:
+        return choice
+    return min(sound, key=lambda a: (k.power(a) if is_card(a) else 0, a))
 
 
 def explain(observation: Observation, action: Action) -> str:

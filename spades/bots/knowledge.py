@@ -48,6 +48,8 @@ from spades.observation import Observation
 from spades.state import SPADES, Deck, deck_for, trick_winner
 
 SIDE_SUITS: Final = (0, 1, 2)
+# The trick-taking rank of an ace (a king is one below; the jokers rank above).
+_ACE_POWER: Final = 12
 
 
 class Knowledge:
@@ -258,6 +260,15 @@ class Knowledge:
                 chance *= 1.0 - self.p_beaten_by(later, card, led)
         return chance
 
+    def partner_sure_winner(self) -> bool:
+        """Whether the partner is winning the current trick with a card that must win it,
+        whatever the opponents still to play hold."""
+        return (
+            self.winner is not None
+            and self.winner[0] == self.partner
+            and self.p_current_holds() >= 1.0
+        )
+
     def sure_winner(self, card: Card) -> bool:
         """Whether ``card`` must take the trick if played now, whatever the others hold
         (partners included)."""
@@ -441,6 +452,30 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
         nil_danger=danger,
         dangers=tuple(dangers),
     )
+
+
+def unguarded_honours(cards: tuple[Card, ...] | list[Card], deck: Deck) -> tuple[Card, ...]:
+    """The cards that rule out a nil bid: every ace (and joker), which wins a trick
+    whenever its suit is led and nobody trumps, and every king with fewer than two
+    smaller cards of its suit to play first, which must be played by the second or
+    third round of the suit and then wins unless the ace falls on it.
+
+    >>> from spades.cards import parse_card
+    >>> hand = [parse_card(c) for c in "KH 5H KD 7D 3D 2S".split()]
+    >>> [card_label(c) for c in unguarded_honours(hand, deck_for(False))]
+    ['K♥']
+    """
+    found = []
+    for card in cards:
+        power = deck.power[card]
+        if power >= _ACE_POWER:
+            found.append(card)
+        elif power == _ACE_POWER - 1:
+            suit = deck.suit[card]
+            guards = sum(1 for c in cards if deck.suit[c] == suit and deck.power[c] < power)
+            if guards < 2:
+                found.append(card)
+    return tuple(found)
 
 
 def _spade_honour(place: int, count: int) -> float:
