@@ -18,6 +18,18 @@ def cards(text: str, *, jokers: bool = False) -> list[Card]:
     return [parse_card(code, jokers=jokers) for code in text.split()]
 
 
+def fill_hands(partial: Sequence[str]) -> list[list[Card]]:
+    """Four 13-card hands: each row's cards (codes such as ``"AS 2H"``), then the rest of
+    the deck in id order."""
+    hands = [cards(text) for text in partial]
+    used = {c for hand in hands for c in hand}
+    spare = [c for c in range(52) if c not in used]
+    for hand in hands:
+        while len(hand) < 13:
+            hand.append(spare.pop(0))
+    return hands
+
+
 def deal_by_suits(*hands: str, jokers: bool = False) -> list[list[Card]]:
     """Four hands of card codes (seat order N, E, S, W)."""
     return [cards(hand, jokers=jokers) for hand in hands]

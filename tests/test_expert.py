@@ -17,22 +17,11 @@ from spades.match import Match
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import SPADES, HandState, Phase, legal_play_mask
-from tests.engine_helpers import deal_by_suits, random_rules
+from tests.engine_helpers import deal_by_suits, fill_hands, random_rules
 
 # Small budgets keep the tests fast; the search is the same at any size.
 FAST = {"iterations": 24, "bid_samples": 12}
 ROLLOUTS = pytest.mark.parametrize("rollout", ["heuristic", "random"])
-
-
-def _fill(partial: list[str]) -> list[list[int]]:
-    """Four 13-card hands: the given cards, then the rest of the deck in id order."""
-    hands = [[parse_card(code) for code in text.split()] for text in partial]
-    used = {c for hand in hands for c in hand}
-    spare = [c for c in range(52) if c not in used]
-    for hand in hands:
-        while len(hand) < 13:
-            hand.append(spare.pop(0))
-    return hands
 
 
 def _script(
@@ -216,7 +205,7 @@ def test_random_rollouts_give_the_same_values_for_the_same_seed_and_observation(
 def _nil_on_the_last_seat(north_bid: int = 0) -> Observation:
     """North bid nil (or ``north_bid``) and plays last to a heart trick: the A♥ surely
     takes it (busting the nil), the 2♥ surely does not."""
-    hands = _fill(
+    hands = fill_hands(
         [
             "AH 2H 3H 4H 2C 3C 4C 5C 2D 3D 4D 5D 6D",
             "5H",
@@ -271,7 +260,7 @@ def test_a_tiny_time_cap_still_gives_a_legal_choice_from_fewer_deals(
 
 
 def test_covers_a_partners_nil_by_overtaking_their_card() -> None:
-    hands = _fill(
+    hands = fill_hands(
         [
             "9H 6H 2C 3C 4C 2D 3D 4D 2S 3S",
             "2H 3H 4H",
@@ -285,7 +274,7 @@ def test_covers_a_partners_nil_by_overtaking_their_card() -> None:
 
 
 def test_never_trumps_a_partners_winning_card() -> None:
-    hands = _fill(
+    hands = fill_hands(
         [
             "5H 4H 2C",
             "AH 3H 6H",
@@ -299,7 +288,7 @@ def test_never_trumps_a_partners_winning_card() -> None:
 
 
 def test_ducks_a_bag_once_the_contract_is_made() -> None:
-    hands = _fill(
+    hands = fill_hands(
         [
             "AC KC QC JC 4D JD QD KD AD",
             "2C 3C 4C 9D 6D 7D 8D",
@@ -320,7 +309,7 @@ def test_ducks_a_bag_once_the_contract_is_made() -> None:
 
 
 def _bid_with(hand: str) -> int:
-    hands = _fill([hand, "", "", ""])
+    hands = fill_hands([hand, "", "", ""])
     state = HandState.from_hands(Rules(), hands, dealer=3)
     return make_bot("expert", seed=0).act(state.observation(0))
 

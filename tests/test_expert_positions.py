@@ -11,25 +11,11 @@ from spades.cards import BID_BASE, NIL, parse_card
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import SPADES, HandState
+from tests.engine_helpers import fill_hands
 
 # Small budgets keep the tests fast; the search is the same at any size.
 FAST = {"iterations": 120, "bid_samples": 48}
 NORTH, EAST, SOUTH, WEST = range(4)
-
-
-def _cards(text: str) -> list[int]:
-    return [parse_card(code) for code in text.split()]
-
-
-def _fill(partial: list[str]) -> list[list[int]]:
-    """Four 13-card hands: the given cards, then the rest of the deck in id order."""
-    hands = [_cards(text) for text in partial]
-    used = {c for hand in hands for c in hand}
-    spare = [c for c in range(52) if c not in used]
-    for hand in hands:
-        while len(hand) < 13:
-            hand.append(spare.pop(0))
-    return hands
 
 
 def _position(
@@ -37,7 +23,7 @@ def _position(
 ) -> HandState:
     """A hand from four rows (N, E, S, W; filled up from the rest of the deck), with
     the bids (in bidding order, 0 is nil) and the card plays applied."""
-    state = HandState.from_hands(Rules(), _fill(hands), dealer=dealer, bags=(bags, bags))
+    state = HandState.from_hands(Rules(), fill_hands(hands), dealer=dealer, bags=(bags, bags))
     for bid in bids:
         state.apply(BID_BASE + bid)
     for code in plays.split():
