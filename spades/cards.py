@@ -75,14 +75,18 @@ RANK_NAMES: Final = (
 )
 
 # Actions: 0..51 play a card, then bids, blind nil, looking at the cards (declining
-# blind nil), passing a card in the blind-nil exchange, and claiming the rest.
+# blind nil), passing a card in the blind-nil exchange, and claiming the rest. The bids
+# of 14 to 17 tricks, which only three-handed cutthroat has, come after the claim so that
+# every action of the partnership game keeps its id.
 BID_BASE: Final = 52
 NIL: Final = BID_BASE
 BLIND_NIL: Final = 66
 LOOK: Final = 67
 EXCHANGE_BASE: Final = 68
 CLAIM: Final = EXCHANGE_BASE + NUM_CARDS
-NUM_ACTIONS: Final = CLAIM + 1
+HIGH_BID_BASE: Final = CLAIM + 1
+MAX_BID: Final = 17
+NUM_ACTIONS: Final = HIGH_BID_BASE + MAX_BID - 13
 
 # In the jokers deck the Big Joker takes the place of the 2♣ and the Little Joker that
 # of the 2♦; both are spades that rank above the ace.
@@ -192,10 +196,14 @@ def hand_cards(mask: Mask) -> list[Card]:
 
 
 def bid_action(tricks: int) -> Action:
-    """The action that bids ``tricks`` (0 is nil)."""
-    if not 0 <= tricks <= 13:
-        raise ValueError(f"a bid is 0 (nil) to 13 tricks, not {tricks}")
-    return BID_BASE + tricks
+    """The action that bids ``tricks`` (0 is nil; above 13 only in three-handed play).
+
+    >>> bid_action(0), bid_action(13), bid_action(14), bid_action(17)
+    (52, 65, 121, 124)
+    """
+    if not 0 <= tricks <= MAX_BID:
+        raise ValueError(f"a bid is 0 (nil) to {MAX_BID} tricks, not {tricks}")
+    return BID_BASE + tricks if tricks <= 13 else HIGH_BID_BASE + tricks - 14
 
 
 def is_card(action: Action) -> bool:
@@ -214,8 +222,12 @@ def bid_of(action: Action) -> int | None:
 
     >>> bid_of(NIL), bid_of(bid_action(13)), bid_of(BLIND_NIL), bid_of(parse_card("AS"))
     (0, 13, None, None)
+    >>> bid_of(bid_action(17)), bid_of(CLAIM)
+    (17, None)
     """
-    return action - BID_BASE if BID_BASE <= action <= BID_BASE + 13 else None
+    if BID_BASE <= action <= BID_BASE + 13:
+        return action - BID_BASE
+    return action - HIGH_BID_BASE + 14 if HIGH_BID_BASE <= action < NUM_ACTIONS else None
 
 
 def passed_card(action: Action) -> Card | None:

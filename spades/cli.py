@@ -20,12 +20,13 @@ from spades.state import HandState
 
 
 def simulate(matches: int, seed: int, bots: Sequence[str], rules: Rules) -> dict[str, Any]:
-    """Play ``matches`` matches and summarise them."""
+    """Play ``matches`` matches and summarise them (by team, or in cutthroat by seat)."""
     from spades.progress import Progress
 
-    wins = [0, 0]
+    sides = 2 if rules.partnerships else rules.players
+    wins = [0] * sides
     draws = hands = unfinished = 0
-    finals: list[tuple[int, int]] = []
+    finals: list[tuple[int, ...]] = []
     nils = nils_made = sets = contracts = 0
     with Progress(matches, "simulate") as bar:
         for i in range(matches):
@@ -44,22 +45,29 @@ def simulate(matches: int, seed: int, bots: Sequence[str], rules: Rules) -> dict
                     1 for s, b in enumerate(finished.bids) if b == 0 and finished.tricks_won[s] == 0
                 )
             for result in match.results:
-                for team in result.teams:
-                    if team.made is not None:
+                for side in result.sides:
+                    if side.made is not None:
                         contracts += 1
-                        sets += team.made is False
+                        sets += side.made is False
             bar.advance()
+    means = [statistics.fmean(s[i] for s in finals) if finals else 0.0 for i in range(sides)]
+    outcomes: dict[str, Any]
+    mean_finals: dict[str, Any]
+    if rules.partnerships:
+        outcomes = {"wins_ns": wins[0], "wins_ew": wins[1]}
+        mean_finals = {"mean_final_ns": means[0], "mean_final_ew": means[1]}
+    else:
+        outcomes = {"wins_by_seat": wins}
+        mean_finals = {"mean_finals": means}
     return {
         "matches": matches,
         "seed": seed,
         "bots": list(bots),
-        "wins_ns": wins[0],
-        "wins_ew": wins[1],
+        **outcomes,
         "draws": draws,
         "unfinished": unfinished,
         "hands_per_match": hands / max(matches, 1),
-        "mean_final_ns": statistics.fmean(s[0] for s in finals) if finals else 0.0,
-        "mean_final_ew": statistics.fmean(s[1] for s in finals) if finals else 0.0,
+        **mean_finals,
         "nil_bids": nils,
         "nil_success": nils_made / nils if nils else None,
         "set_rate": sets / contracts if contracts else None,
@@ -168,7 +176,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--matches", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument(
-        "--bots", default="random,random,random,random", help="four bot names for N,E,S,W"
+        "--players",
+        type=int,
+        choices=(3, 4),
+        help="play cutthroat, everyone for themselves, with this many players "
+        "(default: the partnership game)",
+    )
+    sim.add_argument(
+        "--bots", help="a bot name a seat, comma-separated: N,E,S,W (default: random in each)"
     )
     sim.add_argument("--rules", default="{}", help="house rules as a JSON object")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -238,10 +253,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.command == "simulate":
-        bots = args.bots.split(",")
-        if len(bots) != 4:
-            parser.error("--bots needs four names")
-        rules = Rules.from_dict(json.loads(args.rules))
+        options = json.loads(args.rules)
+        if args.players is not None:
+            options |= {"players": args.players, "partnerships": False}
+        rules = Rules.from_dict(options)
+        bots = args.bots.split(",") if args.bots else ["random"] * rules.players
+        if len(bots) != rules.players:
+            parser.error(f"--bots needs {rules.players} names")
         summary = simulate(args.matches, args.seed, bots, rules)
         if args.json:
             print(json.dumps(summary))

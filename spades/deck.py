@@ -35,8 +35,9 @@ class Trick(NamedTuple):
     winner: Seat
 
     def plays(self) -> list[tuple[Seat, Card]]:
-        """(seat, card) in play order."""
-        return [((self.leader + i) % 4, card) for i, card in enumerate(self.cards)]
+        """(seat, card) in play order (a finished trick holds one card a seat)."""
+        seats = len(self.cards)
+        return [((self.leader + i) % seats, card) for i, card in enumerate(self.cards)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,7 @@ def drive(
 
 
 def play_match(rules: Rules, seed: int, bots: Sequence[str], *, max_hands: int = 500) -> Match:
-    """Play one match with the named bots in seats N, E, S, W."""
+    """Play one match with the named bots in seats N, E, S, W (0, 1, 2 for three)."""
     players = {seat: make_bot(name, seed=seed * 4 + seat) for seat, name in enumerate(bots)}
     match = Match(rules, seed=seed)
     drive(match, players, until=lambda: len(match.finished) >= max_hands)

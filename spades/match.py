@@ -5,6 +5,9 @@ deal, and the actions are applied in order, hand after hand.
 
 The seed is an int; anything else, a bool included, raises ``ValueError``.
 
+In cutthroat the scores and bags are one a player, and the winner is a seat. They are
+typed for the two teams of the partnership game that every reader knows.
+
 >>> from spades.rules import Rules
 >>> m = Match(Rules(), seed=3)
 >>> m.hand.dealer == m.first_dealer, m.scores, m.bags
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from spades.cards import Action, Seat
 from spades.observation import Observation
@@ -66,11 +70,12 @@ class Match:
             raise ValueError(f"seed must be an int, not {seed!r}")
         self.rules = rules
         self.seed = seed
-        self.first_dealer = random.Random(f"spades:{seed}:dealer").randrange(4)
+        self.first_dealer = random.Random(f"spades:{seed}:dealer").randrange(rules.players)
         self.finished = []
         self.results = []
-        self.scores = (0, 0)
-        self.bags = (0, 0)
+        zeros: Any = (0,) * (2 if rules.partnerships else rules.players)
+        self.scores = zeros
+        self.bags = zeros
         self.history = []
         self.outcome = Outcome(False, None, "")
         self.hand = self._deal()
@@ -88,7 +93,7 @@ class Match:
         index = len(self.finished)
         return HandState.deal(
             self.rules,
-            dealer=(self.first_dealer + index) % 4,
+            dealer=(self.first_dealer + index) % self.rules.players,
             seed=_deal_seed(self.seed, index),
             scores=self.scores,
             bags=self.bags,
@@ -100,7 +105,8 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The winning team (0 N/S, 1 E/W), or None while playing or after a draw."""
+        """The winning team (0 N/S, 1 E/W) or in cutthroat seat, or None while playing or
+        after a draw."""
         return self.outcome.winner
 
     @property
@@ -134,9 +140,13 @@ class Match:
         result = self.hand.result()
         self.finished.append(self.hand)
         self.results.append(result)
-        ns, ew = result.teams
-        self.scores = (self.scores[0] + ns.points, self.scores[1] + ew.points)
-        self.bags = (ns.bags_after, ew.bags_after)
+        sides = result.sides
+        scores: Any = tuple(
+            score + side.points for score, side in zip(self.scores, sides, strict=True)
+        )
+        bags: Any = tuple(side.bags_after for side in sides)
+        self.scores = scores
+        self.bags = bags
         self.outcome = match_outcome(self.rules, self.scores)
         if not self.outcome.over:
             self.hand = self._deal()
@@ -145,9 +155,10 @@ class Match:
     def score_history(self) -> list[tuple[int, int]]:
         """The running scores after each finished hand."""
         totals = []
-        ns = ew = 0
+        running: Any = (0,) * len(self.scores)
         for result in self.results:
-            ns += result.teams[0].points
-            ew += result.teams[1].points
-            totals.append((ns, ew))
+            running = tuple(
+                score + side.points for score, side in zip(running, result.sides, strict=True)
+            )
+            totals.append(running)
         return totals

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import cast
 
 from spades.cards import FULL_DECK, Action, Card, Mask, Seat, cards_mask, partner, team_of
 from spades.deck import SPADES, Trick, deck_for, legal_play_mask
@@ -25,6 +26,12 @@ class Observation:
 
     ``hand`` is None while a blind-nil candidate has not yet chosen blind nil or looked
     at the cards. ``legal_actions`` is empty unless it is this seat's turn.
+
+    The per-seat tuples have one entry a seat, and ``scores`` and ``bags`` one a team,
+    or in cutthroat one a player: they are typed for the partnership game that every
+    reader knows, and three-handed cutthroat fills them with three. ``set_aside`` is
+    the mask of the card three players set aside when everyone knows it (the 2♣), and
+    0 otherwise: a card set aside unseen stays among the unseen cards.
     """
 
     seat: Seat
@@ -48,6 +55,7 @@ class Observation:
     blind_nil_eligible: bool
     passed: tuple[Card, ...]
     received: tuple[Card, ...]
+    set_aside: Mask = 0
 
     @property
     def team(self) -> int:
@@ -71,8 +79,8 @@ class Observation:
 
     @property
     def unseen_mask(self) -> Mask:
-        """The cards the other three seats may hold."""
-        return FULL_DECK & ~self.played_mask & ~self.hand_mask
+        """The cards the other seats may hold (and the card set aside unseen, if any)."""
+        return FULL_DECK & ~self.played_mask & ~self.hand_mask & ~self.set_aside
 
     def known_voids(self) -> tuple[int, int, int, int]:
         """For each seat, a bitmask of the suits it has shown it no longer holds.
@@ -85,7 +93,7 @@ class Observation:
         rules = self.rules
         deck = deck_for(rules.jokers)
         masks = deck.suit_masks
-        voids = [0, 0, 0, 0]
+        voids: list[int] = [0] * len(self.hand_sizes)
         broken = False
         plays = [trick.plays() for trick in self.tricks]
         plays.append(list(self.trick))
@@ -113,4 +121,5 @@ class Observation:
                     if not legal & bit:
                         voids[seat] |= 1 << suit
                 broken = broken or deck.suit[card] == SPADES
-        return (voids[0], voids[1], voids[2], voids[3])
+        # One a seat: see the class's note on the types.
+        return cast("tuple[int, int, int, int]", tuple(voids))

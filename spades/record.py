@@ -30,6 +30,8 @@ MAX_BYTES: Final = 4_000_000
 MAX_ACTIONS: Final = 100_000
 MAX_TEXT: Final = 200
 DEFAULT_PLAYERS: Final = ("North", "East", "South", "West")
+#: The names of three-handed cutthroat's seats 0, 1 and 2 when none are given.
+THREE_PLAYERS: Final = ("Player 1", "Player 2", "Player 3")
 
 
 class RecordError(ValueError):
@@ -38,7 +40,8 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A game as data: rules, seed and actions, plus player names and free-form notes."""
+    """A game as data: rules, seed and actions, plus player names (one a seat, typed for
+    the four of the partnership game) and free-form notes."""
 
     rules: Rules
     seed: int
@@ -46,16 +49,25 @@ class GameRecord:
     players: tuple[str, str, str, str] = DEFAULT_PLAYERS
     meta: Mapping[str, str] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if len(self.players) != self.rules.players:
+            raise ValueError(
+                f"players: {self.rules.players} names are needed, not {len(self.players)}"
+            )
+
     @classmethod
     def of(
         cls,
         match: Match,
         *,
-        players: tuple[str, str, str, str] = DEFAULT_PLAYERS,
+        players: tuple[str, str, str, str] | None = None,
         meta: Mapping[str, str] | None = None,
     ) -> GameRecord:
-        """The record of a match as it stands."""
-        return cls(match.rules, match.seed, tuple(match.history), players, dict(meta or {}))
+        """The record of a match as it stands (``players`` left out: the seats' names)."""
+        names: Any = players
+        if names is None:
+            names = DEFAULT_PLAYERS if match.rules.players == 4 else THREE_PLAYERS
+        return cls(match.rules, match.seed, tuple(match.history), names, dict(meta or {}))
 
     def replay(self) -> Match:
         """The match these actions lead to (raises ``IllegalAction``)."""
@@ -137,9 +149,9 @@ def from_json_dict(data: Any) -> LoadedGame:
     if not -(2**63) <= seed < 2**63:
         raise RecordError("seed: out of range")
     players = _expect(data["players"], list, "players")
-    if len(players) != 4:
-        raise RecordError(f"players: expected 4 names, found {len(players)}")
-    names = tuple(_text(p, f"players[{i}]") for i, p in enumerate(players))
+    if len(players) != rules.players:
+        raise RecordError(f"players: expected {rules.players} names, found {len(players)}")
+    names: Any = tuple(_text(p, f"players[{i}]") for i, p in enumerate(players))
     meta = _expect(data["meta"], dict, "meta")
     if len(meta) > 50:
         raise RecordError("meta: more than 50 entries")
@@ -172,9 +184,7 @@ def from_json_dict(data: Any) -> LoadedGame:
                 f"summary.{key}: the record says {summary.get(key)!r} but replaying "
                 f"the actions gives {value!r}"
             )
-    record = GameRecord(
-        rules, seed, tuple(actions), (names[0], names[1], names[2], names[3]), notes
-    )
+    record = GameRecord(rules, seed, tuple(actions), names, notes)
     return LoadedGame(record, match)
 
 

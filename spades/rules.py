@@ -20,6 +20,21 @@ spades.rules.RulesError: bag_penalty: must be 0 to 1,000 points, not 10000000000
 Traceback (most recent call last):
 ...
 spades.rules.RulesError: bag_penalty: a penalty of 50 means nothing with bag_limit=None ...
+
+The partnership game is the default. Cutthroat, where three or four players each play for
+themselves, is ``partnerships=False``; some options belong to one game only, and setting
+one for the other game is refused.
+
+>>> Rules(players=3, partnerships=False).to_dict()["players"]
+3
+>>> Rules(players=3)
+Traceback (most recent call last):
+...
+spades.rules.RulesError: players: three players play cutthroat; set partnerships=False
+>>> Rules(partnerships=False, suicide=True)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+spades.rules.RulesError: suicide: an option of the partnership game; ...
 """
 
 from __future__ import annotations
@@ -29,6 +44,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 TiePolicy = Literal["play_on", "draw"]
+SetAside = Literal["two_of_clubs", "random"]
+Game = Literal["partnership", "cutthroat"]
 
 #: The bounds of the int options, far beyond any table's, so that what a game stores fits
 #: a 32-bit column: a hand moves a team's score by at most 13 x MAX_BONUS + 400 points
@@ -43,10 +60,14 @@ _DEFAULT_BAG_PENALTY: Final = 100
 
 _HELP = "help"
 _LABEL = "label"
+_GAME = "game"
+_SET_ASIDE_CHOICES: Final = ("two_of_clubs", "random")
 
 
-def _option(default: Any, label: str, help_text: str) -> Any:
-    return field(default=default, metadata={_LABEL: label, _HELP: help_text})
+def _option(default: Any, label: str, help_text: str, game: Game | None = None) -> Any:
+    """A field with its sidebar label and help; ``game`` names the one game it belongs to
+    (None: both)."""
+    return field(default=default, metadata={_LABEL: label, _HELP: help_text, _GAME: game})
 
 
 class RulesError(ValueError):
@@ -79,23 +100,35 @@ class Rules:
         100, "Blind nil deficit", "How far a team must trail before its players may bid blind nil."
     )
     blind_nil_exchange: bool = _option(
-        False, "Blind nil exchange", "After a blind nil the partners swap two cards."
+        False,
+        "Blind nil exchange",
+        "After a blind nil the partners swap two cards.",
+        "partnership",
     )
     nil_tricks_count_toward_bid: bool = _option(
         False,
         "Nil tricks help the bid",
         "A failed nil bidder's tricks count toward the partner's bid instead of being only bags.",
+        "partnership",
     )
     min_team_bid: int = _option(
-        0, "Minimum team bid", "The partners' numeric bids must add up to at least this."
+        0,
+        "Minimum team bid",
+        "The partners' numeric bids must add up to at least this.",
+        "partnership",
     )
     whiz: bool = _option(False, "Whiz", "Every player bids nil or exactly their number of spades.")
-    suicide: bool = _option(False, "Suicide", "In every team exactly one partner bids nil.")
+    suicide: bool = _option(
+        False, "Suicide", "In every team exactly one partner bids nil.", "partnership"
+    )
     ten_for_two_hundred: bool = _option(
-        False, "10 for 200", "A team bid of exactly 10 scores ±200 instead of ±100."
+        False, "10 for 200", "A team bid of exactly 10 scores ±200 instead of ±100.", "partnership"
     )
     boston_bonus: int = _option(
-        0, "Boston bonus", "Extra points for a team that bids 13 and takes all 13 tricks (0: none)."
+        0,
+        "Boston bonus",
+        "Extra points for a team that bids 13 and takes all 13 tricks (0: none).",
+        "partnership",
     )
     bag_limit: int | None = _option(
         10, "Bag limit", "Every this many bags costs the bag penalty; bags can be turned off."
@@ -113,6 +146,30 @@ class Rules:
     )
     spades_lead_any_time: bool = _option(
         False, "Lead spades any time", "Spades may be led before they are broken."
+    )
+    players: int = _option(
+        4,
+        "Players",
+        "Three or four players; three play cutthroat with 17 cards each.",
+        "cutthroat",
+    )
+    partnerships: bool = _option(
+        True,
+        "Partnerships",
+        "Two teams of partners sitting across; off: cutthroat, everyone for themselves.",
+        "cutthroat",
+    )
+    set_aside: SetAside = _option(
+        "two_of_clubs",
+        "Card set aside",
+        "Three players leave one card out: the 2♣ for all to know, or a random card unseen.",
+        "cutthroat",
+    )
+    bid_total_not_tricks: bool = _option(
+        False,
+        "Bids may not add up to the tricks",
+        "The last bid may not make the total of all bids equal the number of tricks.",
+        "cutthroat",
     )
 
     def __post_init__(self) -> None:
@@ -172,10 +229,60 @@ class Rules:
                 f"bag_limit=None (bags off); set a bag_limit or leave bag_penalty at "
                 f"{_DEFAULT_BAG_PENALTY}"
             )
+        self._check_game()
+
+    def _check_game(self) -> None:
+        """The checks of the table's shape and of the options that belong to one game."""
+        if not 3 <= self.players <= 4:
+            raise RulesError(f"players: 3 or 4 players play, not {self.players}")
+        if self.players == 3 and self.partnerships:
+            raise RulesError("players: three players play cutthroat; set partnerships=False")
+        if self.set_aside not in _SET_ASIDE_CHOICES:
+            raise RulesError(
+                f"set_aside: must be 'two_of_clubs' or 'random', not {self.set_aside!r}"
+            )
+        game = self.game
+        for f in dataclasses.fields(self):
+            owner = f.metadata[_GAME]
+            if f.name in ("players", "partnerships") or owner in (None, game):
+                continue
+            if getattr(self, f.name) != f.default:
+                raise RulesError(
+                    f"{f.name}: an option of the {owner} game; leave it at "
+                    f"{value_words(f.default)} in the {game} game"
+                )
+        if game == "partnership":
+            return
+        if self.players == 4 and self.set_aside != "two_of_clubs":
+            raise RulesError("set_aside: four players hold every card; nothing is set aside")
+        if self.players == 3 and self.jokers and self.set_aside == "two_of_clubs":
+            raise RulesError(
+                "jokers: the Big Joker takes the place of the 2♣ that three players set "
+                "aside; set set_aside='random'"
+            )
+        if self.bid_total_not_tricks and self.whiz:
+            raise RulesError(
+                "bid_total_not_tricks: whiz bids follow the spades held and could leave "
+                "the last bidder no bid; turn one of them off"
+            )
+
+    @property
+    def game(self) -> Game:
+        """``"partnership"`` or ``"cutthroat"``."""
+        return "partnership" if self.partnerships else "cutthroat"
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player, and so the tricks of a hand: 13, or 17 for three."""
+        return 13 if self.players == 4 else 17
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as a plain dict (for JSON)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """The options of this game as a plain dict (for JSON).
+
+        The options of the other game are left out (they stay at their defaults), so a
+        partnership game's dict is the one it has always been.
+        """
+        return {name: getattr(self, name) for name in _names(self.game)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -216,11 +323,20 @@ def value_words(value: Any) -> str:
     return _VALUE_WORDS.get(value, str(value))
 
 
-def describe_options() -> list[tuple[str, str, str, Any]]:
-    """(name, label, help, default) for every option, in declaration order."""
+def _names(game: Game) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(Rules) if f.metadata[_GAME] in (None, game))
+
+
+def describe_options(game: Game = "partnership") -> list[tuple[str, str, str, Any]]:
+    """(name, label, help, default) for every option of ``game``, in declaration order.
+
+    >>> [name for name, *_ in describe_options("cutthroat")][-4:]
+    ['players', 'partnerships', 'set_aside', 'bid_total_not_tricks']
+    """
     return [
         (f.name, f.metadata[_LABEL], f.metadata[_HELP], f.default)
         for f in dataclasses.fields(Rules)
+        if f.metadata[_GAME] in (None, game)
     ]
 
 

@@ -1,5 +1,5 @@
-"""Pure scoring: a hand's points per team with the reason for each, the bag penalty, and
-the end of a match.
+"""Pure scoring: a hand's points per team (or per player in cutthroat) with the reason for
+each, the bag penalty, and the end of a match.
 
 >>> from spades.rules import Rules
 >>> r = score_hand(Rules(), bids=(3, 2, 4, 2), blind=(False,) * 4,
@@ -40,7 +40,10 @@ class ScoreLine(NamedTuple):
 
 
 class TeamResult(NamedTuple):
-    """One team's hand: its numeric bid and tricks, points, bags and the breakdown."""
+    """One side's hand: its numeric bid and tricks, points, bags and the breakdown.
+
+    A side is a team in the partnership game and a single player in cutthroat.
+    """
 
     bid: int
     tricks: int
@@ -63,9 +66,18 @@ class TeamResult(NamedTuple):
 
 
 class HandResult(NamedTuple):
-    """The scored hand: ``teams[0]`` is North/South, ``teams[1]`` East/West."""
+    """The scored hand: ``teams[0]`` is North/South, ``teams[1]`` East/West.
 
-    teams: tuple[TeamResult, TeamResult]
+    In cutthroat ``teams`` is empty and ``players[seat]`` holds each player's result.
+    """
+
+    teams: tuple[TeamResult, ...]
+    players: tuple[TeamResult, ...] = ()
+
+    @property
+    def sides(self) -> tuple[TeamResult, ...]:
+        """The results that score: the teams, or in cutthroat the players."""
+        return self.teams or self.players
 
 
 def apply_bag_penalty(rules: Rules, bags_before: int, new_bags: int) -> tuple[int, int]:
@@ -86,14 +98,15 @@ def apply_bag_penalty(rules: Rules, bags_before: int, new_bags: int) -> tuple[in
 def score_team(
     rules: Rules,
     *,
-    bids: tuple[int, int],
-    blind: tuple[bool, bool],
-    tricks: tuple[int, int],
+    bids: tuple[int, ...],
+    blind: tuple[bool, ...],
+    tricks: tuple[int, ...],
     bags_before: int,
 ) -> TeamResult:
-    """Score one team from its two players' bids (0 = nil), blind flags and tricks."""
+    """Score one side from its players' bids (0 = nil), blind flags and tricks: the two
+    partners of a team, or the one player of cutthroat."""
     lines: list[ScoreLine] = []
-    bid = bids[0] + bids[1]
+    bid = sum(bids)
     counted = 0
     nil_tricks = 0
     for player_bid, is_blind, taken in zip(bids, blind, tricks, strict=True):
@@ -148,7 +161,7 @@ def score_team(
         points += line.points
     return TeamResult(
         bid=bid,
-        tricks=tricks[0] + tricks[1],
+        tricks=sum(tricks),
         points=points,
         bags=bags,
         bags_before=bags_before,
@@ -164,7 +177,7 @@ def score_hand(
     bids: tuple[int, int, int, int],
     blind: tuple[bool, bool, bool, bool],
     tricks: tuple[int, int, int, int],
-    bags_before: tuple[int, int],
+    bags_before: tuple[int, ...],
 ) -> HandResult:
     """Score a finished hand from the four seats' bids, blind flags and tricks."""
     if sum(tricks) != 13:
@@ -189,23 +202,62 @@ def score_hand(
     )
 
 
+def score_players(
+    rules: Rules,
+    *,
+    bids: tuple[int, ...],
+    blind: tuple[bool, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, ...],
+) -> HandResult:
+    """Score a finished cutthroat hand: every player alone, from the seats' bids, blind
+    flags and tricks.
+
+    >>> from spades.rules import Rules
+    >>> r = score_players(Rules(players=3, partnerships=False, mercy_score=None),
+    ...                   bids=(5, 0, 6), blind=(False,) * 3, tricks=(7, 0, 10),
+    ...                   bags_before=(0, 0, 9))
+    >>> [(p.points, p.bags, p.bags_after) for p in r.players]
+    [(52, 2, 2), (100, 0, 0), (-36, 4, 3)]
+    """
+    if sum(tricks) != rules.hand_size:
+        raise ValueError(f"a hand has {rules.hand_size} tricks, not {sum(tricks)}")
+    return HandResult(
+        teams=(),
+        players=tuple(
+            score_team(
+                rules,
+                bids=(bids[seat],),
+                blind=(blind[seat],),
+                tricks=(tricks[seat],),
+                bags_before=bags_before[seat],
+            )
+            for seat in range(rules.players)
+        ),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Whether a match is over after a hand, and who won (None with a draw)."""
+    """Whether a match is over after a hand, and who won (a team, or in cutthroat a seat;
+    None with a draw)."""
 
     over: bool
     winner: int | None
     reason: str
 
 
-def match_outcome(rules: Rules, scores: tuple[int, int]) -> Outcome:
-    """Decide the match from the running scores after a hand.
+def match_outcome(rules: Rules, scores: tuple[int, ...]) -> Outcome:
+    """Decide the match from the running scores after a hand (the teams', or in cutthroat
+    the players').
 
     >>> match_outcome(Rules(), (510, 480)).winner
     0
     >>> match_outcome(Rules(), (-210, 100)).reason
     'North/South fell to the mercy score'
     """
+    if not rules.partnerships:
+        return _players_outcome(rules, scores)
     names = ("North/South", "East/West")
     reached = [s >= rules.target_score for s in scores]
     busted = [rules.mercy_score is not None and s <= rules.mercy_score for s in scores]
@@ -224,3 +276,32 @@ def match_outcome(rules: Rules, scores: tuple[int, int]) -> Outcome:
             return Outcome(True, None, "exact tie: the game is shared")
         return Outcome(False, None, "exact tie: another hand is played")
     return Outcome(False, None, "")
+
+
+def _players_outcome(rules: Rules, scores: tuple[int, ...]) -> Outcome:
+    """Cutthroat: once anyone reaches the target or falls to the mercy score, the match
+    ends and the highest score wins; players level at the top play another hand (or
+    share the game under ``tie_policy="draw"``).
+
+    >>> cutthroat = Rules(players=3, partnerships=False)
+    >>> match_outcome(cutthroat, (480, 530, 510)).reason
+    'seat 1 wins with the highest score'
+    >>> match_outcome(cutthroat, (120, -210, 90)).reason
+    'seat 1 fell to the mercy score: seat 0 wins with the highest score'
+    >>> match_outcome(cutthroat, (520, 520, 100)).reason
+    'exact tie: another hand is played'
+    """
+    top = max(scores)
+    mercy = rules.mercy_score
+    fallen = [] if mercy is None else [seat for seat, score in enumerate(scores) if score <= mercy]
+    if top < rules.target_score and not fallen:
+        return Outcome(False, None, "")
+    leaders = [seat for seat, score in enumerate(scores) if score == top]
+    if len(leaders) == 1:
+        why = f"seat {leaders[0]} wins with the highest score"
+        if top < rules.target_score:
+            why = f"seat {fallen[0]} fell to the mercy score: {why}"
+        return Outcome(True, leaders[0], why)
+    if rules.tie_policy == "draw":
+        return Outcome(True, None, "exact tie: the game is shared")
+    return Outcome(False, None, "exact tie: another hand is played")

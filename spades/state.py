@@ -27,7 +27,7 @@ import _random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache, partial
 from itertools import starmap
-from typing import Final
+from typing import Any, Final
 
 from spades.cards import (
     BID_BASE,
@@ -36,7 +36,9 @@ from spades.cards import (
     CLAIM,
     EXCHANGE_BASE,
     FULL_DECK,
+    HIGH_BID_BASE,
     LOOK,
+    NUM_ACTIONS,
     NUM_CARDS,
     SUIT_NAMES,
     Action,
@@ -44,6 +46,8 @@ from spades.cards import (
     Mask,
     Seat,
     action_str,
+    bid_action,
+    bid_of,
     cards_mask,
     partner,
     team_of,
@@ -57,7 +61,7 @@ from spades.deck import trick_winner as trick_winner
 from spades.observation import Observation
 from spades.observation import Phase as Phase
 from spades.rules import Rules
-from spades.scoring import HandResult, score_hand
+from spades.scoring import HandResult, score_hand, score_players
 
 _PLAYING: Final = Phase.PLAYING
 _BIT: Final = tuple(1 << card for card in range(NUM_CARDS))
@@ -65,6 +69,19 @@ _FIRST_BID_BIT: Final = 1 << NUM_CARDS
 _NO_ARGS: Final = ((),) * NUM_CARDS
 _NOBODY: Final = (False, False, False, False)
 _NIL_BIT: Final = 1 << BID_BASE
+_COUNT_WORDS: Final = {3: "three", 4: "four"}
+#: ``_SEAT_AFTER[n][seat]``: the seat to play after ``seat`` at a table of ``n``.
+_SEAT_AFTER: Final = {n: tuple((seat + 1) % n for seat in range(n)) for n in (3, 4)}
+#: Cutthroat: the numeric bids (1 to the hand size) as a mask over action ids.
+_PLAYER_BIDS: Final = {
+    size: sum(1 << bid_action(n) for n in range(1, size + 1)) for size in (13, 17)
+}
+_WHOLE_DECK: Final = {
+    3: "the three hands must hold all the deck but one card, each card once",
+    4: "the four hands must hold the whole deck, each card once",
+}
+#: The two of clubs, which three players set aside unless the rules pick a random card.
+_TWO_OF_CLUBS: Final = 0
 
 
 class IllegalAction(ValueError):
@@ -82,9 +99,9 @@ def _other_actions(mask: Mask) -> tuple[Action, ...]:
     return tuple(a for a in range(NUM_CARDS, mask.bit_length()) if mask >> a & 1)
 
 
-def _check_dealer(dealer: object) -> None:
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
-        raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+def _check_dealer(dealer: object, players: int) -> None:
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise ValueError(f"dealer must be a seat 0..{players - 1}, not {dealer!r}")
 
 
 def _check_seed(seed: object) -> None:
@@ -107,15 +124,34 @@ def _int_pair(pair: object, name: str) -> tuple[int, int]:
     return pair[0], pair[1]
 
 
+def _int_tuple(values: object, players: int, name: str) -> tuple[int, ...]:
+    """``values`` (the scores or the bags of the cutthroat players) as a tuple of ints;
+    the default pair of zeros of the partnership game starts every player from 0."""
+    if values == (0, 0):
+        return (0,) * players
+    if (
+        not isinstance(values, tuple | list)
+        or len(values) != players
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
+    ):
+        raise ValueError(f"{name} must be {players} ints, one a player, not {values!r}")
+    return tuple(values)
+
+
 def _check_start(
     rules: Rules, dealer: object, scores: object, bags: object
-) -> tuple[tuple[int, int], tuple[int, int]]:
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Check what a hand starts from (before any dealing); returns the scores and bags."""
     if not isinstance(rules, Rules):
         raise TypeError("rules must be a Rules")
-    _check_dealer(dealer)
-    score_pair = _int_pair(scores, "scores")
-    bag_pair = _int_pair(bags, "bags")
+    players = rules.players
+    _check_dealer(dealer, players)
+    if rules.partnerships:
+        score_pair: tuple[int, ...] = _int_pair(scores, "scores")
+        bag_pair: tuple[int, ...] = _int_pair(bags, "bags")
+    else:
+        score_pair = _int_tuple(scores, players, "scores")
+        bag_pair = _int_tuple(bags, players, "bags")
     if min(bag_pair) < 0:
         raise ValueError(f"bags are never negative, not {bag_pair}")
     limit = rules.bag_limit
@@ -125,10 +161,14 @@ def _check_start(
     return score_pair, bag_pair
 
 
-def _blind_eligible(rules: Rules, scores: tuple[int, int]) -> tuple[bool, bool, bool, bool]:
-    """Which seats may bid blind nil: those whose team trails by the rule's deficit."""
+def _blind_eligible(rules: Rules, scores: tuple[int, ...]) -> tuple[bool, ...]:
+    """Which seats may bid blind nil: those whose team trails by the rule's deficit, or in
+    cutthroat those who trail the leader by it."""
     if not rules.blind_nil:
-        return _NOBODY
+        return _NOBODY[: rules.players]
+    if not rules.partnerships:
+        top = max(scores)
+        return tuple(top - score >= rules.blind_nil_deficit for score in scores)
     behind = scores[1] - scores[0]
     ours, theirs = behind >= rules.blind_nil_deficit, -behind >= rules.blind_nil_deficit
     return ours, theirs, ours, theirs
@@ -163,22 +203,26 @@ class HandState:
         "played",
         "history",
         "claimed_by",
+        "seat_count",
+        "seat_after",
+        "hand_size",
+        "set_aside",
         "_legal",
     )
 
     rules: Rules
     deck: Deck
     dealer: Seat
-    scores: tuple[int, int]
-    bags: tuple[int, int]
-    initial_hands: tuple[Mask, Mask, Mask, Mask]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+    initial_hands: tuple[Mask, ...]
     hands: list[Mask]
     phase: Phase
     current: Seat | None
     bids: list[int | None]
     blind: list[bool]
     looked: list[bool]
-    eligible: tuple[bool, bool, bool, bool]
+    eligible: tuple[bool, ...]
     exchange_queue: list[Seat]
     passes: list[list[Card]]
     trick: list[Card]
@@ -191,6 +235,10 @@ class HandState:
     played: Mask
     history: list[Action]
     claimed_by: Seat | None
+    seat_count: int
+    seat_after: tuple[Seat, ...]
+    hand_size: int
+    set_aside: Mask
     _legal: Mask
 
     # ----------------------------------------------------------------- creation
@@ -201,15 +249,19 @@ class HandState:
         *,
         dealer: Seat,
         seed: int | None,
-        scores: tuple[int, int] = (0, 0),
-        bags: tuple[int, int] = (0, 0),
+        scores: tuple[int, ...] = (0, 0),
+        bags: tuple[int, ...] = (0, 0),
     ) -> HandState:
-        """Shuffle with ``seed`` and deal 13 cards to each seat.
+        """Shuffle with ``seed`` and deal 13 cards to each seat (17 to each of three).
 
         ``seed`` is an int (None: a fresh random deal), ``dealer`` a seat 0..3, and
         ``scores`` and ``bags`` the running totals of (North/South, East/West) before the
-        hand: ints, with bags from 0 to below the bag limit. Anything else raises
-        ``ValueError`` before dealing.
+        hand: ints, with bags from 0 to below the bag limit. In cutthroat they hold one
+        total a player (left at the default, every player starts from 0), and the seats
+        are 0 to ``players - 1``. Anything else raises ``ValueError`` before dealing.
+
+        Three players set one card aside, in no hand: the 2♣, or under
+        ``set_aside="random"`` the last card of the shuffle.
 
         >>> HandState.deal(Rules(), dealer=0, seed=True)
         Traceback (most recent call last):
@@ -225,12 +277,18 @@ class HandState:
         # random.Random(seed) draws the same numbers; its C base is quicker to seed.
         keys = list(starmap(_random.Random(seed).random, _NO_ARGS))
         deck = sorted(range(NUM_CARDS), key=keys.__getitem__)
+        set_aside = 0
+        if rules.players == 3:
+            out = _TWO_OF_CLUBS if rules.set_aside == "two_of_clubs" else deck[-1]
+            deck.remove(out)
+            set_aside = 1 << out
         # Cards go round one at a time, starting at the dealer's left: the i-th card of
-        # every four goes to the i-th seat after the dealer.
-        masks = [0, 0, 0, 0]
-        for i in range(4):
-            masks[(dealer + 1 + i) & 3] = sum(map(_BIT.__getitem__, deck[i::4]))
-        return cls._start(rules, masks, dealer, scores, bags)
+        # every round goes to the i-th seat after the dealer.
+        n = rules.players
+        masks = [0] * n
+        for i in range(n):
+            masks[(dealer + 1 + i) % n] = sum(map(_BIT.__getitem__, deck[i::n]))
+        return cls._start(rules, masks, dealer, scores, bags, set_aside)
 
     @classmethod
     def from_hands(
@@ -239,24 +297,35 @@ class HandState:
         hands: Sequence[Iterable[Card]],
         *,
         dealer: Seat,
-        scores: tuple[int, int] = (0, 0),
-        bags: tuple[int, int] = (0, 0),
+        scores: tuple[int, ...] = (0, 0),
+        bags: tuple[int, ...] = (0, 0),
     ) -> HandState:
         """A hand from four given hands of 13 cards, indexed by seat (the other inputs as
-        for :meth:`deal`)."""
+        for :meth:`deal`).
+
+        Three players give three hands of 17 cards: the card in none of them is the one
+        set aside (the 2♣ unless ``set_aside="random"``).
+        """
         scores, bags = _check_start(rules, dealer, scores, bags)
-        if len(hands) != 4:
-            raise ValueError(f"four hands are needed, not {len(hands)}")
+        n, size = rules.players, rules.hand_size
+        if len(hands) != n:
+            raise ValueError(f"{_COUNT_WORDS[n]} hands are needed, not {len(hands)}")
         masks: list[Mask] = []
         for seat, cards in enumerate(hands):
             card_list = list(cards)
             mask = cards_mask(card_list)
-            if len(card_list) != 13 or mask.bit_count() != 13:
-                raise ValueError(f"seat {seat} must hold 13 different cards")
+            if len(card_list) != size or mask.bit_count() != size:
+                raise ValueError(f"seat {seat} must hold {size} different cards")
             masks.append(mask)
-        if masks[0] | masks[1] | masks[2] | masks[3] != FULL_DECK:
-            raise ValueError("the four hands must hold the whole deck, each card once")
-        return cls._start(rules, masks, dealer, scores, bags)
+        held = 0
+        for mask in masks:
+            held |= mask
+        set_aside = FULL_DECK & ~held
+        if set_aside.bit_count() != NUM_CARDS - n * size:
+            raise ValueError(_WHOLE_DECK[n])
+        if n == 3 and rules.set_aside == "two_of_clubs" and set_aside != 1 << _TWO_OF_CLUBS:
+            raise ValueError("the 2♣ is the card set aside: no hand may hold it")
+        return cls._start(rules, masks, dealer, scores, bags, set_aside)
 
     @classmethod
     def _start(
@@ -264,36 +333,43 @@ class HandState:
         rules: Rules,
         masks: list[Mask],
         dealer: Seat,
-        scores: tuple[int, int],
-        bags: tuple[int, int],
+        scores: tuple[int, ...],
+        bags: tuple[int, ...],
+        set_aside: Mask,
     ) -> HandState:
         """A new hand from checked inputs (see :func:`_check_start`)."""
         self = cls.__new__(cls)
+        n = len(masks)
         self.scores = scores
         self.bags = bags
         self.rules = rules
         self.deck = deck_for(rules.jokers)
         self.dealer = dealer
-        self.initial_hands = (masks[0], masks[1], masks[2], masks[3])
+        self.initial_hands = tuple(masks)
         self.hands = masks
         self.phase = Phase.BIDDING
-        self.current = (dealer + 1) % 4
-        self.bids = [None] * 4
-        self.blind = [False] * 4
+        self.current = (dealer + 1) % n
+        self.bids = [None] * n
+        self.blind = [False] * n
         self.eligible = _blind_eligible(rules, self.scores)
         self.looked = [not e for e in self.eligible]
         self.exchange_queue = []
-        self.passes = [[], [], [], []]
+        passes: list[list[Card]] = [[], [], [], []]
+        self.passes = passes[:n]
         self.trick = []
-        self.leader = (dealer + 1) % 4
+        self.leader = (dealer + 1) % n
         self.win_seat = self.leader
         self.win_card = -1
-        self.tricks_won = [0, 0, 0, 0]
+        self.tricks_won = [0] * n
         self.tricks = []
         self.broken = False
         self.played = 0
         self.history = []
         self.claimed_by = None
+        self.seat_count = n
+        self.seat_after = _SEAT_AFTER[n]
+        self.hand_size = rules.hand_size
+        self.set_aside = set_aside
         self._legal = -1
         return self
 
@@ -325,6 +401,10 @@ class HandState:
         other.played = self.played
         other.history = self.history[:]
         other.claimed_by = self.claimed_by
+        other.seat_count = self.seat_count
+        other.seat_after = self.seat_after
+        other.hand_size = self.hand_size
+        other.set_aside = self.set_aside
         other._legal = self._legal
         return other
 
@@ -408,7 +488,7 @@ class HandState:
         """Raise :class:`IllegalAction` with a reason unless ``action`` is legal now."""
         if (
             type(action) is int
-            and 0 <= action < CLAIM
+            and 0 <= action < NUM_ACTIONS
             and (self._legal if self._legal >= 0 else self._legal_mask()) >> action & 1
         ):
             return
@@ -424,7 +504,7 @@ class HandState:
                 return
         elif 0 <= action < NUM_CARDS:
             problem = self._play_problem(seat, action)
-        elif BID_BASE <= action <= BLIND_NIL or action == LOOK:
+        elif BID_BASE <= action <= LOOK or HIGH_BID_BASE <= action < NUM_ACTIONS:
             problem = self._bidding_problem(seat, action)
         elif EXCHANGE_BASE <= action < CLAIM:
             problem = self._exchange_problem(seat, action - EXCHANGE_BASE)
@@ -466,19 +546,30 @@ class HandState:
             if not self.rules.blind_nil:
                 return "Blind nil is not played at this table"
             if not self.eligible[seat]:
+                who = "your team" if self.rules.partnerships else "you"
+                whom = "" if self.rules.partnerships else " the leader"
                 return (
-                    f"Blind nil needs your team to trail by {self.rules.blind_nil_deficit} or more"
+                    f"Blind nil needs {who} to trail{whom} by "
+                    f"{self.rules.blind_nil_deficit} or more"
                 )
             if self.looked[seat]:
                 return "Blind nil must be bid before looking at your cards"
             return self._bid_problem(seat, 0)
         if not self.looked[seat]:
             return "Bid blind nil or look at your cards first"
-        return self._bid_problem(seat, action - BID_BASE)
+        bid = bid_of(action)
+        assert bid is not None
+        if bid > self.hand_size:
+            return f"A bid is nil to {self.hand_size} tricks"
+        if not self.rules.partnerships:
+            return self._player_bid_problem(seat, bid)
+        return self._bid_problem(seat, bid)
 
     def _bid_mask(self, seat: Seat) -> Mask:
         """The bids open to ``seat`` under the house rules, as a mask over action ids."""
         rules = self.rules
+        if not rules.partnerships:
+            return self._player_bid_mask(seat)
         partner_bid = self.bids[partner(seat)]
         room = 13 if partner_bid is None else 13 - partner_bid
         if partner_bid is None and not rules.nil_allowed:
@@ -521,6 +612,31 @@ class HandState:
             return "Without nil your partner must bid at least 1, so bid 12 or less"
         return f"Your team must bid at least {rules.min_team_bid}"
 
+    def _player_bid_mask(self, seat: Seat) -> Mask:
+        """Cutthroat: the bids open to ``seat``, who bids alone, as a mask over action ids."""
+        rules = self.rules
+        size = self.hand_size
+        if rules.whiz:
+            count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
+            return _NIL_BIT | (1 << bid_action(count) if count else 0)
+        mask = _PLAYER_BIDS[size] | (_NIL_BIT if rules.nil_allowed else 0)
+        if rules.bid_total_not_tricks and seat == self.dealer:
+            # The dealer bids last, and may not bring the total to the number of tricks.
+            left = size - sum(bid or 0 for bid in self.bids)
+            if left >= 0:
+                mask &= ~(1 << bid_action(left))
+        return mask
+
+    def _player_bid_problem(self, seat: Seat, bid: int) -> str | None:
+        if self._player_bid_mask(seat) >> bid_action(bid) & 1:
+            return None
+        if bid == 0 and not self.rules.nil_allowed:
+            return "Nil is not allowed at this table"
+        if self.rules.whiz:
+            count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
+            return f"Whiz: bid nil or your number of spades ({count})"
+        return f"The bids may not add up to {self.hand_size}, the number of tricks"
+
     def _exchange_problem(self, seat: Seat, card: Card) -> str | None:
         if self.phase is not Phase.EXCHANGE:
             return "There is no card exchange now"
@@ -536,12 +652,12 @@ class HandState:
         """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
         if (
             type(action) is int
-            and 0 <= action < CLAIM
+            and 0 <= action < NUM_ACTIONS
             and (self._legal if self._legal >= 0 else self._legal_mask()) >> action & 1
         ):
             if action < NUM_CARDS:
                 self._play(action)
-            elif action < EXCHANGE_BASE:
+            elif action < EXCHANGE_BASE or action > CLAIM:
                 self._bid(action)
             else:
                 self._pass(action - EXCHANGE_BASE)
@@ -555,7 +671,7 @@ class HandState:
             self._play(action)
         elif action == CLAIM:
             self._claim()
-        elif action < EXCHANGE_BASE:
+        elif action < EXCHANGE_BASE or action > CLAIM:
             self._bid(action)
         else:
             self._pass(action - EXCHANGE_BASE)
@@ -573,9 +689,9 @@ class HandState:
             self.bids[seat] = 0
             self.blind[seat] = True
         else:
-            self.bids[seat] = action - BID_BASE
+            self.bids[seat] = action - BID_BASE if action < CLAIM else action - HIGH_BID_BASE + 14
         if seat != self.dealer:
-            self.current = (seat + 1) % 4
+            self.current = self.seat_after[seat]
             return
         if self.rules.blind_nil_exchange:
             teams: set[int] = set()
@@ -624,15 +740,15 @@ class HandState:
         if deck.is_trump(card):
             self.broken = True
         trick.append(card)
-        if len(trick) < 4:
-            self.current = (seat + 1) & 3
+        if len(trick) < self.seat_count:
+            self.current = self.seat_after[seat]
             return
         winner = self.win_seat
         self.tricks.append(_new_trick((self.leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.leader = winner
-        if len(self.tricks) == 13:
+        if len(self.tricks) == self.hand_size:
             self.phase = Phase.OVER
             self.current = None
         else:
@@ -650,7 +766,7 @@ class HandState:
         seat = self.current
         assert seat is not None
         hand = self.hands[seat]
-        unseen = FULL_DECK & ~self.played & ~hand
+        unseen = FULL_DECK & ~self.played & ~hand & ~self._public_set_aside()
         lead_free = self.rules.spades_lead_any_time
         if not self.trick:
             first = not self.tricks and self.rules.no_spades_first_trick
@@ -699,7 +815,7 @@ class HandState:
         suit = deck.suit[card]
         if not deck.beats(card, self.win_card):
             return False
-        if len(self.trick) == 3:
+        if len(self.trick) == self.seat_count - 1:
             return True
         if suit != SPADES and unseen & deck.suit_masks[SPADES]:
             return False
@@ -710,7 +826,7 @@ class HandState:
         assert seat is not None
         self._legal = -1
         self.history.append(CLAIM)
-        remaining = 13 - len(self.tricks)
+        remaining = self.hand_size - len(self.tricks)
         self.tricks_won[seat] += remaining
         self.claimed_by = seat
         self.trick = []
@@ -723,6 +839,14 @@ class HandState:
         if self.phase is not Phase.OVER:
             raise ValueError("the hand is not over yet")
         bids = self.bids  # every seat has bid by now: `or 0` only tells the type checker
+        if not self.rules.partnerships:
+            return score_players(
+                self.rules,
+                bids=tuple(bid or 0 for bid in bids),
+                blind=tuple(self.blind),
+                tricks=tuple(self.tricks_won),
+                bags_before=self.bags,
+            )
         return score_hand(
             self.rules,
             bids=(bids[0] or 0, bids[1] or 0, bids[2] or 0, bids[3] or 0),
@@ -735,16 +859,30 @@ class HandState:
         """An action in words, with this hand's deck (jokers named as such)."""
         return action_str(action, jokers=self.deck.jokers)
 
-    def observation(self, seat: Seat) -> Observation:
-        """What ``seat`` may know now, and nothing more."""
+    def _public_set_aside(self) -> Mask:
+        """The card set aside if everyone knows which it is (the 2♣), else 0."""
+        return self.set_aside if self.rules.set_aside == "two_of_clubs" else 0
 
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise ValueError(f"seat must be 0..3, not {seat!r}")
+    def observation(self, seat: Seat) -> Observation:
+        """What ``seat`` may know now, and nothing more (a card set aside unseen is
+        in no observation)."""
+        n = self.seat_count
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
         hidden = not self.looked[seat]
         mine = self.current == seat
         mate = partner(seat)
-        exchanged = len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2
+        exchanged = self.rules.blind_nil_exchange and (
+            len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2
+        )
         trick_start = self.leader
+        # Typed as the four seats and two teams of the partnership game (see Observation).
+        hand_sizes: Any = tuple(map(int.bit_count, self.hands))
+        bids: Any = tuple(self.bids)
+        blind: Any = tuple(self.blind)
+        tricks_won: Any = tuple(self.tricks_won)
+        scores: Any = self.scores
+        bags: Any = self.bags
         return Observation(
             seat=seat,
             rules=self.rules,
@@ -752,31 +890,22 @@ class HandState:
             phase=self.phase,
             current_player=self.current,
             hand=None if hidden else tuple(self.hand(seat)),
-            hand_sizes=(
-                self.hands[0].bit_count(),
-                self.hands[1].bit_count(),
-                self.hands[2].bit_count(),
-                self.hands[3].bit_count(),
-            ),
-            bids=(self.bids[0], self.bids[1], self.bids[2], self.bids[3]),
-            blind=(self.blind[0], self.blind[1], self.blind[2], self.blind[3]),
-            tricks_won=(
-                self.tricks_won[0],
-                self.tricks_won[1],
-                self.tricks_won[2],
-                self.tricks_won[3],
-            ),
+            hand_sizes=hand_sizes,
+            bids=bids,
+            blind=blind,
+            tricks_won=tricks_won,
             leader=trick_start,
-            trick=tuple(((trick_start + i) % 4, c) for i, c in enumerate(self.trick)),
+            trick=tuple(((trick_start + i) % n, c) for i, c in enumerate(self.trick)),
             tricks=tuple(self.tricks),
             spades_broken=self.broken,
-            scores=self.scores,
-            bags=self.bags,
+            scores=scores,
+            bags=bags,
             legal_actions=tuple(self.legal_actions()) if mine else (),
             can_claim=mine and self.phase is Phase.PLAYING and self.can_claim(),
             blind_nil_eligible=self.eligible[seat],
             passed=tuple(self.passes[seat]),
             received=tuple(self.passes[mate]) if exchanged else (),
+            set_aside=self._public_set_aside(),
         )
 
 

@@ -120,10 +120,12 @@ def test_cards_mask_and_hand_cards_round_trip() -> None:
 
 def test_action_ids_follow_the_contract() -> None:
     assert (BID_BASE, NIL, BLIND_NIL, LOOK, EXCHANGE_BASE, CLAIM) == (52, 52, 66, 67, 68, 120)
-    assert NUM_ACTIONS == 121
+    assert NUM_ACTIONS == 125
     assert [bid_action(n) for n in (0, 1, 13)] == [52, 53, 65]
-    for bad in (-1, 14):
-        with pytest.raises(ValueError, match="0 \\(nil\\) to 13"):
+    # Three-handed cutthroat bids up to 17: those bids follow the claim.
+    assert [bid_action(n) for n in (14, 17)] == [121, 124]
+    for bad in (-1, 18):
+        with pytest.raises(ValueError, match="0 \\(nil\\) to 17"):
             bid_action(bad)
 
 
@@ -139,6 +141,8 @@ def test_action_ids_follow_the_contract() -> None:
         (67, "look at the cards"),
         (68 + 51, "pass A♠"),
         (120, "claim the rest"),
+        (121, "bid 14"),
+        (124, "bid 17"),
     ],
 )
 def test_action_str_describes_every_kind_of_action(action: int, text: str) -> None:
@@ -150,7 +154,7 @@ def test_action_str_names_jokers_in_the_jokers_deck() -> None:
     assert action_str(EXCHANGE_BASE + LITTLE_JOKER, jokers=True) == "pass Little Joker"
 
 
-@pytest.mark.parametrize("bad", [-1, 121, 1000])
+@pytest.mark.parametrize("bad", [-1, 125, 1000])
 def test_action_str_refuses_a_number_that_is_no_action(bad: int) -> None:
     with pytest.raises(ValueError, match="not an action"):
         action_str(bad)
@@ -177,7 +181,7 @@ def test_only_card_ids_decode_as_cards() -> None:
 
 
 def test_bid_of_reads_back_the_tricks_of_every_bid_action() -> None:
-    assert [bid_of(bid_action(n)) for n in range(14)] == list(range(14))
+    assert [bid_of(bid_action(n)) for n in range(18)] == list(range(18))
     assert bid_of(NIL) == 0
     assert bid_of(BLIND_NIL) is None
 

@@ -175,6 +175,11 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> list[int]:
     game_rows = []
     for game in batch:
         match = game.match
+        if not match.rules.partnerships:
+            # The store's hands and results are kept by team; cutthroat's are a player's.
+            raise StoreError(
+                f"game {game.game_id}: cutthroat games cannot be stored yet, only partnership ones"
+            )
         row: dict[str, Any] = {
             "id": game.game_id,
             "kind": game.kind,
