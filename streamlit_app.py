@@ -18,7 +18,7 @@ page = st.navigation(
             ),
         ],
         "Explore": [
-            st.Page("pages/overview.py", title="Overview", icon=":material/insights:"),
+            st.Page("pages/overview.py", title="My stats", icon=":material/insights:"),
             st.Page("pages/explorer.py", title="Game explorer", icon=":material/search:"),
             st.Page("pages/bids.py", title="Bid accuracy", icon=":material/target:"),
             st.Page(
