@@ -73,6 +73,12 @@ def sealed_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return data
 
 
+@pytest.fixture
+def database(sealed_data: Path) -> str:
+    """The URL of the database the app's pages use in this test (in its sealed folder)."""
+    return f"sqlite:///{sealed_data / 'spades.db'}"
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database for the store, once as a SQLite file and once as a PostgreSQL

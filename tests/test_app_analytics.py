@@ -30,10 +30,8 @@ HUMAN_GAMES = 4
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
-    url = f"sqlite:///{tmp_path / 'app.db'}"
-    monkeypatch.setenv("SPADES_DB_URL", url)
-    return Store.default(url)
+def store(database: str) -> Store:
+    return Store.default(database)
 
 
 @pytest.fixture

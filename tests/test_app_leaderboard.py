@@ -31,10 +31,8 @@ BOB_LINE_UP = {0: "random", 1: "expert", 3: "basic"}
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
-    url = f"sqlite:///{tmp_path / 'app.db'}"
-    monkeypatch.setenv("SPADES_DB_URL", url)
-    return Store.default(url)
+def store(database: str) -> Store:
+    return Store.default(database)
 
 
 class Seeded:

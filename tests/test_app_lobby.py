@@ -17,13 +17,6 @@ PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "lobby.py")
 pytestmark = pytest.mark.apptest
 
 
-@pytest.fixture(autouse=True)
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
-    monkeypatch.setenv("SPADES_DB_URL", url)
-    return url
-
-
 def _page(table_id: str | None = None) -> AppTest:
     """A new browser on the Tables page (on a table's page with ``table_id``)."""
     at = AppTest.from_file(PAGE, default_timeout=30)

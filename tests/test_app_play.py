@@ -24,14 +24,6 @@ BOT_KEYS = ("bot_N", "bot_E", "bot_W")
 pytestmark = pytest.mark.apptest
 
 
-@pytest.fixture(autouse=True)
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test gets its own store."""
-    url = f"sqlite:///{tmp_path / 'games.db'}"
-    monkeypatch.setenv("SPADES_DB_URL", url)
-    return url
-
-
 def _app(
     *,
     speed: str = "instant",

@@ -73,23 +73,21 @@ def _join_as_bob(bob: Page, url: str, table_id: str) -> None:
     expect(bob.locator(".st-key-invite_link")).to_be_visible(timeout=WAIT)
 
 
-def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: str) -> None:
-    app_url = table_app
-    ann, bob, watcher = new_browser(), new_browser(), new_browser()
-    link = _create(ann, app_url)
-    table_id = link.split("?table=", 1)[1]
-    _join_as_bob(bob, app_url, table_id)
-    expect(bob.locator(f".st-key-join_{table_id}_1")).to_have_count(0, timeout=WAIT)
+def _with_bob(ann: Page, ann_url: str, bob: Page, bob_url: str, *, navigate: bool = True) -> str:
+    """Ann creates a table at ``ann_url`` and Bob takes North from ``bob_url``; its link."""
+    link = _create(ann, ann_url, navigate=navigate)
+    _join_as_bob(bob, bob_url, link.split("?table=", 1)[1])
+    return link
+
+
+def _start(ann: Page) -> None:
+    """Ann, once she sees North taken, starts the match (bots take the other seats)."""
     expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
     ann.locator(".st-key-start_table button:visible").click()
 
-    for page in (ann, bob):
-        expect(page.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
-        expect(page.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13)
-    # Each browser holds its own hand and nothing of the other's.
-    mine, theirs = _cards_in(ann), _cards_in(bob)
-    assert len(mine) == 13 and len(theirs) == 13 and not mine & theirs
 
+def _bid_shows_at_the_other_seat(ann: Page, bob: Page) -> None:
+    """Whichever of Ann and Bob bids first bids; the other page shows it within the time."""
     bidder, other, place = _bid_seat(ann, bob)
     bids = bidder.locator(".st-key-bids button:visible")
     choice = bids.nth(bids.count() // 2)
@@ -98,6 +96,24 @@ def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: s
     expect(other.locator(f".sp-{place} .sp-stats")).to_contain_text(
         f"bid {said}", timeout=SHOWN_WITHIN
     )
+
+
+def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: str) -> None:
+    app_url = table_app
+    ann, bob, watcher = new_browser(), new_browser(), new_browser()
+    link = _with_bob(ann, app_url, bob, app_url)
+    table_id = link.split("?table=", 1)[1]
+    expect(bob.locator(f".st-key-join_{table_id}_1")).to_have_count(0, timeout=WAIT)
+    _start(ann)
+
+    for page in (ann, bob):
+        expect(page.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
+        expect(page.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13)
+    # Each browser holds its own hand and nothing of the other's.
+    mine, theirs = _cards_in(ann), _cards_in(bob)
+    assert len(mine) == 13 and len(theirs) == 13 and not mine & theirs
+
+    _bid_shows_at_the_other_seat(ann, bob)
 
     bob.reload()
     expect(bob.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13, timeout=WAIT)
@@ -118,25 +134,15 @@ def test_two_servers_on_one_database_serve_one_table(
     (tmp_path / "two").mkdir()
     with serve_app(tmp_path / "one", db_url) as one, serve_app(tmp_path / "two", db_url) as two:
         ann, bob = new_browser(), new_browser()
-        link = _create(ann, one)
-        table_id = link.split("?table=", 1)[1]
-        _join_as_bob(bob, two, table_id)
-        expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
-        ann.locator(".st-key-start_table button:visible").click()
+        link = _with_bob(ann, one, bob, two)
+        _start(ann)
         for page in (ann, bob):
             expect(page.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(
                 13, timeout=WAIT
             )
         hand = _cards_in(bob)
         assert not hand & _cards_in(ann)
-        bidder, other, place = _bid_seat(ann, bob)
-        bids = bidder.locator(".st-key-bids button:visible")
-        choice = bids.nth(bids.count() // 2)
-        said = choice.inner_text().strip().lower()
-        choice.click()
-        expect(other.locator(f".sp-{place} .sp-stats")).to_contain_text(
-            f"bid {said}", timeout=SHOWN_WITHIN
-        )
+        _bid_shows_at_the_other_seat(ann, bob)
         bob.goto(link)  # the link names server one: Bob's next request lands there
         expect(bob.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13, timeout=WAIT)
         assert _cards_in(bob) == hand, "on the other server Bob is still North with his hand"
@@ -176,11 +182,9 @@ def test_two_people_play_a_whole_hand_together(
 ) -> None:
     app_url = table_app
     ann, bob = new_browser(), new_browser()
-    link = _create(ann, app_url)
+    link = _with_bob(ann, app_url, bob, app_url)
     table_id = link.split("?table=", 1)[1]
-    _join_as_bob(bob, app_url, table_id)
-    expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
-    ann.locator(".st-key-start_table button:visible").click()
+    _start(ann)
     unscored = ann.get_by_text("Score: North/South 0 · East/West 0")
     expect(unscored).to_be_visible(timeout=WAIT)
     # Each plays a bid and thirteen cards; the bots move between them at the table's pace.
@@ -206,11 +210,8 @@ def test_a_bot_plays_for_an_absent_person_until_they_take_their_seat_back(
     ann.goto(app_url + "/lobby")
     settled(ann)
     choose(ann, "lobby_turn_limit", "15 seconds")
-    link = _create(ann, app_url, navigate=False)
-    table_id = link.split("?table=", 1)[1]
-    _join_as_bob(bob, app_url, table_id)
-    expect(ann.locator(".st-key-seat_bot_0")).to_have_count(0, timeout=WAIT)
-    ann.locator(".st-key-start_table button:visible").click()
+    _with_bob(ann, app_url, bob, app_url, navigate=False)
+    _start(ann)
     standing_in = ann.locator(".sp-north .sp-name", has_text="Bob (bot playing)")
     # Ann plays her turns; Bob lets his run out, and a bot plays for him.
     for _ in range(WAIT // 1000):
