@@ -17,6 +17,7 @@ from typing import Any, Final
 import pandas as pd
 import sqlalchemy as sa
 
+from spades.cards import team_of
 from spades.ratings import BOT, PERSON, Rating, Z
 from spades.store import SEAT_KEYS, TEAM_KEYS, Store, games, hands, players
 from spades.store.profiles import LEFT
@@ -94,7 +95,11 @@ def _hand_stats(store: Store, board: BoardFilter) -> pd.DataFrame:
     e, h = rating_events.c, hands.c
     parts = []
     for seat, key in enumerate(SEAT_KEYS):
-        bid, tricks, bags = h[f"bid_{key}"], h[f"tricks_{key}"], h[f"bags_{TEAM_KEYS[seat % 2]}"]
+        bid, tricks, bags = (
+            h[f"bid_{key}"],
+            h[f"tricks_{key}"],
+            h[f"bags_{TEAM_KEYS[team_of(seat)]}"],
+        )
         parts.append(
             _rated(
                 e.subject,

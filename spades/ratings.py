@@ -32,6 +32,8 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
+from spades.cards import team_of
+
 #: The model every rating is kept by, with the library's defaults (mu 25, sigma 25/3).
 MODEL: Final = PlackettLuce()
 #: How many sigmas below the mean the conservative rating is taken.
@@ -104,7 +106,7 @@ def rated_subjects(seats: Sequence[str]) -> list[str]:
     """
     sides: dict[str, set[int]] = {}
     for seat, subject in enumerate(seats):
-        sides.setdefault(subject, set()).add(seat % 2)
+        sides.setdefault(subject, set()).add(team_of(seat))
     return sorted(subject for subject, teams in sides.items() if len(teams) == 1)
 
 
@@ -139,6 +141,6 @@ def rate_match(
         old = before[subject]
         mu = old.mu + sum(new[seat].mu - old.mu for seat in held)
         sigma = min(new[seat].sigma for seat in held)
-        won = None if winner is None else winner == held[0] % 2
+        won = None if winner is None else winner == team_of(held[0])
         updates.append(Update(subject, old, Rating(mu, sigma), sum(1 << s for s in held), won))
     return updates

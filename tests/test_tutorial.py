@@ -9,10 +9,8 @@ from hypothesis import strategies as st
 from spades.app.tutorial import (
     EXERCISES_TO_PASS,
     LESSONS,
-    NORTH,
     PRACTICE_LESSON,
     RULES,
-    SOUTH,
     Course,
     Exercise,
     PracticeHand,
@@ -23,7 +21,7 @@ from spades.app.tutorial import (
 )
 from spades.bots import make_bot
 from spades.bots.hint import hint_bot_name
-from spades.cards import BLIND_NIL, NIL
+from spades.cards import BLIND_NIL, NIL, NORTH, SOUTH
 from spades.scoring import TeamResult, apply_bag_penalty, match_outcome, score_hand
 from spades.state import SPADES, HandState, IllegalAction, Phase
 

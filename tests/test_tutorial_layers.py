@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from spades.app.tutorial import SOUTH, PracticeHand, make_exercise
+from spades.app.tutorial import PracticeHand, make_exercise
+from spades.cards import SOUTH
 
 VIEW = Path(__file__).resolve().parent.parent / "spades" / "ui" / "tutorial_view.py"
 

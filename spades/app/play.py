@@ -22,6 +22,7 @@ from spades.cards import (
     EXCHANGE_BASE,
     LOOK,
     SEAT_NAMES,
+    SOUTH,
     Action,
     Card,
     Seat,
@@ -35,7 +36,7 @@ from spades.state import HandState, IllegalAction, Phase, Trick
 from spades.store import StaleWrite, Store, StoreError
 from spades.store.digest import history_digest
 
-HUMAN_SEAT: Final = 2
+HUMAN_SEAT: Final = SOUTH
 BOT_SEATS: Final = (0, 1, 3)
 #: Seconds between two bot moves (and how long a finished trick stays on the table).
 PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from spades.cards import SOUTH
 from spades.ratings import Rating, Update, bot, is_person, person, rate_match, rated_subjects
 from spades.store.schema import (
     HUMAN,
@@ -33,9 +34,6 @@ from spades.store.schema import (
     seats,
     shared_tables,
 )
-
-#: The seat a Play-page game's owner takes.
-_OWNER_SEAT = 2
 
 
 def counting() -> sa.ColumnElement[bool]:
@@ -64,7 +62,7 @@ def seat_subjects(
             level = row._mapping[f"level_{key}"]
             if level != HUMAN:
                 found.append(bot(level))
-            elif seat == _OWNER_SEAT and row.owner is not None:
+            elif seat == SOUTH and row.owner is not None:
                 found.append(person(row.owner))
             else:
                 found.append(None)

@@ -25,6 +25,7 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from spades.cards import SOUTH
 from spades.match import Match
 from spades.rules import Rules
 from spades.store.checks import check_levels, check_name, check_players, token_hash
@@ -35,7 +36,7 @@ from spades.store.schema import SEAT_KINDS, TABLE_STATUSES, games, seats, shared
 from spades.store.store import Store
 
 #: The seat a table's creator takes.
-CREATOR_SEAT: Final = 2
+CREATOR_SEAT: Final = SOUTH
 #: The longest a table id or seat token may be (``secrets.token_urlsafe(16)`` and (32)).
 _ID_MAX: Final = 32
 _TOKEN_MAX: Final = 64

@@ -19,7 +19,6 @@ import streamlit as st
 from spades.app.tutorial import (
     LESSONS,
     PRACTICE_LESSON,
-    SOUTH,
     Course,
     Exercise,
     IllegalAction,
@@ -27,7 +26,7 @@ from spades.app.tutorial import (
     PracticeView,
     TableView,
 )
-from spades.cards import SEAT_NAMES, Action, Card, bid_action, bid_label, bid_of, card_str
+from spades.cards import SEAT_NAMES, SOUTH, Action, Card, bid_action, bid_label, bid_of, card_str
 from spades.ui import style
 from spades.ui.cards import (
     SeatView,

@@ -13,7 +13,7 @@ from spades.state import IllegalAction
 from .course import EXERCISES_TO_PASS, Course, Progress
 from .exercises import exercise_seed, make_exercise
 from .lessons import LESSONS, PRACTICE_LESSON, Lesson, lesson
-from .positions import NORTH, RULES, SOUTH, refusal, table_bot_name
+from .positions import RULES, refusal, table_bot_name
 from .practice import BIDS, PracticeHand, Turn
 from .questions import Exercise, Feedback, Option, ScoreCase
 from .trick_lessons import trick_kind
@@ -23,10 +23,8 @@ __all__ = [
     "BIDS",
     "EXERCISES_TO_PASS",
     "LESSONS",
-    "NORTH",
     "PRACTICE_LESSON",
     "RULES",
-    "SOUTH",
     "Course",
     "Exercise",
     "Feedback",

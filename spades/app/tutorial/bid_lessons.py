@@ -11,22 +11,22 @@ from collections.abc import Callable
 from typing import Final
 
 from spades.bots.hint import hint
-from spades.cards import BLIND_NIL, SEAT_NAMES, Card, Seat, bid_label, bid_of, card_label
+from spades.cards import (
+    BLIND_NIL,
+    NORTH,
+    SEAT_NAMES,
+    SOUTH,
+    Card,
+    Seat,
+    bid_label,
+    bid_of,
+    card_label,
+)
 from spades.drive import drive
 from spades.scoring import score_hand
 from spades.state import HandState
 
-from .positions import (
-    NORTH,
-    RULES,
-    SOUTH,
-    playout,
-    refusal,
-    search,
-    seeded_rng,
-    suit_of,
-    table_bot_name,
-)
+from .positions import RULES, playout, refusal, search, seeded_rng, suit_of, table_bot_name
 from .questions import (
     Exercise,
     Option,

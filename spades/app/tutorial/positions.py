@@ -16,8 +16,6 @@ from spades.state import HandState, IllegalAction, Phase, deck_for
 
 RULES: Final = Rules()
 DECK: Final = deck_for(RULES.jokers)
-SOUTH: Final = 2
-NORTH: Final = 0
 TABLE_BOTS: Final = ("standard", "expert", "basic")
 
 _T = TypeVar("_T")

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from spades.bots.hint import Hint, hint
-from spades.cards import Action, bid_action, bid_label
+from spades.cards import NORTH, SOUTH, Action, bid_action, bid_label
 from spades.drive import drive
 from spades.observation import Observation
 from spades.state import HandState, Phase
 
-from .positions import NORTH, RULES, SOUTH, refusal, seeded_rng, table_bot_name
+from .positions import RULES, refusal, seeded_rng, table_bot_name
 from .questions import sentence
 from .views import PracticeView, table_view
 

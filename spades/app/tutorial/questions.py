@@ -12,10 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from spades.cards import Card, Seat, card_label
+from spades.cards import SOUTH, Card, Seat, card_label
 from spades.state import HandState
 
-from .positions import SOUTH
 from .views import TableView, finished_trick_view, table_view
 
 Kind = Literal["cards", "card", "choice"]

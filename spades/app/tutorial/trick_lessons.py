@@ -11,20 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, Literal
 
-from spades.cards import NUM_CARDS, SEAT_NAMES, SUIT_NAMES, Card, Seat, card_label, hand_cards
+from spades.cards import (
+    NUM_CARDS,
+    SEAT_NAMES,
+    SOUTH,
+    SUIT_NAMES,
+    Card,
+    Seat,
+    card_label,
+    hand_cards,
+)
 from spades.state import SPADES, HandState, Trick
 
-from .positions import (
-    DECK,
-    RULES,
-    SOUTH,
-    bid_all,
-    playout,
-    refusal,
-    search,
-    seeded_rng,
-    suit_of,
-)
+from .positions import DECK, RULES, bid_all, playout, refusal, search, seeded_rng, suit_of
 from .questions import (
     Exercise,
     Option,
