@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from spades.app.play import HUMAN_SEAT, READ_ONLY, GameController
+from spades.app.play import READ_ONLY, GameController
+from spades.app.seats import HUMAN_SEAT
 from spades.cards import BID_BASE, LOOK, card_str
 from spades.drive import play_match
 from spades.rules import PRESETS, Preset, Rules, describe_options

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from spades.app.play import HUMAN_SEAT, PACES, READ_ONLY, TRICK_HOLD, GameController
+from spades.app.play import PACES, READ_ONLY, TRICK_HOLD, GameController
+from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import TableView, finished_hands, table_view, trump_taker
 from spades.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
 from spades.deck import Trick
@@ -312,11 +313,14 @@ def _check_view(controller: GameController, view: TableView) -> None:
     for action, why in view.why_not.items():
         assert why == controller.why_not(action)
     match = controller.match
-    assert view.scores == (match.scores if view.summary else view.obs.scores)
-    assert view.bags == (match.bags if view.summary else view.obs.bags)
-    assert [view.team_won(t) for t in (0, 1)] == [
+    assert [side.score for side in view.sides] == list(
+        match.scores if view.summary else view.obs.scores
+    )
+    assert [side.bags for side in view.sides] == list(match.bags if view.summary else view.obs.bags)
+    assert [side.won for side in view.sides] == [
         sum(controller.shown_hand.tricks_won[t::2]) for t in (0, 1)
     ]
+    assert [side.key for side in view.sides] == ["team_us", "team_them"]
     assert view.can_claim == controller.can_claim()
     assert view.last_trick == controller.last_trick()
 

@@ -11,8 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from spades.app import prefs
-from spades.app.play import HUMAN_SEAT, GameController
+from spades.app.play import GameController
 from spades.app.prefs import TablePrefs
+from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import table_view
 from spades.app.themes import (
     BLACK_SUIT,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,11 +24,12 @@ from spades.app.tutorial import (
 from spades.bots import make_bot
 from spades.bots.hint import hint_bot_name
 from spades.cards import BLIND_NIL, NIL, NORTH, SOUTH
-from spades.scoring import TeamResult, apply_bag_penalty, match_outcome, score_hand
+from spades.rules import Rules
+from spades.scoring import TeamResult, apply_bag_penalty, match_outcome, score_hand, score_players
 from spades.state import SPADES, HandState, IllegalAction, Phase
 
 SEEDS = st.integers(min_value=0, max_value=10**6)
-QUICK_LESSONS = (1, 2, 3, 4, 6, 7, 8)
+QUICK_LESSONS = (1, 2, 3, 4, 6, 7, 8, 10)
 MANY = settings(max_examples=60, deadline=None)
 
 
@@ -222,6 +225,40 @@ def test_bags_and_game_end_answers_come_from_scoring(seed: int) -> None:
         else:
             assert picked == ("North/South win", "East/West win")[outcome.winner or 0]
     assert not ex.check(_wrong_pick(ex)).correct
+
+
+@MANY
+@given(seed=SEEDS)
+def test_cutthroat_answers_are_the_engines_for_three_players(seed: int) -> None:
+    ex = make_exercise(10, seed)
+    picked = ex.label(min(ex.answer))
+    three = Rules(players=3, partnerships=False)
+    if ex.scores is None:
+        # "You bid B and took T": the learner's own score, with nobody's tricks but theirs.
+        bid, took = map(int, re.findall(r"\d+", ex.prompt)[:2])
+        mine = score_players(
+            three,
+            bids=(1, 1, bid),
+            blind=(False,) * 3,
+            tricks=(three.hand_size - took, 0, took),
+            bags_before=(0, 0, 0),
+        ).players[SOUTH]
+        assert ex.answer == {mine.points} and picked == f"{mine.points:+d}"
+    else:
+        outcome = match_outcome(three, ex.scores)
+        if not outcome.over:
+            assert picked == "Another hand is played"
+        else:
+            assert picked == ("Left wins", "Right wins", "You win")[outcome.winner or 0]
+    assert not ex.check(_wrong_pick(ex)).correct
+
+
+def test_cutthroat_end_cases_include_every_ending() -> None:
+    outcomes = {
+        make_exercise(10, seed).label(min(make_exercise(10, seed).answer))
+        for seed in range(1, 41, 2)
+    }
+    assert outcomes == {"Left wins", "Right wins", "You win", "Another hand is played"}
 
 
 def test_game_end_cases_include_every_ending() -> None:

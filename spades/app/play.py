@@ -15,14 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
 from spades.bots import Bot, bot_names, make_bot
 from spades.bots.hint import Hint, hint
 from spades.cards import (
     CLAIM,
     EXCHANGE_BASE,
     LOOK,
-    SEAT_NAMES,
-    SOUTH,
     Action,
     Card,
     Seat,
@@ -36,8 +35,6 @@ from spades.state import HandState, IllegalAction, Phase, Trick
 from spades.store import StaleWrite, Store, StoreError
 from spades.store.digest import history_digest
 
-HUMAN_SEAT: Final = SOUTH
-BOT_SEATS: Final = (0, 1, 3)
 #: Seconds between two bot moves (and how long a finished trick stays on the table).
 PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
 #: Seconds a finished trick stays on show at least, whatever the pace.
@@ -139,7 +136,7 @@ class GameController:
         visit that plays nothing leaves nothing behind."""
         return cls(
             Match(rules, seed=seed),
-            players=_players(player_name),
+            players=player_names(rules, player_name),
             bot_levels=bot_levels,
             undo_allowed=undo_allowed,
             store=store,
@@ -167,9 +164,10 @@ class GameController:
         if info["status"] == "abandoned":
             raise StoreError(f"game {game_id} was abandoned; it cannot be resumed")
         known = bot_names()
+        stored = (info["level_n"], info["level_e"], info["level_s"], info["level_w"])
         levels = {
-            seat: level if level in known else default_bot_level()
-            for seat, level in ((0, info["level_n"]), (1, info["level_e"]), (3, info["level_w"]))
+            seat: stored[seat] if stored[seat] in known else default_bot_level()
+            for seat in bot_seats(loaded.match.rules)
         }
         return cls(
             loaded.match,
@@ -582,11 +580,6 @@ class GameController:
     def describe(self, action: Action) -> str:
         """An action in words, such as ``play A♠``."""
         return self.match.hand.describe(action)
-
-
-def _players(name: str) -> tuple[str, str, str, str]:
-    cleaned = " ".join(name.split())[:20] or "You"
-    return (SEAT_NAMES[0], SEAT_NAMES[1], cleaned, SEAT_NAMES[3])
 
 
 def _actors(match: Match) -> list[Seat]:

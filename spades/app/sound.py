@@ -18,7 +18,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades.cards import is_card
+from spades.cards import SOUTH, is_card, team_of
 from spades.match import Match
 
 RATE: Final = 22_050
@@ -168,8 +168,9 @@ def moment(match: Match, *, holding: bool, game: str | None) -> TableMoment:
 def cues_between(before: TableMoment | None, after: TableMoment, match: Match) -> tuple[str, ...]:
     """The sounds for what happened between two moments of the same game, in order.
 
-    A card played snaps, a gathered trick swishes, and an ended hand gives our team's bid
-    cue (made or set) and a chime when we took more points than they did. Nothing sounds
+    A card played snaps, a gathered trick swishes, and an ended hand gives our side's bid
+    cue (made or set: our team's, or in cutthroat the player's own) and a chime when we
+    took more points than every other side. Nothing sounds
     for a first look, another game, or an undo (the table went back).
     """
     if before is None or before.game != after.game or after.ply < before.ply:
@@ -180,9 +181,11 @@ def cues_between(before: TableMoment | None, after: TableMoment, match: Match) -
     if after.gathered > before.gathered:
         cues.append("gather")
     if after.hands > before.hands:
-        ours, theirs = match.results[-1].teams
+        sides = match.results[-1].sides
+        mine = team_of(SOUTH) if match.rules.partnerships else SOUTH
+        ours = sides[mine]
         if ours.made is not None:
             cues.append("made" if ours.made else "set")
-        if ours.points > theirs.points:
+        if all(ours.points > side.points for i, side in enumerate(sides) if i != mine):
             cues.append("chime")
     return tuple(cues)

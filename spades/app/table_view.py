@@ -9,23 +9,28 @@ holds its bids, tricks and scored result for the summary and the scoresheet.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
-from spades.app.play import HUMAN_SEAT, GameController, Notice
+from spades.app.play import GameController, Notice
+from spades.app.seats import HUMAN_SEAT
 from spades.bots.hint import Hint
 from spades.cards import BLIND_NIL, LOOK, Action, Card, Seat, bid_action, bid_label, partner
 from spades.deck import Trick, deck_for
 from spades.match import Match
 from spades.observation import Observation, Phase
+from spades.rules import Rules
 from spades.scoring import HandResult
 
-Bids = tuple[int | None, int | None, int | None, int | None]
-Flags = tuple[bool, bool, bool, bool]
+Bids = tuple[int | None, ...]
+Flags = tuple[bool, ...]
+#: The teams as the human sees them, by team number (the human sits on team 0).
+TEAM_NAMES: Final = ("Us", "Them")
 
 
-def team_bid_text(bids: tuple[int | None, int | None], blind: tuple[bool, bool]) -> str:
-    """A team's bid from its two seats' bids: ``6``, ``4 + nil``, ``nil + blind nil`` or ``—``.
+def team_bid_text(bids: tuple[int | None, ...], blind: tuple[bool, ...]) -> str:
+    """A side's bid from its seats' bids: ``6``, ``4 + nil``, ``nil + blind nil`` or ``—``.
 
     >>> team_bid_text((4, 0), (False, False)), team_bid_text((0, 0), (False, True))
     ('4 + nil', 'nil + blind nil')
@@ -38,13 +43,31 @@ def team_bid_text(bids: tuple[int | None, int | None], blind: tuple[bool, bool])
     return " + ".join(parts)
 
 
-def team_bids(bids: Bids, blind: Flags) -> tuple[str, str]:
-    """Both teams' bids in words (North/South first), from the four seats' bids."""
-    texts = [
-        team_bid_text((bids[team], bids[partner(team)]), (blind[team], blind[partner(team)]))
-        for team in (0, 1)
-    ]
-    return texts[0], texts[1]
+def side_seats(rules: Rules) -> tuple[tuple[Seat, ...], ...]:
+    """The seats of each side that scores: both teams (North/South first), or in
+    cutthroat each player alone.
+
+    >>> side_seats(Rules()), side_seats(Rules(players=3, partnerships=False))
+    (((0, 2), (1, 3)), ((0,), (1,), (2,)))
+    """
+    if rules.partnerships:
+        return tuple((team, partner(team)) for team in (0, 1))
+    return tuple((seat,) for seat in range(rules.players))
+
+
+def side_bids(rules: Rules, bids: Bids, blind: Flags) -> tuple[str, ...]:
+    """Each side's bid in words, from the seats' bids (see :func:`side_seats`)."""
+    return tuple(
+        team_bid_text(tuple(bids[s] for s in seats), tuple(blind[s] for s in seats))
+        for seats in side_seats(rules)
+    )
+
+
+def side_names(rules: Rules, players: Sequence[str]) -> tuple[str, ...]:
+    """Each side's name: Us and Them, or in cutthroat each player's."""
+    if rules.partnerships:
+        return TEAM_NAMES
+    return tuple(players[: rules.players])
 
 
 def trump_taker(trick: Trick, *, jokers: bool) -> Seat | None:
@@ -64,17 +87,18 @@ class FinishedHand:
     dealer: Seat
     bids: Bids
     blind: Flags
-    tricks_won: tuple[int, int, int, int]
+    tricks_won: tuple[int, ...]
     tricks: tuple[Trick, ...]
     claimed_by: Seat | None
     result: HandResult
-    #: The match's running score after this hand, North/South first.
-    score: tuple[int, int]
+    #: The match's running score after this hand, a side each (North/South first).
+    score: tuple[int, ...]
+    rules: Rules
 
     @property
-    def team_bids(self) -> tuple[str, str]:
-        """Both teams' bids in words."""
-        return team_bids(self.bids, self.blind)
+    def side_bids(self) -> tuple[str, ...]:
+        """Each side's bid in words."""
+        return side_bids(self.rules, self.bids, self.blind)
 
 
 def finished_hands(match: Match) -> tuple[FinishedHand, ...]:
@@ -84,21 +108,30 @@ def finished_hands(match: Match) -> tuple[FinishedHand, ...]:
         FinishedHand(
             number=index + 1,
             dealer=hand.dealer,
-            bids=(hand.bids[0], hand.bids[1], hand.bids[2], hand.bids[3]),
-            blind=(hand.blind[0], hand.blind[1], hand.blind[2], hand.blind[3]),
-            tricks_won=(
-                hand.tricks_won[0],
-                hand.tricks_won[1],
-                hand.tricks_won[2],
-                hand.tricks_won[3],
-            ),
+            bids=tuple(hand.bids),
+            blind=tuple(hand.blind),
+            tricks_won=tuple(hand.tricks_won),
             tricks=tuple(hand.tricks),
             claimed_by=hand.claimed_by,
             result=result,
             score=totals[index],
+            rules=match.rules,
         )
         for index, (hand, result) in enumerate(zip(match.finished, match.results, strict=True))
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SidePanel:
+    """A side's line beside the table: its name, bid, tricks won, score and bags."""
+
+    name: str
+    bid: str
+    won: int
+    score: int
+    bags: int
+    #: The panel's widget key: ``team_us``/``team_them``, or ``player_<seat>`` in cutthroat.
+    key: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +143,7 @@ class TableView:
     """
 
     obs: Observation
-    players: tuple[str, str, str, str]
+    players: tuple[str, ...]
     #: How many actions the match has had; each click carries it.
     ply: int
     #: The hand on the table is the one being played (not a finished one on show).
@@ -131,11 +164,8 @@ class TableView:
     why_not: Mapping[Action, str | None]
     #: Why each card in the human's hand may not be clicked now (None: it may).
     card_why_not: Mapping[Card, str | None]
-    #: Each team's bid in words, North/South ("Us") first.
-    team_bids: tuple[str, str]
-    #: The scores and bags the team panels show (the match's once a hand is over).
-    scores: tuple[int, int]
-    bags: tuple[int, int]
+    #: Each side's panel: both teams (Us first), or in cutthroat every player.
+    sides: tuple[SidePanel, ...]
     target: int
     hint: Hint | None
     notice: Notice | None
@@ -155,10 +185,10 @@ class TableView:
         """Where the hand on the table stands."""
         return self.obs.phase
 
-    def team_won(self, team: int) -> int:
-        """The tricks ``team`` has won in the hand on the table."""
-        won = self.obs.tricks_won
-        return won[team] + won[partner(team)]
+    @property
+    def partnerships(self) -> bool:
+        """Whether two teams play (otherwise it is cutthroat, everyone alone)."""
+        return self.obs.rules.partnerships
 
 
 def table_view(controller: GameController) -> TableView:
@@ -168,7 +198,7 @@ def table_view(controller: GameController) -> TableView:
     obs = shown.observation(HUMAN_SEAT)
     held = controller.held_trick
     summary = controller.show_summary
-    offered = [bid_action(n) for n in range(14)] + [BLIND_NIL, LOOK]
+    offered = [bid_action(n) for n in range(obs.rules.hand_size + 1)] + [BLIND_NIL, LOOK]
     return TableView(
         obs=obs,
         players=controller.players,
@@ -185,9 +215,12 @@ def table_view(controller: GameController) -> TableView:
         card_why_not={
             card: controller.why_not(controller.card_action(card)) for card in obs.hand or ()
         },
-        team_bids=team_bids(obs.bids, obs.blind),
-        scores=match.scores if summary else obs.scores,
-        bags=match.bags if summary else obs.bags,
+        sides=_side_panels(
+            obs,
+            controller.players,
+            scores=match.scores if summary else obs.scores,
+            bags=match.bags if summary else obs.bags,
+        ),
         target=controller.rules.target_score,
         hint=controller.current_hint(),
         notice=controller.notice,
@@ -197,3 +230,28 @@ def table_view(controller: GameController) -> TableView:
         show_last_trick=controller.show_last_trick,
         last_trick=controller.last_trick(),
     )
+
+
+def _side_panels(
+    obs: Observation, players: Sequence[str], *, scores: Sequence[int], bags: Sequence[int]
+) -> tuple[SidePanel, ...]:
+    """The panels beside the table: Us and Them, or every player from the human on."""
+    rules = obs.rules
+    names = side_names(rules, players)
+    bids = side_bids(rules, obs.bids, obs.blind)
+    panels = [
+        SidePanel(
+            name=names[side],
+            bid=bids[side],
+            won=sum(obs.tricks_won[s] for s in seats),
+            score=scores[side],
+            bags=bags[side],
+            key=f"team_{'us' if side == 0 else 'them'}" if rules.partnerships else f"player_{side}",
+        )
+        for side, seats in enumerate(side_seats(rules))
+    ]
+    if not rules.partnerships:
+        # The human's own panel first, then the others in the order they play after them.
+        start = HUMAN_SEAT
+        panels = [panels[(start + i) % len(panels)] for i in range(len(panels))]
+    return tuple(panels)

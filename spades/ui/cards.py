@@ -203,6 +203,9 @@ class SeatView:
     flash: Card | None = None
     #: The seat won the trick just finished.
     flash_winner: bool = False
+    #: Where the seat sits on the table (0 north, 1 east, 2 south, 3 west) when that is
+    #: not its number: three players sit at west, east and south.
+    place: int | None = None
 
 
 _POSITIONS = ("sp-north", "sp-east", "sp-south", "sp-west")
@@ -229,13 +232,16 @@ def voids_html(suits: Sequence[int]) -> str:
     )
 
 
-def _placed(card: Card, seat: int, kind: str, winner: bool, jokers: bool, classes: str = "") -> str:
-    """A card on the table. The UI contract: it names itself and its seat, and a finished
-    trick's winner says so, for tests and tools that read the page."""
+def _placed(
+    card: Card, place: int, kind: str, winner: bool, jokers: bool, classes: str = ""
+) -> str:
+    """A card on the table. The UI contract: it names itself and its seat's place at the
+    table (N, E, S, W; three players sit W, E and S), and a finished trick's winner says
+    so, for tests and tools that read the page."""
     won = ' data-winner="true"' if winner else ""
     return (
         f'<span class="{kind}" data-card="{card_str(card, jokers=jokers)}" '
-        f'data-seat="{SEAT_LETTERS[seat]}"{won}>'
+        f'data-seat="{SEAT_LETTERS[place]}"{won}>'
         f"{card_html(card, jokers=jokers, classes=classes)}</span>"
     )
 
@@ -254,8 +260,9 @@ def trick_html(
     moment, its winner marked, before the cards of the trick now in play appear.
     """
     cells = []
-    for seat, view in enumerate(seats):
-        classes = ["sp-seat", _POSITIONS[seat]]
+    places = [seat if view.place is None else view.place for seat, view in enumerate(seats)]
+    for place, view in zip(places, seats, strict=True):
+        classes = ["sp-seat", _POSITIONS[place]]
         if view.to_act:
             classes.append("sp-to-act")
         if view.winner:
@@ -266,12 +273,12 @@ def trick_html(
             name for name, on in (("sp-fresh", view.fresh), ("sp-trumped", view.trumped)) if on
         )
         card = (
-            _placed(view.card, seat, "sp-now", view.winner, jokers, card_classes)
+            _placed(view.card, place, "sp-now", view.winner, jokers, card_classes)
             if view.card is not None
             else ""
         )
         flash = (
-            _placed(view.flash, seat, "sp-flash", view.flash_winner, jokers)
+            _placed(view.flash, place, "sp-flash", view.flash_winner, jokers)
             if view.flash is not None
             else ""
         )
@@ -288,13 +295,13 @@ def trick_html(
         badge = '<span class="sp-badge">wins</span>' if view.winner else badge
         cells.append(
             f'<div class="{" ".join(classes)}">'
-            f'<div class="sp-name"><span class="sp-letter">{SEAT_LETTERS[seat]}</span> '
+            f'<div class="sp-name"><span class="sp-letter">{SEAT_LETTERS[place]}</span> '
             f"{html.escape(view.name)}{dealer} {badge}</div>"
             f'<div class="sp-stats">bid <span class="sp-bid">{html.escape(view.bid)}</span>'
             f" · won {view.tricks} {held}</div>"
             f'{voids}<div class="sp-slot">{flash}{card}</div></div>'
         )
-    gather = f" sp-to-{_DIRECTIONS[gather_to]}" if gather_to is not None else ""
+    gather = f" sp-to-{_DIRECTIONS[places[gather_to]]}" if gather_to is not None else ""
     flashing = " sp-flashing" if any(view.flash is not None for view in seats) else ""
     return (
         f'<div class="sp-table{gather}{flashing}">{"".join(cells)}'
@@ -329,7 +336,7 @@ def trick_cards_html(plays: Iterable[tuple[str, Card]], *, jokers: bool = False)
     return f'<div class="sp-row">{"".join(parts)}</div>'
 
 
-def team_panel(
+def side_panel(
     title: str,
     *,
     bid: str,
@@ -339,7 +346,8 @@ def team_panel(
     target: int,
     key: str,
 ) -> None:
-    """A team's line: ``Us: bid 6 | won 4``, then score, bags on the count and the target."""
+    """A side's line (a team's, or a cutthroat player's): ``Us: bid 6 | won 4``, then
+    score, bags on the count and the target."""
     with st.container(key=key, border=True):
         st.markdown(f"**{title}: bid {bid} | won {won}**")
         st.caption(f"Score {score} of {target} · bags {bags}")

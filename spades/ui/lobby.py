@@ -45,6 +45,8 @@ NOTICE_KEY: Final = "table_notice"
 VIEW_KEY: Final = "table_view"
 NAME_KEY: Final = "lobby_name"
 PRESET_KEY: Final = "lobby_preset"
+#: The rule sets a shared table offers: the partnership game's (tables seat four partners).
+TABLE_PRESETS: Final = tuple(preset for preset in PRESETS if preset.rules.partnerships)
 LIMIT_KEY: Final = "lobby_turn_limit"
 #: The times for a move a table's creator picks from, in seconds.
 LIMITS: Final = (15, 30, 60, 120)
@@ -112,7 +114,9 @@ def _name_input() -> None:
 
 # ------------------------------------------------------------------ callbacks
 def _on_create() -> None:
-    preset = next((p for p in PRESETS if p.name == st.session_state.get(PRESET_KEY)), PRESETS[0])
+    preset = next(
+        (p for p in TABLE_PRESETS if p.name == st.session_state.get(PRESET_KEY)), TABLE_PRESETS[0]
+    )
     try:
         player = identity.ensure_player(_name())
         limit = st.session_state.get(LIMIT_KEY, TURN_LIMIT)
@@ -186,7 +190,7 @@ def _lobby() -> None:
     _notice()
     with st.container(key="new_table", border=True):
         _name_input()
-        names = [preset.name for preset in PRESETS]
+        names = [preset.name for preset in TABLE_PRESETS]
         st.selectbox("Rule set", names, key=PRESET_KEY)
         st.selectbox(
             "Time for a move",

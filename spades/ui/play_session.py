@@ -15,7 +15,8 @@ from typing import Final
 
 import streamlit as st
 
-from spades.app.play import HUMAN_SEAT, MOVED_ON, GameController, Notice
+from spades.app.play import MOVED_ON, GameController, Notice
+from spades.app.seats import HUMAN_SEAT
 from spades.rules import Rules
 from spades.store import StoreError, StoreUnavailable
 from spades.ui import identity, sidebar
@@ -39,7 +40,7 @@ def start_game(notice: Notice | None = None) -> GameController:
         rules,
         seed=secrets.randbelow(2**31),
         player_name=chosen.player_name,
-        bot_levels=chosen.levels(),
+        bot_levels=chosen.levels(rules),
         undo_allowed=chosen.undo_allowed,
         store=app_store(),
         owner=identity.player_id(),

@@ -30,12 +30,21 @@ from typing import Any, Final, Literal
 import streamlit as st
 
 from spades.app import prefs
-from spades.app.play import BOT_SEATS, HUMAN_SEAT, PACES, GameController, default_bot_level
+from spades.app.play import PACES, GameController, default_bot_level
 from spades.app.prefs import TablePrefs
+from spades.app.seats import HUMAN_SEAT, bot_seats, seat_names
 from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
-from spades.cards import SEAT_NAMES, Seat
-from spades.rules import PRESETS, Preset, Rules, RulesError, describe_options, value_words
+from spades.cards import Seat
+from spades.rules import (
+    PRESETS,
+    Game,
+    Preset,
+    Rules,
+    RulesError,
+    describe_options,
+    value_words,
+)
 from spades.store import StoreError
 from spades.ui import identity, safe
 from spades.ui.db import app_store
@@ -88,10 +97,11 @@ class PlaySettings:
         if name == CUSTOM or name in _PRESETS:
             self.preset = name
 
-    def levels(self) -> dict[Seat, str]:
-        """A bot level for each bot seat (the default where none is chosen)."""
+    def levels(self, rules: Rules) -> dict[Seat, str]:
+        """A bot level for each bot seat of a game under ``rules``, the default where
+        none is chosen."""
         known = bot_names()
-        chosen = {seat: self.bot_levels.get(seat, default_bot_level()) for seat in BOT_SEATS}
+        chosen = {seat: self.bot_levels.get(seat, default_bot_level()) for seat in bot_seats(rules)}
         return {s: level if level in known else default_bot_level() for s, level in chosen.items()}
 
 
@@ -306,15 +316,21 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
             help="The name the table shows for you.",
         )
         chosen.player_name = name.strip() or "You"
+        try:
+            next_rules = chosen.rules()
+        except RulesError:
+            next_rules = controller.rules
         names = bot_names()
-        for seat in BOT_SEATS:
-            current = chosen.levels()[seat]
+        levels = chosen.levels(next_rules)
+        seat_words = seat_names(next_rules)
+        partner = " North is your partner." if next_rules.partnerships else ""
+        for seat in bot_seats(next_rules):
             chosen.bot_levels[seat] = st.selectbox(
-                f"{SEAT_NAMES[seat]} bot",
+                f"{seat_words[seat]} bot",
                 names,
-                index=names.index(current),
+                index=names.index(levels[seat]),
                 key=f"bot_{SEAT_LETTERS[seat]}",
-                help="How strongly this seat plays. North is your partner.",
+                help=f"How strongly this seat plays.{partner}",
             )
         chosen.undo_allowed = st.toggle(
             "Allow undo",
@@ -327,7 +343,7 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
             if preset is not None:
                 st.caption(" · ".join(_option_texts(preset.rules)))
             else:
-                for name_, label, help_text, _default in describe_options():
+                for name_, label, help_text, _default in describe_options(_game(chosen)):
                     value = _rule_widget(
                         name_, label, help_text, hints[name_], chosen.rule_values[name_]
                     )
@@ -368,12 +384,19 @@ def _preset_picker(chosen: PlaySettings) -> Preset | None:
     return preset
 
 
+def _game(chosen: PlaySettings) -> Game:
+    """The game whose options the custom rules show: cutthroat once partnerships are off."""
+    return "partnership" if chosen.rule_values.get("partnerships", True) else "cutthroat"
+
+
 def _option_texts(rules: Rules) -> list[str]:
-    """Each option as "label: value" in Markdown, in bold where it differs from the
-    standard game."""
+    """Each option of the rules' game as "label: value" in Markdown, in bold where it
+    differs from that game's defaults (the standard game, or plain cutthroat)."""
     standard = Rules().to_dict()
+    if not rules.partnerships:
+        standard = Rules(players=rules.players, partnerships=False).to_dict()
     texts = []
-    for name, label, _help, _default in describe_options():
+    for name, label, _help, _default in describe_options(rules.game):
         value = getattr(rules, name)
         text = f"{label}: {value_words(value)}"
         texts.append(f"**{text}**" if value != standard[name] else text)

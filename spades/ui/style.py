@@ -168,22 +168,18 @@ CSS: Final = """
   .st-key-header h3 { font-size: 1.15rem; padding: 0.2rem 0 1rem; white-space: nowrap; }
   .st-key-header [data-testid="stCaptionContainer"] p { font-size: 0.75rem; line-height: 1.2; }
   .st-key-header button { min-height: 2.1rem; padding: 0.15rem 0.6rem; }
-  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-team_us) {
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-side_panels) {
     row-gap: 0.45rem;
   }
-  /* Streamlit stacks the columns on a phone: the team panels' column goes first, its
-     two panels side by side. */
-  [data-testid="stColumn"]:has(.st-key-team_us) { order: -1; }
-  [data-testid="stColumn"]:has(.st-key-team_us) > [data-testid="stVerticalBlock"] {
-    flex-direction: row; gap: 0.4rem;
-  }
-  [data-testid="stColumn"]:has(.st-key-team_us) > [data-testid="stVerticalBlock"] > * {
-    flex: 1 1 0; min-width: 0;
-  }
-  .st-key-team_us, .st-key-team_them { padding: 0.25rem 0.5rem; gap: 0; }
-  .st-key-team_us p, .st-key-team_them p { font-size: 0.8rem; line-height: 1.3; }
-  .st-key-team_us [data-testid="stCaptionContainer"] p,
-  .st-key-team_them [data-testid="stCaptionContainer"] p { font-size: 0.72rem; }
+  /* Streamlit stacks the columns on a phone: the side panels' column goes first, its
+     panels (two teams, or three or four players) side by side. */
+  [data-testid="stColumn"]:has(.st-key-side_panels) { order: -1; }
+  .st-key-side_panels { flex-direction: row; gap: 0.4rem; }
+  .st-key-side_panels > * { flex: 1 1 0; min-width: 0; }
+  .st-key-side_panels [class*="st-key-team_"],
+  .st-key-side_panels [class*="st-key-player_"] { padding: 0.25rem 0.5rem; gap: 0; }
+  .st-key-side_panels p { font-size: 0.8rem; line-height: 1.3; }
+  .st-key-side_panels [data-testid="stCaptionContainer"] p { font-size: 0.72rem; }
   .st-key-table_felt {
     padding: 0.3rem; gap: 0.35rem; border-radius: 0.9rem;
     box-shadow: inset 0 0 0 3px rgba(0, 0, 0, 0.25);

@@ -21,9 +21,14 @@ from typing import Final
 import streamlit as st
 
 from spades.app import sound
-from spades.app.play import HUMAN_SEAT, GameController, Notice
+from spades.app.play import GameController, Notice
 from spades.app.prefs import TablePrefs
-from spades.app.table_view import FinishedHand, TableView, finished_hands, table_view
+from spades.app.seats import HUMAN_SEAT
+from spades.app.table_view import (
+    TableView,
+    finished_hands,
+    table_view,
+)
 from spades.cards import (
     BLIND_NIL,
     CLAIM,
@@ -37,13 +42,13 @@ from spades.cards import (
     is_card,
 )
 from spades.observation import Phase
-from spades.ui import identity, keyboard, quick, safe, sidebar, style
+from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style
 from spades.ui.cards import (
     card_key,
     hand_row,
     hidden_hand,
+    side_panel,
     spoken,
-    team_panel,
     trick_cards_html,
     trick_view,
 )
@@ -59,10 +64,8 @@ from spades.ui.play_session import (
     start_game,
 )
 from spades.ui.table_html import (
-    SIDE_NAMES,
     announcement,
     center_html,
-    scoresheet_rows,
     seat_views,
     status,
 )
@@ -160,7 +163,7 @@ def _bid_button_label(name: str, why: str | None) -> str:
 def _bids(view: TableView) -> dict[str, str]:
     labels: dict[str, str] = {}
     with st.container(key="bids", horizontal=True, gap="small"):
-        for key, action in bid_actions():
+        for key, action in bid_actions(view.obs.rules.hand_size):
             why = view.why_not[action]
             name = bid_label(bid_of(action))
             labels[key] = _bid_button_label(name, why)
@@ -314,7 +317,7 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
         _controls(view)
         _last_trick(view)
     with right:
-        _team_panels(view)
+        _side_panels(view)
     controller.drawn()
     # Last, so that the script's element, drawn once a player is made, moves nothing above.
     identity.remember()
@@ -375,17 +378,18 @@ def _own_seat(view: TableView) -> dict[str, str]:
     )
 
 
-def _team_panels(view: TableView) -> None:
-    for team in (0, 1):
-        team_panel(
-            SIDE_NAMES[team],
-            bid=view.team_bids[team],
-            won=view.team_won(team),
-            score=view.scores[team],
-            bags=view.bags[team],
-            target=view.target,
-            key=f"team_{'us' if team == 0 else 'them'}",
-        )
+def _side_panels(view: TableView) -> None:
+    with st.container(key="side_panels"):
+        for side in view.sides:
+            side_panel(
+                safe.md(side.name),
+                bid=side.bid,
+                won=side.won,
+                score=side.score,
+                bags=side.bags,
+                target=view.target,
+                key=side.key,
+            )
 
 
 @dataclass(slots=True)
@@ -426,51 +430,14 @@ def _table(controller: GameController) -> None:
 
 
 # ---------------------------------------------------------- sheets and summaries
-def _scoresheet(hands: Sequence[FinishedHand]) -> None:
-    rows = scoresheet_rows(hands)
-    with st.container(key="scoresheet"):
-        st.subheader("Scoresheet")
-        if rows:
-            st.dataframe(rows, hide_index=True, width="stretch")
-        else:
-            st.caption("The scores of each hand appear here.")
-
-
-def _hand_summary(players: Sequence[str], hand: FinishedHand) -> None:
-    """A finished hand: each seat's bid and tricks, then each team's points line by line."""
-    seats = [
-        {
-            "Seat": players[seat],
-            "Bid": bid_label(hand.bids[seat], hand.blind[seat]),
-            "Won": hand.tricks_won[seat],
-        }
-        for seat in range(4)
-    ]
-    st.dataframe(seats, hide_index=True, width="stretch")
-    if hand.claimed_by is not None:
-        st.caption(f"{safe.md(players[hand.claimed_by])} claimed the last tricks.")
-    columns = st.columns(2)
-    for team, column in enumerate(columns):
-        t = hand.result.teams[team]
-        with column, st.container(key=f"summary_{'us' if team == 0 else 'them'}", border=True):
-            st.markdown(f"**{SIDE_NAMES[team]}: bid {hand.team_bids[team]} | won {t.tricks}**")
-            for line in t.lines:
-                st.markdown(f"- {line.text}: **{line.points:+d}**")
-            if not t.lines:
-                st.markdown("- no points")
-            st.markdown(
-                f"Points this hand **{t.points:+d}** · score **{hand.score[team]}** · "
-                f"bags {t.bags_before} → {t.bags_after}"
-                + (f" · penalty −{t.penalty}" if t.penalty else "")
-            )
-
-
 def _summary_body() -> None:
     controller = session_game()
     if not controller.show_summary or controller.summary_for is None:
         st.rerun(scope="app")
         return
-    _hand_summary(controller.players, finished_hands(controller.match)[controller.summary_for])
+    finished.hand_summary(
+        controller.players, finished_hands(controller.match)[controller.summary_for]
+    )
     st.button("Next hand", key="next_hand", type="primary", width="stretch", on_click=_on_next_hand)
 
 
@@ -487,22 +454,15 @@ def _match_over(controller: GameController) -> None:
     match = controller.match
     hands = finished_hands(match)
     with st.container(key="match_over"):
-        if match.winner is None:
-            st.header("A shared game")
-        elif match.winner == 0:
-            st.header(":material/trophy: You and your partner win!")
-        else:
-            st.header("East and West win this time")
-        st.markdown(
-            f"{match.outcome.reason}. Final score: us **{match.scores[0]}**, "
-            f"them **{match.scores[1]}**."
-        )
+        st.header(finished.winner_heading(controller))
+        reason = finished.reason_words(match.outcome.reason, controller.players)
+        st.markdown(f"{reason}. Final score: {finished.final_scores(controller)}.")
         if controller.undo_used:
             st.caption("Undo was used in this game.")
         st.button("New game", key="new_game", type="primary", on_click=_on_new_game)
         with st.expander(f"The last hand (hand {hands[-1].number})"):
-            _hand_summary(controller.players, hands[-1])
-    _scoresheet(hands)
+            finished.hand_summary(controller.players, hands[-1])
+    finished.scoresheet(hands, controller.players)
 
 
 def _confirm_body() -> None:
@@ -571,7 +531,7 @@ def render() -> None:
     _resume_offer(controller)
     _header(controller)
     _table(controller)
-    _scoresheet(finished_hands(controller.match))
+    finished.scoresheet(finished_hands(controller.match), controller.players)
     if controller.show_summary:
         _summary(controller)
     elif st.session_state.get(CONFIRM_KEY):
@@ -586,6 +546,7 @@ def bid_key(bid: int) -> str:
     return "bid_nil" if bid == 0 else f"bid_{bid}"
 
 
-def bid_actions() -> Sequence[tuple[str, Action]]:
-    """(key, action) of every bid button in order: nil, 1..13."""
-    return [(bid_key(n), bid_action(n)) for n in range(14)]
+def bid_actions(tricks: int = 13) -> Sequence[tuple[str, Action]]:
+    """(key, action) of every bid button in order: nil, 1 up to the hand's ``tricks``
+    (13, or 17 for three players)."""
+    return [(bid_key(n), bid_action(n)) for n in range(tricks + 1)]

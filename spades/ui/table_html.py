@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from spades.app.play import HUMAN_SEAT
 from spades.app.prefs import TablePrefs
-from spades.app.table_view import FinishedHand, TableView
-from spades.cards import SEAT_NAMES, Card, bid_label, card_name
+from spades.app.seats import HUMAN_SEAT, seat_names
+from spades.app.table_view import FinishedHand, TableView, side_names
+from spades.cards import Card, bid_label, card_name
 from spades.observation import Phase
 from spades.ui.cards import SeatView
 
-#: The teams as the human sees them, by team number (the human sits on team 0).
-SIDE_NAMES: Final = ("Us", "Them")
+#: Where three players sit on the table (by seat): the one after the player on their
+#: left (west), the one before on their right (east), the player at the bottom (south).
+THREE_HANDED_PLACES: Final = (3, 1, 2)
 
 
 def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
@@ -36,6 +37,7 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
     voids = obs.known_voids() if look.voids else None
     flash = view.flash
     flashed = dict(flash.plays()) if flash is not None else {}
+    players = obs.rules.players
     return [
         SeatView(
             name=view.players[seat],
@@ -53,8 +55,9 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
             held=obs.hand_sizes[seat] if seat != HUMAN_SEAT else None,
             flash=flashed.get(seat),
             flash_winner=flash is not None and flash.winner == seat,
+            place=THREE_HANDED_PLACES[seat] if players == 3 else None,
         )
-        for seat in range(4)
+        for seat in range(players)
     ]
 
 
@@ -73,9 +76,7 @@ def announcement(view: TableView) -> str:
     if view.flash is not None:
         trick = f"{view.players[view.flash.winner]} won the last trick. {trick}"
     scores = "; ".join(
-        f"{SIDE_NAMES[team]}: bid {view.team_bids[team]}, won "
-        f"{view.team_won(team)}, score {obs.scores[team]}"
-        for team in (0, 1)
+        f"{side.name}: bid {side.bid}, won {side.won}, score {side.score}" for side in view.sides
     )
     return f"{trick} {status(view)} {scores}."
 
@@ -120,17 +121,38 @@ def _your_turn(view: TableView) -> str:
     return "Your turn: play a card."
 
 
-def scoresheet_rows(hands: Sequence[FinishedHand]) -> list[dict[str, int | str]]:
-    """One row a finished hand: each team's bid, tricks, points, score and bags."""
+def scoresheet_rows(
+    hands: Sequence[FinishedHand], players: Sequence[str]
+) -> list[dict[str, int | str]]:
+    """One row a finished hand: each side's bid, tricks, points, score and bags (the
+    teams', or in cutthroat every player's under their name)."""
     rows: list[dict[str, int | str]] = []
     for hand in hands:
-        row: dict[str, int | str] = {"Hand": hand.number, "Dealer": SEAT_NAMES[hand.dealer]}
-        for team, name in enumerate(SIDE_NAMES):
-            t = hand.result.teams[team]
-            row[f"{name} bid"] = hand.team_bids[team]
-            row[f"{name} won"] = t.tricks
-            row[f"{name} points"] = t.points
-            row[f"{name} score"] = hand.score[team]
-            row[f"{name} bags"] = t.bags_after
+        names = _distinct(side_names(hand.rules, players))
+        row: dict[str, int | str] = {
+            "Hand": hand.number,
+            "Dealer": seat_names(hand.rules)[hand.dealer],
+        }
+        for side, name in enumerate(names):
+            result = hand.result.sides[side]
+            row[f"{name} bid"] = hand.side_bids[side]
+            row[f"{name} won"] = result.tricks
+            row[f"{name} points"] = result.points
+            row[f"{name} score"] = hand.score[side]
+            row[f"{name} bags"] = result.bags_after
         rows.append(row)
     return rows
+
+
+def _distinct(names: Sequence[str]) -> list[str]:
+    """The names made distinct (a second "Left" becomes "Left (2)"), to head columns.
+
+    >>> _distinct(["Left", "Right", "Left"])
+    ['Left', 'Right', 'Left (2)']
+    """
+    seen: dict[str, int] = {}
+    distinct = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        distinct.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return distinct

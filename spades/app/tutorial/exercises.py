@@ -1,4 +1,4 @@
-"""The exercises of lessons 1 to 8, made by seed, with feedback that says why.
+"""The exercises of lessons 1 to 8 and 10, made by seed, with feedback that says why.
 
 Every exercise is built from a real position. Some come from a seeded deal played
 forward; others from hands built so that the plays are legal. The engine then gives
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from . import bid_lessons, score_lessons, trick_lessons
+from . import bid_lessons, cutthroat_lessons, score_lessons, trick_lessons
 from .positions import seeded_rng
 from .questions import Exercise
 
@@ -27,13 +27,14 @@ _MAKERS: Final[dict[int, Callable[[int], Exercise]]] = {
     **trick_lessons.MAKERS,
     **bid_lessons.MAKERS,
     **score_lessons.MAKERS,
+    **cutthroat_lessons.MAKERS,
 }
 
 
 def make_exercise(lesson_no: int, seed: int) -> Exercise:
-    """Exercise ``seed`` of a lesson (1 to 8). Seed 0 is the fixed first example."""
+    """Exercise ``seed`` of a lesson (1 to 8, or 10). Seed 0 is the fixed first example."""
     if lesson_no not in _MAKERS:
-        raise ValueError(f"lesson {lesson_no} has no exercises (lessons 1 to 8 do)")
+        raise ValueError(f"lesson {lesson_no} has no exercises (lessons 1 to 8 and 10 do)")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"an exercise seed is an int of 0 or more, not {seed!r}")
     return _MAKERS[lesson_no](seed)

@@ -1,7 +1,8 @@
 """The tutorial's prose: each lesson's number, title and explanation, in teaching order.
 
-Lessons 1 to 8 are followed by exercises (:mod:`spades.app.tutorial.exercises`); the last
-lesson is a guided practice hand (:mod:`spades.app.tutorial.practice`).
+Lessons 1 to 8 are followed by exercises (:mod:`spades.app.tutorial.exercises`); lesson 9
+is a guided practice hand (:mod:`spades.app.tutorial.practice`), and lesson 10, with its
+own exercises, shows cutthroat, the game without partners.
 """
 
 from __future__ import annotations
@@ -106,11 +107,25 @@ LESSONS: Final = (
         "turn. When your card differs from the expert's choice you will see why it "
         "chose differently, and the hand ends with a review.",
     ),
+    Lesson(
+        10,
+        "Cutthroat: everyone for themselves",
+        "In **cutthroat** there are no partners: every player bids, takes tricks and "
+        "scores alone. It is the usual game for three. With three players the 2♣ is set "
+        "aside and each gets **17 cards**, so bids run from nil to 17; the player to the "
+        "dealer's left bids first and leads first, and spades break as usual.\n\n"
+        "The scoring is the one you know, for one player: a made bid scores 10 a trick "
+        "plus 1 a bag, a set loses 10 a trick bid, nil is ±100, and every 10 of your own "
+        "bags cost 100. Nobody protects your nil, and the others gladly set the leader. "
+        "When someone reaches **500** the highest score wins.\n\n"
+        "To play it, pick **Cutthroat (3)** or **Cutthroat (4)** under the house rules on "
+        "the Play page.",
+    ),
 )
 
 
 def lesson(number: int) -> Lesson:
-    """The lesson with this number (1 to 9)."""
+    """The lesson with this number (1 to 10)."""
     for item in LESSONS:
         if item.number == number:
             return item

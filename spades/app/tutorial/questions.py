@@ -71,7 +71,7 @@ class Exercise:
     position: HandState | None = field(default=None, repr=False)
     table: TableView | None = field(default=None, repr=False)
     case: ScoreCase | None = None
-    scores: tuple[int, int] | None = None
+    scores: tuple[int, ...] | None = None
     bags: tuple[int, int] | None = None
 
     def label(self, value: int) -> str:

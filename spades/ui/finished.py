@@ -1,0 +1,96 @@
+"""The Play page's record of finished hands: a hand's summary, the scoresheet, and the
+match's result in words, for the two teams of the partnership game or every cutthroat
+player (drawn from the public :class:`~spades.app.table_view.FinishedHand`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import streamlit as st
+
+from spades.app.play import GameController
+from spades.app.seats import HUMAN_SEAT
+from spades.app.table_view import FinishedHand, side_names
+from spades.cards import bid_label
+from spades.ui import safe
+from spades.ui.table_html import scoresheet_rows
+
+
+def scoresheet(hands: Sequence[FinishedHand], players: Sequence[str]) -> None:
+    """The running scoresheet: a row a finished hand (see :func:`scoresheet_rows`)."""
+    rows = scoresheet_rows(hands, players)
+    with st.container(key="scoresheet"):
+        st.subheader("Scoresheet")
+        if rows:
+            st.dataframe(rows, hide_index=True, width="stretch")
+        else:
+            st.caption("The scores of each hand appear here.")
+
+
+def hand_summary(players: Sequence[str], hand: FinishedHand) -> None:
+    """A finished hand: each seat's bid and tricks, then each side's points line by line
+    (the two teams', or in cutthroat every player's)."""
+    seats = [
+        {
+            "Seat": players[seat],
+            "Bid": bid_label(hand.bids[seat], hand.blind[seat]),
+            "Won": hand.tricks_won[seat],
+        }
+        for seat in range(hand.rules.players)
+    ]
+    st.dataframe(seats, hide_index=True, width="stretch")
+    if hand.claimed_by is not None:
+        st.caption(f"{safe.md(players[hand.claimed_by])} claimed the last tricks.")
+    names = side_names(hand.rules, players)
+    sides = hand.result.sides
+    for side, column in enumerate(st.columns(len(sides))):
+        t = sides[side]
+        key = f"summary_{'us' if side == 0 else 'them'}" if len(names) == 2 else f"summary_{side}"
+        with column, st.container(key=key, border=True):
+            st.markdown(f"**{safe.md(names[side])}: bid {hand.side_bids[side]} | won {t.tricks}**")
+            for line in t.lines:
+                st.markdown(f"- {line.text}: **{line.points:+d}**")
+            if not t.lines:
+                st.markdown("- no points")
+            st.markdown(
+                f"Points this hand **{t.points:+d}** · score **{hand.score[side]}** · "
+                f"bags {t.bags_before} → {t.bags_after}"
+                + (f" · penalty −{t.penalty}" if t.penalty else "")
+            )
+
+
+def winner_heading(controller: GameController) -> str:
+    """Who won the match, said to the player."""
+    match = controller.match
+    if match.winner is None:
+        return "A shared game"
+    if not match.rules.partnerships:
+        if match.winner == HUMAN_SEAT:
+            return ":material/trophy: You win!"
+        return f"{safe.md(controller.players[match.winner])} wins this time"
+    if match.winner == 0:
+        return ":material/trophy: You and your partner win!"
+    return "East and West win this time"
+
+
+def final_scores(controller: GameController) -> str:
+    """The final score of every side in words."""
+    match = controller.match
+    names = side_names(match.rules, controller.players)
+    if match.rules.partnerships:
+        names = ("us", "them")
+    return ", ".join(
+        f"{safe.md(name)} **{score}**" for name, score in zip(names, match.scores, strict=True)
+    )
+
+
+def reason_words(reason: str, players: Sequence[str]) -> str:
+    """The engine's reason the match ended, with each seat named (``seat 1`` becomes the
+    player at seat 1) and escaped for Markdown.
+
+    >>> reason_words("seat 1 wins with the highest score", ["Left", "Right", "Ada"])
+    'Right wins with the highest score'
+    """
+    named = re.sub(r"\bseat (\d)\b", lambda m: players[int(m.group(1))], reason)
+    return safe.md(named, limit=300)
