@@ -8,6 +8,10 @@ Python.
 My stats are seen from South: a player sits South in their own games, so South is "you"
 and North/South "you and partner". In a game that is not theirs (the bot lab's, or another
 person's, when chosen) South stands in for them.
+
+The frames of the partnership game's hands are here; cutthroat's, kept by player, are in
+:mod:`spades.analytics_cutthroat`. A game's result (who won, a streak, the list of games)
+is read here for both: in cutthroat South wins alone.
 """
 
 from __future__ import annotations
@@ -17,15 +21,38 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import sqlalchemy as sa
 
-from spades.cards import SEAT_NAMES, bid_label, card_label
+from spades.cards import SEAT_NAMES, SOUTH, bid_label, card_label
 from spades.match import Match
 from spades.rules import Rules
-from spades.store import HUMAN, SEAT_KEYS, TEAM_KEYS, GameFilter, Store, games, hand_rows, hands
+from spades.store import (
+    CUTTHROAT_3,
+    CUTTHROAT_4,
+    HUMAN,
+    PARTNERSHIP,
+    SEAT_KEYS,
+    TEAM_KEYS,
+    GameFilter,
+    Store,
+    games,
+    hand_rows,
+    hands,
+)
 
 TEAM_NAMES: Final = ("N/S", "E/W")
+#: The games as the pages name them (the store's variants).
+VARIANT_NAMES: Final = {
+    PARTNERSHIP: "Partnership",
+    CUTTHROAT_3: "Cutthroat, 3 players",
+    CUTTHROAT_4: "Cutthroat, 4 players",
+}
+#: The seats of three-handed cutthroat as the Play page names them, the player's at South.
+THREE_SEATS: Final = ("Left", "Right", "South")
+_FOUR_LABELS: Final = np.array(SEAT_NAMES, dtype=object)
+_THREE_LABELS: Final = np.array((*THREE_SEATS, ""), dtype=object)
 #: The teams of a game seen from the South seat, the player's own.
 OUR_TEAMS: Final = ("You and partner", "Opponents")
 YOU: Final = "you"
@@ -62,13 +89,41 @@ class MyGames:
         return sa.and_(self.games.clause(), sa.or_(*whose))
 
 
-def _player_label(level: pd.Series) -> pd.Series:
+def seat_labels(players: int) -> tuple[str, ...]:
+    """The names of the seats of a game of ``players`` players.
+
+    >>> seat_labels(3), seat_labels(4)[:2]
+    (('Left', 'Right', 'South'), ('North', 'East'))
+    """
+    return THREE_SEATS if players == 3 else SEAT_NAMES
+
+
+def seat_names(seat: pd.Series, three: pd.Series) -> npt.NDArray[np.object_]:
+    """The name of each ``seat``: the three-handed game's where ``three`` holds."""
+    index = seat.to_numpy(dtype=np.int64)
+    names: npt.NDArray[np.object_] = np.where(
+        three.to_numpy(dtype=bool), _THREE_LABELS[index], _FOUR_LABELS[index]
+    )
+    return names
+
+
+def player_label(level: pd.Series) -> pd.Series:
     """ "you" for a human seat, "bot: <level>" for a bot."""
     return level.where(level == HUMAN, "bot: " + level).replace(HUMAN, YOU)
 
 
+def you_won() -> sa.ColumnElement[bool]:
+    """SQL: South won the game, with North in the partnership game (team 0) or alone in
+    cutthroat (seat 2)."""
+    g = games.c
+    return sa.or_(
+        sa.and_(g.variant == PARTNERSHIP, g.winner == 0),
+        sa.and_(g.variant != PARTNERSHIP, g.winner == SOUTH),
+    )
+
+
 # ------------------------------------------------------------------------ overview
-def _count_true(*conditions: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+def count_true(*conditions: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
     """SQL: how many of ``conditions`` hold, summed over the rows."""
     expr: sa.ColumnElement[Any] = sa.case((conditions[0], 1), else_=0)
     for condition in conditions[1:]:
@@ -84,10 +139,10 @@ def my_stats(store: Store, selection: Selection) -> dict[str, float | int | None
     """
     g, h = games.c, hands.c
     with store.engine.connect() as conn:
-        played, wins, losses = conn.execute(
-            sa.select(
-                sa.func.count(), _count_true(g.winner == 0), _count_true(g.winner == 1)
-            ).where(selection.clause())
+        played, wins, decided = conn.execute(
+            sa.select(sa.func.count(), count_true(you_won()), sa.func.count(g.winner)).where(
+                selection.clause()
+            )
         ).one()
         row = conn.execute(
             sa.select(
@@ -95,22 +150,31 @@ def my_stats(store: Store, selection: Selection) -> dict[str, float | int | None
                 sa.func.count(sa.distinct(h.game)),
                 sa.func.avg(h.points_ns),
                 sa.func.avg(h.points_ew),
-                _count_true(h.made_ns.is_(False)),
+                count_true(h.made_ns.is_(False)),
                 sa.func.count(h.made_ns),
-                _count_true(h.bid_s == 0),
-                _count_true(sa.and_(h.bid_s == 0, h.tricks_s == 0)),
+                count_true(h.bid_s == 0),
+                count_true(sa.and_(h.bid_s == 0, h.tricks_s == 0)),
                 sa.func.coalesce(sa.func.sum(h.bags_ns), 0),
             )
             .join_from(hands, games, h.game == g.num)
             .where(selection.clause())
         ).one()
-    hand_count, scored_games, pts_us, pts_them, sets, contracts, nils, nils_made, bags = row
-    decided = int(wins) + int(losses)
+    return stats_figures((played, wins, decided), tuple(row))
+
+
+def stats_figures(
+    games_row: tuple[Any, ...], hands_row: tuple[Any, ...]
+) -> dict[str, float | int | None]:
+    """My stats' figures from the counts a query gave: ``games_row`` (games, won, decided)
+    and ``hands_row`` (hands, games with a hand, points a hand of ours and of theirs,
+    sets, contracts, nils, nils made, bags)."""
+    played, wins, decided = (int(n) for n in games_row)
+    hand_count, scored_games, pts_us, pts_them, sets, contracts, nils, nils_made, bags = hands_row
     return {
-        "games": int(played),
-        "wins": int(wins),
-        "losses": int(losses),
-        "win_rate": int(wins) / decided if decided else None,
+        "games": played,
+        "wins": wins,
+        "losses": decided - wins,
+        "win_rate": wins / decided if decided else None,
         "hands": int(hand_count),
         "points_per_hand": float(pts_us) if pts_us is not None else None,
         "points_per_hand_them": float(pts_them) if pts_them is not None else None,
@@ -127,11 +191,11 @@ def streaks(store: Store, selection: Selection) -> dict[str, int | bool | None]:
     ``current_won``: None with no decided game) and the longest run of wins."""
     g = games.c
     frame = store.frame(
-        sa.select(g.winner)
+        sa.select(sa.case((you_won(), 1), else_=0).label("won"))
         .where(selection.clause(), g.winner.is_not(None))
         .order_by(g.finished_at, g.num)
     )
-    won = frame["winner"].to_numpy(dtype=np.int64) == 0
+    won = frame["won"].to_numpy(dtype=np.int64) == 1
     if not len(won):
         return {"current": 0, "current_won": None, "longest_win": 0}
     starts = np.flatnonzero(np.r_[True, won[1:] != won[:-1]])
@@ -164,26 +228,42 @@ def best_and_worst_hands(store: Store, selection: Selection, *, count: int = 3) 
         .join_from(hands, games, h.game == g.num)
         .where(selection.clause())
     )
-    newest = (g.num.desc(), h.hand_no)
-    found = pd.concat(
-        [
-            store.frame(base.order_by(h.points_ns.desc(), *newest).limit(count)),
-            store.frame(base.order_by(h.points_ns, *newest).limit(count)),
-        ],
-        ignore_index=True,
-    )
+    found = extreme_hands(store, base, h.points_ns, h.hand_no, count)
     columns = ["points", "day", "game", "hand", "you", "partner"]
     if found.empty:
         return pd.DataFrame(columns=columns)
+    for name, key in (("you", "s"), ("partner", "n")):
+        bids = bid_text(found[f"bid_{key}"], found[f"blind_{key}"])
+        found[name] = bids + " / " + found[f"tricks_{key}"].astype(str)
+    return found[columns]
+
+
+def extreme_hands(
+    store: Store,
+    base: sa.Select[Any],
+    points: sa.ColumnElement[Any],
+    hand_no: sa.ColumnElement[Any],
+    count: int,
+) -> pd.DataFrame:
+    """The ``count`` rows of ``base`` (hands with their game's ``started_at`` and id as
+    ``game``, and ``hand``) of most ``points`` and the ``count`` of fewest, best first, the
+    newest first among equals, each hand once, with its ``day`` and short game id."""
+    newest = (games.c.num.desc(), hand_no)
+    found = pd.concat(
+        [
+            store.frame(base.order_by(points.desc(), *newest).limit(count)),
+            store.frame(base.order_by(points, *newest).limit(count)),
+        ],
+        ignore_index=True,
+    )
+    if found.empty:
+        return found
     found = found.drop_duplicates(["game", "hand"]).sort_values(
         "points", ascending=False, kind="stable", ignore_index=True
     )
     found["day"] = pd.to_datetime(found["started_at"]).dt.date
     found["game"] = found["game"].str[:8]
-    for name, key in (("you", "s"), ("partner", "n")):
-        bids = _bid_text(found[f"bid_{key}"], found[f"blind_{key}"])
-        found[name] = bids + " / " + found[f"tricks_{key}"].astype(str)
-    return found[columns]
+    return found
 
 
 def win_rate_over_time(store: Store, selection: Selection) -> pd.DataFrame:
@@ -194,7 +274,7 @@ def win_rate_over_time(store: Store, selection: Selection) -> pd.DataFrame:
         sa.select(
             day,
             sa.func.count().label("games"),
-            sa.func.sum(sa.case((g.winner == 0, 1), else_=0)).label("wins"),
+            count_true(you_won()).label("wins"),
         )
         .where(selection.clause(), g.winner.is_not(None))
         .group_by(day)
@@ -213,24 +293,42 @@ def game_summaries(store: Store, game_filter: GameFilter, *, limit: int = 500) -
     """The newest games with their result, for pickers and tables.
 
     A game of the filter's ``owner`` says whether "you" won; a game in play says so in
-    place of its score, which the store keeps only once the game is over.
+    place of its score, which the store keeps only once the game is over. A cutthroat
+    game names its game and shows each player's score.
     """
     frame = store.list_games(game_filter, limit=limit)
     if frame.empty:
         return frame
     mine = frame["owner"].eq(game_filter.owner) if game_filter.owner else False
     playing = frame["status"] == "playing"
-    ns_won, ew_won = frame["winner"] == 0, frame["winner"] == 1
+    partnership = frame["variant"] == PARTNERSHIP
+    decided = frame["winner"].notna()
+    ns_won, ew_won = partnership & (frame["winner"] == 0), partnership & (frame["winner"] == 1)
+    seat_won = ~partnership & decided
+    seat = frame["winner"].where(seat_won, 0).astype("int64")
+    you = ns_won | (seat_won & (seat == SOUTH))
     frame["result"] = np.select(
-        [mine & ns_won, mine & ew_won, ns_won, ew_won],
-        ["you won", "you lost", "N/S won", "E/W won"],
+        [(mine & you).to_numpy(), (mine & decided).to_numpy(), ns_won, ew_won, seat_won],
+        [
+            "you won",
+            "you lost",
+            "N/S won",
+            "E/W won",
+            seat_names(seat, frame["variant"] == CUTTHROAT_3) + " won",
+        ],
         default=np.where(playing, "in play", "no winner"),
     )
-    score = frame["score_ns"].astype(str) + "–" + frame["score_ew"].astype(str)
+    team_score = frame["score_ns"].astype(str) + "–" + frame["score_ew"].astype(str)
+    seat_scores = [frame[f"score_{k}"].fillna(0).astype("int64").astype(str) for k in SEAT_KEYS]
+    west = ("–" + seat_scores[3]).where(frame["score_w"].notna(), "")
+    player_score = seat_scores[0] + "–" + seat_scores[1] + "–" + seat_scores[2] + west
+    score = team_score.where(partnership, player_score)
+    game = frame["variant"].map(VARIANT_NAMES).str.lower()
     frame["label"] = (
         pd.to_datetime(frame["started_at"]).dt.strftime("%Y-%m-%d %H:%M")
         + " · "
         + frame["kind"]
+        + (" · " + game).where(~partnership, "")
         + " · "
         + score.where(~playing, "in play")
         + " · "
@@ -282,7 +380,7 @@ def bags_progression(hand_frame: pd.DataFrame, teams: tuple[str, str] = TEAM_NAM
     return pd.DataFrame(columns=["hand", "bags", "penalty", "added", "team"])
 
 
-def _bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
+def bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
     labels = [bid_label(int(b), bool(f)) for b, f in zip(bid, blind, strict=True)]
     return pd.Series(labels, index=bid.index, dtype=object)
 
@@ -292,7 +390,7 @@ def hand_table(hand_frame: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame({"hand": hand_frame["hand_no"]})
     table["dealer"] = hand_frame["dealer"].map(dict(enumerate(SEAT_NAMES)))
     for seat, key in enumerate(SEAT_KEYS):
-        bid = _bid_text(hand_frame[f"bid_{key}"], hand_frame[f"blind_{key}"])
+        bid = bid_text(hand_frame[f"bid_{key}"], hand_frame[f"blind_{key}"])
         table[SEAT_NAMES[seat]] = bid + " / " + hand_frame[f"tricks_{key}"].astype(str)
     for team, key in zip(TEAM_NAMES, TEAM_KEYS, strict=True):
         table[f"{team} points"] = hand_frame[f"points_{key}"]
@@ -311,22 +409,24 @@ def _breakdown_text(text: str) -> str:
 
 
 def trick_table(match: Match, hand_index: int) -> pd.DataFrame:
-    """Trick by trick for one finished hand: the card each seat played, who led and won."""
+    """Trick by trick for one finished hand: the card each seat played, who led and won
+    (the seats named as :func:`seat_labels` names them)."""
     hand = match.finished[hand_index]
     jokers = match.rules.jokers
+    names = seat_labels(match.rules.players)
     rows = []
     for number, trick in enumerate(hand.tricks, 1):
-        row: dict[str, Any] = {"trick": number, "leader": SEAT_NAMES[trick.leader]}
+        row: dict[str, Any] = {"trick": number, "leader": names[trick.leader]}
         for seat, card in trick.plays():
-            row[SEAT_NAMES[seat]] = card_label(card, jokers=jokers)
-        row["winner"] = SEAT_NAMES[trick.winner]
+            row[names[seat]] = card_label(card, jokers=jokers)
+        row["winner"] = names[trick.winner]
         rows.append(row)
     if hand.claimed_by is not None:
         rows.append(
-            {"trick": len(hand.tricks) + 1, "leader": "", "winner": SEAT_NAMES[hand.claimed_by]}
-            | {name: "claimed" for name in SEAT_NAMES}
+            {"trick": len(hand.tricks) + 1, "leader": "", "winner": names[hand.claimed_by]}
+            | {name: "claimed" for name in names}
         )
-    return pd.DataFrame(rows, columns=["trick", "leader", *SEAT_NAMES, "winner"])
+    return pd.DataFrame(rows, columns=["trick", "leader", *names, "winner"])
 
 
 def rule_lines(rules: Rules) -> pd.DataFrame:
@@ -371,7 +471,7 @@ def seat_stats(store: Store, game_filter: GameFilter) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "seat": frame["seat"].map(dict(enumerate(SEAT_NAMES))),
-            "player": _player_label(frame["level"]),
+            "player": player_label(frame["level"]),
             "bid": bid,
             "blind": blind.astype(bool),
             "taken": taken,
@@ -438,7 +538,7 @@ def matchup_results(store: Store, game_filter: GameFilter) -> pd.DataFrame:
             sa.func.avg(g.score_ew).label("mean_ew"),
             sa.func.avg(g.hands_count).label("mean_hands"),
         )
-        .where(game_filter.clause(), g.kind == "simulated")
+        .where(game_filter.clause(), g.kind == "simulated", g.variant == PARTNERSHIP)
         .group_by(*lineup)
     )
     if frame.empty:

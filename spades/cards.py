@@ -1,7 +1,12 @@
 """Cards, suits and ranks as plain ints, hands as bitmasks, and actions.
 
 A card is an ``int`` from 0 to 51: ``suit = card // 13`` (clubs, diamonds, hearts,
-spades) and ``rank = card % 13`` (0 is the two, 12 the ace).
+spades) and ``rank = card % 13`` (0 is the two, 12 the ace). The 54-card deck of three
+players (``Rules.jokers_added``) adds the Little Joker (52) and the Big Joker (53).
+
+An action that plays a card is the card id itself, except for those two jokers: their ids
+are the actions of the bids nil and 1, so they are played by actions of their own
+(:func:`card_action` and :func:`action_card` turn one into the other).
 
 >>> parse_card("AS"), parse_card("10h"), parse_card("A♠")
 (51, 34, 51)
@@ -79,8 +84,9 @@ RANK_NAMES: Final = (
 
 # Actions: 0..51 play a card, then bids, blind nil, looking at the cards (declining
 # blind nil), passing a card in the blind-nil exchange, and claiming the rest. The bids
-# of 14 to 17 tricks, which only three-handed cutthroat has, come after the claim so that
-# every action of the partnership game keeps its id.
+# of 14 to 18 tricks, which only three-handed cutthroat has, come after the claim, and the
+# plays of the two jokers added to the 54-card deck after them, so that every action of
+# the games before keeps its id.
 BID_BASE: Final = 52
 NIL: Final = BID_BASE
 BLIND_NIL: Final = 66
@@ -88,15 +94,23 @@ LOOK: Final = 67
 EXCHANGE_BASE: Final = 68
 CLAIM: Final = EXCHANGE_BASE + NUM_CARDS
 HIGH_BID_BASE: Final = CLAIM + 1
-MAX_BID: Final = 17
-NUM_ACTIONS: Final = HIGH_BID_BASE + MAX_BID - 13
+MAX_BID: Final = 18
+JOKER_PLAY_BASE: Final = HIGH_BID_BASE + MAX_BID - 13
+NUM_ACTIONS: Final = JOKER_PLAY_BASE + 2
 
 # In the jokers deck the Big Joker takes the place of the 2♣ and the Little Joker that
 # of the 2♦; both are spades that rank above the ace.
 BIG_JOKER: Final = 0
 LITTLE_JOKER: Final = 13
+# In the 54-card deck the jokers are added as cards of their own, again spades above the
+# ace: the Little Joker, then the Big Joker.
+ADDED_LITTLE_JOKER: Final = 52
+ADDED_BIG_JOKER: Final = 53
+#: Card ids run from 0 to 53 (the 54-card deck); the standard deck holds the first 52.
+MAX_CARDS: Final = 54
 
 FULL_DECK: Final = (1 << NUM_CARDS) - 1
+ADDED_JOKERS: Final = 1 << ADDED_LITTLE_JOKER | 1 << ADDED_BIG_JOKER
 SUIT_MASKS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 # CARDS_IN_CHUNK[s][m] lists the card ids of suit s whose rank bits are set in m.
@@ -106,6 +120,17 @@ CARDS_IN_CHUNK: Final = tuple(
 )
 
 _JOKER_NAMES: Final = {"BJ": BIG_JOKER, "LJ": LITTLE_JOKER}
+_ADDED_JOKER_NAMES: Final = {"BJ": ADDED_BIG_JOKER, "LJ": ADDED_LITTLE_JOKER}
+#: ``_ADDED_JOKERS_IN[mask >> 52]``: the added jokers in a card mask.
+_ADDED_JOKERS_IN: Final = (
+    (),
+    (ADDED_LITTLE_JOKER,),
+    (ADDED_BIG_JOKER,),
+    (ADDED_LITTLE_JOKER, ADDED_BIG_JOKER),
+)
+#: Code, label and spoken name of the two added jokers, by card id less 52.
+_ADDED_CODES: Final = ("LJ", "BJ")
+_ADDED_LABELS: Final = ("Little Joker", "Big Joker")
 
 
 def suit_of(card: Card) -> int:
@@ -118,13 +143,14 @@ def rank_of(card: Card) -> int:
     return card % 13
 
 
-def parse_card(text: str, *, jokers: bool = False) -> Card:
+def parse_card(text: str, *, jokers: bool = False, jokers_added: bool = False) -> Card:
     """Parse ``"AS"``, ``"10h"``, ``"T♥"`` or ``"A♠"`` into a card id.
 
-    With ``jokers=True``, ``"BJ"`` and ``"LJ"`` name the jokers.
+    With ``jokers=True``, ``"BJ"`` and ``"LJ"`` name the jokers that replace the 2♣ and
+    2♦, and with ``jokers_added=True`` those added to the 54-card deck.
 
-    >>> parse_card("qd")
-    23
+    >>> parse_card("qd"), parse_card("BJ", jokers=True), parse_card("BJ", jokers_added=True)
+    (23, 0, 53)
     >>> parse_card("1S")
     Traceback (most recent call last):
     ...
@@ -133,6 +159,8 @@ def parse_card(text: str, *, jokers: bool = False) -> Card:
     cleaned = text.strip().upper()
     if jokers and cleaned in _JOKER_NAMES:
         return _JOKER_NAMES[cleaned]
+    if jokers_added and cleaned in _ADDED_JOKER_NAMES:
+        return _ADDED_JOKER_NAMES[cleaned]
     if len(cleaned) >= 2:
         rank_text, suit_text = cleaned[:-1], cleaned[-1]
         if rank_text == "10":
@@ -150,21 +178,30 @@ def parse_card(text: str, *, jokers: bool = False) -> Card:
 
 
 def _check(card: Card) -> None:
-    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < NUM_CARDS:
-        raise ValueError(f"not a card id: {card!r} (cards are 0..51)")
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < MAX_CARDS:
+        raise ValueError(f"not a card id: {card!r} (cards are 0..51, and 52..53 the added jokers)")
 
 
 def card_str(card: Card, *, jokers: bool = False) -> str:
-    """The two-letter code of a card, such as ``"AS"`` or ``"TD"``."""
+    """The two-letter code of a card, such as ``"AS"`` or ``"TD"`` (``"BJ"`` and ``"LJ"``
+    for the jokers; the added jokers need no ``jokers`` flag).
+
+    >>> card_str(0), card_str(0, jokers=True), card_str(53)
+    ('2C', 'BJ', 'BJ')
+    """
     _check(card)
+    if card >= NUM_CARDS:
+        return _ADDED_CODES[card - NUM_CARDS]
     if jokers and card in (BIG_JOKER, LITTLE_JOKER):
         return "BJ" if card == BIG_JOKER else "LJ"
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
 def card_label(card: Card, *, jokers: bool = False) -> str:
-    """A label for people, such as ``"A♠"`` or ``"10♥"``."""
+    """A label for people, such as ``"A♠"``, ``"10♥"`` or ``"Little Joker"``."""
     _check(card)
+    if card >= NUM_CARDS:
+        return _ADDED_LABELS[card - NUM_CARDS]
     if jokers and card in (BIG_JOKER, LITTLE_JOKER):
         return "Big Joker" if card == BIG_JOKER else "Little Joker"
     rank = RANK_LETTERS[card % 13]
@@ -172,8 +209,10 @@ def card_label(card: Card, *, jokers: bool = False) -> str:
 
 
 def card_name(card: Card, *, jokers: bool = False) -> str:
-    """A spoken name, such as ``"ace of spades"``."""
+    """A spoken name, such as ``"ace of spades"`` or ``"big joker"``."""
     _check(card)
+    if card >= NUM_CARDS:
+        return _ADDED_LABELS[card - NUM_CARDS].lower()
     if jokers and card in (BIG_JOKER, LITTLE_JOKER):
         return "big joker" if card == BIG_JOKER else "little joker"
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
@@ -195,14 +234,15 @@ def hand_cards(mask: Mask) -> list[Card]:
         *CARDS_IN_CHUNK[1][mask >> 13 & 0x1FFF],
         *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
         *CARDS_IN_CHUNK[3][mask >> 39 & 0x1FFF],
+        *_ADDED_JOKERS_IN[mask >> NUM_CARDS],
     ]
 
 
 def bid_action(tricks: int) -> Action:
     """The action that bids ``tricks`` (0 is nil; above 13 only in three-handed play).
 
-    >>> bid_action(0), bid_action(13), bid_action(14), bid_action(17)
-    (52, 65, 121, 124)
+    >>> bid_action(0), bid_action(13), bid_action(14), bid_action(18)
+    (52, 65, 121, 125)
     """
     if not 0 <= tricks <= MAX_BID:
         raise ValueError(f"a bid is 0 (nil) to {MAX_BID} tricks, not {tricks}")
@@ -210,12 +250,38 @@ def bid_action(tricks: int) -> Action:
 
 
 def is_card(action: Action) -> bool:
-    """Whether ``action`` plays a card (the action is the card id itself).
+    """Whether ``action`` plays a card (:func:`action_card` says which).
 
     >>> is_card(parse_card("AS")), is_card(bid_action(3)), is_card(CLAIM)
     (True, False, False)
+    >>> is_card(card_action(ADDED_BIG_JOKER)), is_card(ADDED_BIG_JOKER)  # 53 bids 1
+    (True, False)
     """
-    return 0 <= action < NUM_CARDS
+    return 0 <= action < NUM_CARDS or JOKER_PLAY_BASE <= action < NUM_ACTIONS
+
+
+def card_action(card: Card) -> Action:
+    """The action that plays ``card``: the card id itself, or for the jokers added to the
+    54-card deck (whose ids are bidding actions) an action of their own.
+
+    >>> card_action(parse_card("AS")), card_action(ADDED_LITTLE_JOKER), card_action(53)
+    (51, 126, 127)
+    """
+    _check(card)
+    return card if card < NUM_CARDS else card - NUM_CARDS + JOKER_PLAY_BASE
+
+
+def action_card(action: Action) -> Card | None:
+    """The card an action plays, or None for any other action.
+
+    >>> action_card(51), action_card(126), action_card(127), action_card(NIL)
+    (51, 52, 53, None)
+    """
+    if 0 <= action < NUM_CARDS:
+        return action
+    if JOKER_PLAY_BASE <= action < NUM_ACTIONS:
+        return action - JOKER_PLAY_BASE + NUM_CARDS
+    return None
 
 
 def bid_of(action: Action) -> int | None:
@@ -225,12 +291,12 @@ def bid_of(action: Action) -> int | None:
 
     >>> bid_of(NIL), bid_of(bid_action(13)), bid_of(BLIND_NIL), bid_of(parse_card("AS"))
     (0, 13, None, None)
-    >>> bid_of(bid_action(17)), bid_of(CLAIM)
-    (17, None)
+    >>> bid_of(bid_action(18)), bid_of(CLAIM), bid_of(card_action(ADDED_BIG_JOKER))
+    (18, None, None)
     """
     if BID_BASE <= action <= BID_BASE + 13:
         return action - BID_BASE
-    return action - HIGH_BID_BASE + 14 if HIGH_BID_BASE <= action < NUM_ACTIONS else None
+    return action - HIGH_BID_BASE + 14 if HIGH_BID_BASE <= action < JOKER_PLAY_BASE else None
 
 
 def passed_card(action: Action) -> Card | None:
@@ -256,9 +322,14 @@ def bid_label(bid: int | None, blind: bool = False) -> str:
 
 
 def action_str(action: Action, *, jokers: bool = False) -> str:
-    """Describe an action for people: ``"play A♠"``, ``"bid 4"``, ``"bid nil"``."""
-    if is_card(action):
-        return "play " + card_label(action, jokers=jokers)
+    """Describe an action for people: ``"play A♠"``, ``"bid 4"``, ``"bid nil"``.
+
+    >>> action_str(card_action(ADDED_BIG_JOKER)), action_str(bid_action(18))
+    ('play Big Joker', 'bid 18')
+    """
+    card = action_card(action)
+    if card is not None:
+        return "play " + card_label(card, jokers=jokers)
     bid = bid_of(action)
     if bid is not None:
         return "bid " + bid_label(bid)

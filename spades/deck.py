@@ -1,5 +1,5 @@
 """The deck and the trick: which suit each card plays as and how strong it is (the jokers
-deck included), which card takes a trick, and which cards a hand may play.
+decks included), which card takes a trick, and which cards a hand may play.
 
 The lowest layer of the rules after :mod:`spades.cards`: :mod:`spades.observation` and
 :mod:`spades.state` both build on it (``spades.state`` re-exports its names).
@@ -13,8 +13,12 @@ from functools import lru_cache
 from typing import Final, NamedTuple
 
 from spades.cards import (
+    ADDED_BIG_JOKER,
+    ADDED_JOKERS,
+    ADDED_LITTLE_JOKER,
     BIG_JOKER,
     CARDS_IN_CHUNK,
+    FULL_DECK,
     LITTLE_JOKER,
     NUM_CARDS,
     SUIT_MASKS,
@@ -27,27 +31,55 @@ from spades.cards import (
 SPADES: Final = 3
 
 
+def play_order(leader: Seat, seats: int, out: tuple[Seat, ...] = ()) -> list[Seat]:
+    """The seats of a table of ``seats`` in play order from ``leader``: round the table,
+    passing over the seats ``out`` (knocked out of a three-handed match).
+
+    >>> play_order(2, 4), play_order(2, 3, out=(1,))
+    ([2, 3, 0, 1], [2, 0])
+    """
+    order = [(leader + i) % seats for i in range(seats)]
+    return [seat for seat in order if seat not in out] if out else order
+
+
 class Trick(NamedTuple):
-    """A finished trick: who led, the cards in play order, and who won it."""
+    """A finished trick: who led, the cards in play order, and who won it; ``out`` names
+    the seats knocked out of a three-handed match, which play no card.
+    """
 
     leader: Seat
     cards: tuple[Card, ...]
     winner: Seat
+    out: tuple[Seat, ...] = ()
 
     def plays(self) -> list[tuple[Seat, Card]]:
-        """(seat, card) in play order (a finished trick holds one card a seat)."""
-        seats = len(self.cards)
-        return [((self.leader + i) % seats, card) for i, card in enumerate(self.cards)]
+        """(seat, card) in play order (a finished trick holds one card a seat in play).
+
+        >>> Trick(2, (5, 9, 1), 0).plays(), Trick(2, (5, 9), 0, out=(1,)).plays()
+        ([(2, 5), (0, 9), (1, 1)], [(2, 5), (0, 9)])
+        """
+        cards = self.cards
+        if not self.out:
+            seats = len(cards)
+            return [((self.leader + i) % seats, card) for i, card in enumerate(cards)]
+        order = play_order(self.leader, len(cards) + len(self.out), self.out)
+        return list(zip(order, cards, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
 class Deck:
-    """Per-rules card facts: effective suit and trick-taking power of every card."""
+    """Per-rules card facts: effective suit and trick-taking power of every card.
+
+    ``jokers`` is the deck whose jokers replace the 2♣ and 2♦, ``jokers_added`` the
+    54-card deck of three players, and ``cards`` the mask of every card in the deck.
+    """
 
     jokers: bool
     suit: tuple[int, ...]
     power: tuple[int, ...]
     suit_masks: tuple[Mask, Mask, Mask, Mask]
+    jokers_added: bool
+    cards: Mask
 
     def label(self, card: Card) -> str:
         return card_label(card, jokers=self.jokers)
@@ -79,12 +111,32 @@ class Deck:
         return suit == SPADES
 
     def chunks(self, mask: Mask) -> list[Card]:
+        """The sorted card ids of a mask of this deck's cards."""
         return [
             *CARDS_IN_CHUNK[0][mask & 0x1FFF],
             *CARDS_IN_CHUNK[1][mask >> 13 & 0x1FFF],
             *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
             *CARDS_IN_CHUNK[3][mask >> 39 & 0x1FFF],
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class _JokersAddedDeck(Deck):
+    """The 54-card deck, whose masks hold the two jokers above the 52 cards (a class of
+    its own so that the other decks' :meth:`chunks` pay nothing for them)."""
+
+    def chunks(self, mask: Mask) -> list[Card]:
+        """The sorted card ids of a mask of this deck's cards.
+
+        >>> deck_for(False, jokers_added=True).chunks(1 << 53 | 1 << 51 | 1)
+        [0, 51, 53]
+        """
+        cards = Deck.chunks(self, mask)
+        if mask >> NUM_CARDS & 1:
+            cards.append(ADDED_LITTLE_JOKER)
+        if mask >> ADDED_BIG_JOKER & 1:
+            cards.append(ADDED_BIG_JOKER)
+        return cards
 
 
 def trick_winner(deck: Deck, plays: Sequence[tuple[Seat, Card]]) -> tuple[Seat, Card]:
@@ -96,19 +148,38 @@ def trick_winner(deck: Deck, plays: Sequence[tuple[Seat, Card]]) -> tuple[Seat, 
     return win_seat, win_card
 
 
-@lru_cache(maxsize=2)
-def deck_for(jokers: bool) -> Deck:
-    """The card facts for the standard deck or the jokers deck."""
+@lru_cache(maxsize=3)
+def deck_for(jokers: bool, jokers_added: bool = False) -> Deck:
+    """The card facts for the standard deck, the jokers deck (``jokers``: the jokers
+    replace the 2♣ and 2♦) or the 54-card deck (``jokers_added``): pass the options of
+    the same names of the table's :class:`~spades.rules.Rules`.
+
+    >>> deck = deck_for(False, jokers_added=True)
+    >>> deck.power[53] > deck.power[52] > deck.power[51], deck.is_trump(52), deck.cards >> 53
+    (True, True, 1)
+    """
     suit = [c // 13 for c in range(NUM_CARDS)]
     power = [c % 13 for c in range(NUM_CARDS)]
     masks = list(SUIT_MASKS)
-    if jokers:
-        for card, rank in ((LITTLE_JOKER, 13), (BIG_JOKER, 14)):
-            masks[suit[card]] &= ~(1 << card)
-            masks[SPADES] |= 1 << card
-            suit[card] = SPADES
-            power[card] = rank
-    return Deck(jokers, tuple(suit), tuple(power), (masks[0], masks[1], masks[2], masks[3]))
+    jokers_at = ((LITTLE_JOKER, 13), (BIG_JOKER, 14)) if jokers else ()
+    if jokers_added:
+        suit += [SPADES, SPADES]
+        power += [0, 0]
+        jokers_at = ((ADDED_LITTLE_JOKER, 13), (ADDED_BIG_JOKER, 14))
+    for card, rank in jokers_at:
+        masks[suit[card]] &= ~(1 << card)
+        masks[SPADES] |= 1 << card
+        suit[card] = SPADES
+        power[card] = rank
+    kind = _JokersAddedDeck if jokers_added else Deck
+    return kind(
+        jokers,
+        tuple(suit),
+        tuple(power),
+        (masks[0], masks[1], masks[2], masks[3]),
+        jokers_added,
+        FULL_DECK | ADDED_JOKERS if jokers_added else FULL_DECK,
+    )
 
 
 def legal_play_mask(

@@ -4,8 +4,9 @@ with their record in the games that moved it, and one subject's rating game by g
 A subject's record counts the games that rated it (:mod:`spades.store.ratings`): its
 games and wins, and from the hands of those games, at the seats it held, its bid accuracy
 (numeric bids made exactly), nil success (nil and blind nil bids that took no trick) and
-bags per hand (the bags its team took). The rating shown is the current one; the period
-and the house rules choose which games the record counts and who is listed.
+bags per hand (the bags its team took, or in cutthroat its own). The rating shown is the
+current one; the period and the house rules choose which games the record counts and who
+is listed.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from spades.ratings import BOT, PERSON, Rating, Z
 from spades.store import SEAT_KEYS, TEAM_KEYS, Store, games, hands, players
 from spades.store.profiles import LEFT
 from spades.store.rows import utc_now
-from spades.store.schema import rating_events, ratings
+from spades.store.schema import player_hands, rating_events, ratings
 
 #: The periods the board may cover, in days back from now (None: every game).
 PERIODS: Final[dict[str, int | None]] = {"All time": None, "Last 7 days": 7, "Last 30 days": 30}
@@ -92,34 +93,42 @@ def _records(store: Store, board: BoardFilter) -> pd.DataFrame:
 
 def _hand_stats(store: Store, board: BoardFilter) -> pd.DataFrame:
     """Per subject: hands, numeric bids and exact ones, nils and nils made, bags."""
-    e, h = rating_events.c, hands.c
-    parts = []
-    for seat, key in enumerate(SEAT_KEYS):
-        bid, tricks, bags = (
-            h[f"bid_{key}"],
-            h[f"tricks_{key}"],
-            h[f"bags_{TEAM_KEYS[team_of(seat)]}"],
-        )
-        parts.append(
-            _rated(
-                e.subject,
-                sa.func.count().label("hands"),
-                _count(bid > 0).label("bids"),
-                _count(bid > 0, tricks == bid).label("exact"),
-                _count(bid == 0).label("nils"),
-                _count(bid == 0, tricks == 0).label("nils_made"),
-                sa.func.sum(bags).label("bags"),
-            )
-            .join(hands, h.game == e.game)
-            .where(board.clause(), e.seats.bitwise_and(1 << seat) != 0)
-            .group_by(e.subject)
-        )
+    e, h, p = rating_events.c, hands.c, player_hands.c
+    parts = [
+        _seat_stats(h[f"bid_{key}"], h[f"tricks_{key}"], h[f"bags_{TEAM_KEYS[team_of(seat)]}"])
+        .join(hands, h.game == e.game)
+        .where(board.clause(), e.seats.bitwise_and(1 << seat) != 0)
+        .group_by(e.subject)
+        for seat, key in enumerate(SEAT_KEYS)
+    ]
+    # Cutthroat's hands, at every seat the subject held (there is one, or it was not rated).
+    parts.append(
+        _seat_stats(p.bid, p.tricks, p.bags)
+        .join(player_hands, p.game == e.game)
+        .where(board.clause(), e.seats.bitwise_rshift(p.seat).bitwise_and(1) != 0)
+        .group_by(e.subject)
+    )
     frame = store.frame(sa.union_all(*parts))
     numbers = ["hands", "bids", "exact", "nils", "nils_made", "bags"]
     if frame.empty:
         return pd.DataFrame(columns=["subject", *numbers])
     frame[numbers] = frame[numbers].astype("int64")
     return frame.groupby("subject", as_index=False)[numbers].sum()
+
+
+def _seat_stats(
+    bid: sa.ColumnElement[Any], tricks: sa.ColumnElement[Any], bags: sa.ColumnElement[Any]
+) -> sa.Select[Any]:
+    """The hand figures of a seat's ``bid``, ``tricks`` and ``bags``, summed by subject."""
+    return _rated(
+        rating_events.c.subject,
+        sa.func.count().label("hands"),
+        _count(bid > 0).label("bids"),
+        _count(bid > 0, tricks == bid).label("exact"),
+        _count(bid == 0).label("nils"),
+        _count(bid == 0, tricks == 0).label("nils_made"),
+        sa.func.sum(bags).label("bags"),
+    )
 
 
 def _ratings(store: Store, subjects: list[str]) -> pd.DataFrame:

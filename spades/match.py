@@ -8,6 +8,12 @@ The seed is an int; anything else, a bool included, raises ``ValueError``.
 In cutthroat the scores and bags are one a player, and the winner is a seat. They are
 typed for the two teams of the partnership game that every reader knows.
 
+Three-handed cutthroat knocks a player at or below the mercy score out (:attr:`Match.out`,
+see :func:`spades.scoring.match_outcome`): the other two play on. The hands after that
+are still dealt three-handed, the cards of the seat that is out left out unseen, and the
+deal passes over that seat: it rotates among the players in, so the dealer, who bids
+last, is always one of them. The score and bags of a seat that is out stay as they were.
+
 >>> from spades.rules import Rules
 >>> m = Match(Rules(), seed=3)
 >>> m.hand.dealer == m.first_dealer, m.scores, m.bags
@@ -91,12 +97,20 @@ class Match:
 
     def _deal(self) -> HandState:
         index = len(self.finished)
+        out = self.outcome.out
+        dealer = self.first_dealer
+        if index:
+            # Clockwise from the last dealer, over any seat that is out.
+            dealer = (self.finished[-1].dealer + 1) % self.rules.players
+            while dealer in out:
+                dealer = (dealer + 1) % self.rules.players
         return HandState.deal(
             self.rules,
-            dealer=(self.first_dealer + index) % self.rules.players,
+            dealer=dealer,
             seed=_deal_seed(self.seed, index),
             scores=self.scores,
             bags=self.bags,
+            out=out,
         )
 
     @property
@@ -108,6 +122,12 @@ class Match:
         """The winning team (0 N/S, 1 E/W) or in cutthroat seat, or None while playing or
         after a draw."""
         return self.outcome.winner
+
+    @property
+    def out(self) -> tuple[Seat, ...]:
+        """The seats knocked out of a three-handed match, the first one out (who finishes
+        last) first; empty in every other game."""
+        return self.outcome.out
 
     @property
     def current_player(self) -> Seat | None:
@@ -147,7 +167,7 @@ class Match:
         bags: Any = tuple(side.bags_after for side in sides)
         self.scores = scores
         self.bags = bags
-        self.outcome = match_outcome(self.rules, self.scores)
+        self.outcome = match_outcome(self.rules, self.scores, self.outcome.out)
         if not self.outcome.over:
             self.hand = self._deal()
         return result

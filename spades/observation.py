@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import cast
 
-from spades.cards import FULL_DECK, Action, Card, Mask, Seat, cards_mask, partner, team_of
+from spades.cards import Action, Card, Mask, Seat, cards_mask, partner, team_of
 from spades.deck import SPADES, Trick, deck_for, legal_play_mask
 from spades.rules import Rules
 
@@ -32,6 +32,16 @@ class Observation:
     reader knows, and three-handed cutthroat fills them with three. ``set_aside`` is
     the mask of the card three players set aside when everyone knows it (the 2♣), and
     0 otherwise: a card set aside unseen stays among the unseen cards.
+
+    ``out`` names the seats knocked out of a three-handed match by the mercy score (see
+    :func:`spades.scoring.match_outcome`); :attr:`seats_in` the seats that play. A seat
+    that is out holds no cards, has no bid (None) and takes no tricks, and its turn is
+    passed over; the 17 cards dealt to it are left out unseen, so they stay among the
+    unseen cards of every view, as a card set aside unseen does.
+
+    With the 54-card deck (``rules.jokers_added``) the cards include the jokers 52 and 53,
+    which ``legal_actions`` lists by the actions that play them
+    (:func:`spades.cards.card_action`).
     """
 
     seat: Seat
@@ -56,6 +66,7 @@ class Observation:
     passed: tuple[Card, ...]
     received: tuple[Card, ...]
     set_aside: Mask = 0
+    out: tuple[Seat, ...] = ()
 
     @property
     def team(self) -> int:
@@ -64,6 +75,11 @@ class Observation:
     @property
     def partner(self) -> Seat:
         return partner(self.seat)
+
+    @property
+    def seats_in(self) -> tuple[Seat, ...]:
+        """The seats that play this hand: every seat but those knocked out."""
+        return tuple(seat for seat in range(len(self.hand_sizes)) if seat not in self.out)
 
     @property
     def hand_mask(self) -> Mask:
@@ -79,8 +95,10 @@ class Observation:
 
     @property
     def unseen_mask(self) -> Mask:
-        """The cards the other seats may hold (and the card set aside unseen, if any)."""
-        return FULL_DECK & ~self.played_mask & ~self.hand_mask & ~self.set_aside
+        """The cards the other seats may hold (and the card set aside unseen, if any, and
+        the cards left out with a seat knocked out)."""
+        cards = deck_for(self.rules.jokers, self.rules.jokers_added).cards
+        return cards & ~self.played_mask & ~self.hand_mask & ~self.set_aside
 
     def known_voids(self) -> tuple[int, int, int, int]:
         """For each seat, a bitmask of the suits it has shown it no longer holds.
@@ -91,7 +109,7 @@ class Observation:
         spade to the first trick where that is barred, held nothing but spades.
         """
         rules = self.rules
-        deck = deck_for(rules.jokers)
+        deck = deck_for(rules.jokers, rules.jokers_added)
         masks = deck.suit_masks
         voids: list[int] = [0] * len(self.hand_sizes)
         broken = False

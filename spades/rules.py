@@ -27,6 +27,8 @@ one for the other game is refused.
 
 >>> Rules(players=3, partnerships=False).to_dict()["players"]
 3
+>>> Rules(players=3, partnerships=False, jokers_added=True).hand_size  # the 54-card deck
+18
 >>> Rules(players=3)
 Traceback (most recent call last):
 ...
@@ -171,6 +173,13 @@ class Rules:
         "The last bid may not make the total of all bids equal the number of tricks.",
         "cutthroat",
     )
+    jokers_added: bool = _option(
+        False,
+        "Jokers added (54 cards)",
+        "Three players add the Big and Little Joker as trumps above the A♠: "
+        "18 cards each, none set aside.",
+        "cutthroat",
+    )
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -255,6 +264,8 @@ class Rules:
             return
         if self.players == 4 and self.set_aside != "two_of_clubs":
             raise RulesError("set_aside: four players hold every card; nothing is set aside")
+        if self.jokers_added:
+            self._check_jokers_added()
         if self.players == 3 and self.jokers and self.set_aside == "two_of_clubs":
             raise RulesError(
                 "jokers: the Big Joker takes the place of the 2♣ that three players set "
@@ -266,6 +277,21 @@ class Rules:
                 "the last bidder no bid; turn one of them off"
             )
 
+    def _check_jokers_added(self) -> None:
+        """The 54-card deck: three players, no other jokers, and no card set aside."""
+        if self.players != 3:
+            raise RulesError(
+                "jokers_added: the 54-card deck deals 18 cards to each of three players; "
+                "four play with 52"
+            )
+        if self.jokers:
+            raise RulesError(
+                "jokers_added: the jokers are either added or take the place of the 2♣ "
+                "and 2♦; turn jokers off"
+            )
+        if self.set_aside != "two_of_clubs":
+            raise RulesError("set_aside: the 54-card deck deals every card; nothing is set aside")
+
     @property
     def game(self) -> Game:
         """``"partnership"`` or ``"cutthroat"``."""
@@ -273,8 +299,11 @@ class Rules:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each player, and so the tricks of a hand: 13, or 17 for three."""
-        return 13 if self.players == 4 else 17
+        """Cards dealt to each player, and so the tricks of a hand: 13, or for three
+        players 17 (18 with the 54-card deck)."""
+        if self.players == 4:
+            return 13
+        return 18 if self.jokers_added else 17
 
     def to_dict(self) -> dict[str, Any]:
         """The options of this game as a plain dict (for JSON).
@@ -330,8 +359,8 @@ def _names(game: Game) -> tuple[str, ...]:
 def describe_options(game: Game = "partnership") -> list[tuple[str, str, str, Any]]:
     """(name, label, help, default) for every option of ``game``, in declaration order.
 
-    >>> [name for name, *_ in describe_options("cutthroat")][-4:]
-    ['players', 'partnerships', 'set_aside', 'bid_total_not_tricks']
+    >>> [name for name, *_ in describe_options("cutthroat")][-5:]
+    ['players', 'partnerships', 'set_aside', 'bid_total_not_tricks', 'jokers_added']
     """
     return [
         (f.name, f.metadata[_LABEL], f.metadata[_HELP], f.default)
@@ -383,14 +412,24 @@ PRESETS: Final = (
     Preset("Whiz", "Bid nil or exactly the number of spades you hold.", Rules(whiz=True)),
     Preset("Suicide", "In every team exactly one partner bids nil.", Rules(suicide=True)),
     Preset("Jokers", "Two jokers replace the 2♣ and 2♦ and rank above the A♠.", Rules(jokers=True)),
+    Preset(
+        "Cutthroat (3)",
+        "Three players, each for themselves: the 2♣ is set aside, 17 cards each.",
+        Rules(players=3, partnerships=False),
+    ),
+    Preset(
+        "Cutthroat (4)",
+        "Four players and no partners: everyone bids and scores alone.",
+        Rules(players=4, partnerships=False),
+    ),
 )
 
 
 def preset_of(rules: Rules) -> Preset | None:
     """The preset whose rules these are, or None for a set of one's own.
 
-    >>> [preset.name for preset in PRESETS]
-    ['Standard', 'Casual', 'Competitive', 'Whiz', 'Suicide', 'Jokers']
+    >>> [preset.name for preset in PRESETS][-3:]
+    ['Jokers', 'Cutthroat (3)', 'Cutthroat (4)']
     >>> preset_of(Rules(whiz=True)).name, preset_of(Rules(target_score=300))
     ('Whiz', None)
     """

@@ -1,6 +1,9 @@
 """Pure scoring: a hand's points per team (or per player in cutthroat) with the reason for
 each, the bag penalty, and the end of a match.
 
+In three-handed cutthroat the mercy score knocks a player out instead of ending the match:
+see :func:`match_outcome`. A player who is out scores nothing more.
+
 >>> from spades.rules import Rules
 >>> r = score_hand(Rules(), bids=(3, 2, 4, 2), blind=(False,) * 4,
 ...                tricks=(4, 1, 6, 2), bags_before=(0, 0))
@@ -13,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from spades.cards import bid_label
+from spades.cards import Seat, bid_label
 from spades.rules import Rules
 
 LineKind = Literal[
@@ -209,9 +212,11 @@ def score_players(
     blind: tuple[bool, ...],
     tricks: tuple[int, ...],
     bags_before: tuple[int, ...],
+    out: tuple[Seat, ...] = (),
 ) -> HandResult:
     """Score a finished cutthroat hand: every player alone, from the seats' bids, blind
-    flags and tricks.
+    flags and tricks. A seat in ``out`` (knocked out, see :func:`match_outcome`) sat the
+    hand out: it scores nothing and keeps its bags (its bid and tricks are ignored).
 
     >>> from spades.rules import Rules
     >>> r = score_players(Rules(players=3, partnerships=False, mercy_score=None),
@@ -219,13 +224,20 @@ def score_players(
     ...                   bags_before=(0, 0, 9))
     >>> [(p.points, p.bags, p.bags_after) for p in r.players]
     [(52, 2, 2), (100, 0, 0), (-36, 4, 3)]
+    >>> r = score_players(Rules(players=3, partnerships=False), bids=(5, 0, 6),
+    ...                   blind=(False,) * 3, tricks=(7, 0, 10), bags_before=(0, 4, 9),
+    ...                   out=(1,))
+    >>> [(p.points, p.bags, p.bags_after, p.lines) for p in r.players][1]
+    (0, 0, 4, ())
     """
     if sum(tricks) != rules.hand_size:
         raise ValueError(f"a hand has {rules.hand_size} tricks, not {sum(tricks)}")
     return HandResult(
         teams=(),
         players=tuple(
-            score_team(
+            TeamResult(0, 0, 0, 0, bags_before[seat], bags_before[seat], 0, ())
+            if seat in out
+            else score_team(
                 rules,
                 bids=(bids[seat],),
                 blind=(blind[seat],),
@@ -240,16 +252,22 @@ def score_players(
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """Whether a match is over after a hand, and who won (a team, or in cutthroat a seat;
-    None with a draw)."""
+    None with a draw).
+
+    ``out`` lists the players knocked out in three-handed cutthroat, in the order they
+    finish from the bottom up: the first one out finishes last (of players falling in the
+    same hand, the lower score finishes below). It is empty in every other game.
+    """
 
     over: bool
     winner: int | None
     reason: str
+    out: tuple[Seat, ...] = ()
 
 
-def match_outcome(rules: Rules, scores: tuple[int, ...]) -> Outcome:
+def match_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...] = ()) -> Outcome:
     """Decide the match from the running scores after a hand (the teams', or in cutthroat
-    the players').
+    the players'), and in three-handed cutthroat the players already knocked out.
 
     >>> match_outcome(Rules(), (510, 480)).winner
     0
@@ -257,7 +275,7 @@ def match_outcome(rules: Rules, scores: tuple[int, ...]) -> Outcome:
     'North/South fell to the mercy score'
     """
     if not rules.partnerships:
-        return _players_outcome(rules, scores)
+        return _players_outcome(rules, scores, out)
     names = ("North/South", "East/West")
     reached = [s >= rules.target_score for s in scores]
     busted = [rules.mercy_score is not None and s <= rules.mercy_score for s in scores]
@@ -278,30 +296,69 @@ def match_outcome(rules: Rules, scores: tuple[int, ...]) -> Outcome:
     return Outcome(False, None, "")
 
 
-def _players_outcome(rules: Rules, scores: tuple[int, ...]) -> Outcome:
-    """Cutthroat: once anyone reaches the target or falls to the mercy score, the match
-    ends and the highest score wins; players level at the top play another hand (or
-    share the game under ``tie_policy="draw"``).
+def _seats_words(seats: list[Seat]) -> str:
+    """``seat 1`` or ``seats 0 and 2``."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+
+
+def _players_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...]) -> Outcome:
+    """Cutthroat: once anyone still in reaches the target, the match ends and the highest
+    score wins; players level at the top play another hand (or share the game under
+    ``tie_policy="draw"``).
+
+    Four players: a player at or below the mercy score ends the match, and the highest
+    score wins (the partnership game's rule, where a fallen team ends it).
+
+    Three players: a player at or below the mercy score is knocked out and finishes last;
+    the other two play on. When only one player is left in, that player wins. When every
+    player still in falls in the same hand, the highest score among them wins, and those
+    level at the top play on (or share the game) while the others are out.
 
     >>> cutthroat = Rules(players=3, partnerships=False)
     >>> match_outcome(cutthroat, (480, 530, 510)).reason
     'seat 1 wins with the highest score'
-    >>> match_outcome(cutthroat, (120, -210, 90)).reason
-    'seat 1 fell to the mercy score: seat 0 wins with the highest score'
+    >>> match_outcome(cutthroat, (120, -210, 90))
+    Outcome(over=False, winner=None, reason='seat 1 fell to the mercy score and is out', out=(1,))
+    >>> match_outcome(cutthroat, (150, -210, -220), (1,)).reason
+    'seat 2 fell to the mercy score: seat 0 wins as the last player in'
+    >>> match_outcome(cutthroat, (-230, -210, -220), (1,)).out
+    (1, 0)
     >>> match_outcome(cutthroat, (520, 520, 100)).reason
     'exact tie: another hand is played'
+    >>> match_outcome(Rules(players=4, partnerships=False), (120, -210, 90, 0)).reason
+    'seat 1 fell to the mercy score: seat 0 wins with the highest score'
     """
-    top = max(scores)
     mercy = rules.mercy_score
-    fallen = [] if mercy is None else [seat for seat, score in enumerate(scores) if score <= mercy]
+    standing = [seat for seat in range(len(scores)) if seat not in out]
+    fallen = [] if mercy is None else [seat for seat in standing if scores[seat] <= mercy]
+    prefix = ""
+    if fallen and rules.players == 3:
+        # Of the players falling in the same hand, the lower score finishes below.
+        fallen.sort(key=scores.__getitem__, reverse=True)
+        prefix = f"{_seats_words(fallen)} fell to the mercy score"
+        rest = [seat for seat in standing if seat not in fallen]
+        if len(rest) == 1:
+            why = f"{prefix}: seat {rest[0]} wins as the last player in"
+            return Outcome(True, rest[0], why, (*out, *fallen))
+        if rest:
+            out, standing, fallen = (*out, *fallen), rest, []
+        else:
+            top = scores[fallen[0]]
+            out += tuple(seat for seat in fallen if scores[seat] < top)
+            standing = [seat for seat in fallen if scores[seat] == top]
+    elif fallen:
+        prefix = f"seat {fallen[0]} fell to the mercy score"
+    top = max(scores[seat] for seat in standing)
     if top < rules.target_score and not fallen:
-        return Outcome(False, None, "")
-    leaders = [seat for seat, score in enumerate(scores) if score == top]
+        return Outcome(False, None, prefix and f"{prefix} and is out", out)
+    leaders = [seat for seat in standing if scores[seat] == top]
     if len(leaders) == 1:
         why = f"seat {leaders[0]} wins with the highest score"
         if top < rules.target_score:
-            why = f"seat {fallen[0]} fell to the mercy score: {why}"
-        return Outcome(True, leaders[0], why)
+            why = f"{prefix}: {why}"
+        return Outcome(True, leaders[0], why, out)
     if rules.tie_policy == "draw":
-        return Outcome(True, None, "exact tie: the game is shared")
-    return Outcome(False, None, "exact tie: another hand is played")
+        return Outcome(True, None, "exact tie: the game is shared", out)
+    return Outcome(False, None, "exact tie: another hand is played", out)

@@ -37,7 +37,9 @@ from spades.cards import (
     EXCHANGE_BASE,
     FULL_DECK,
     HIGH_BID_BASE,
+    JOKER_PLAY_BASE,
     LOOK,
+    MAX_CARDS,
     NUM_ACTIONS,
     NUM_CARDS,
     SUIT_NAMES,
@@ -45,9 +47,11 @@ from spades.cards import (
     Card,
     Mask,
     Seat,
+    action_card,
     action_str,
     bid_action,
     bid_of,
+    card_action,
     cards_mask,
     partner,
     team_of,
@@ -57,6 +61,7 @@ from spades.deck import Deck as Deck
 from spades.deck import Trick as Trick
 from spades.deck import deck_for as deck_for
 from spades.deck import legal_play_mask as legal_play_mask
+from spades.deck import play_order
 from spades.deck import trick_winner as trick_winner
 from spades.observation import Observation
 from spades.observation import Phase as Phase
@@ -64,9 +69,11 @@ from spades.rules import Rules
 from spades.scoring import HandResult, score_hand, score_players
 
 _PLAYING: Final = Phase.PLAYING
-_BIT: Final = tuple(1 << card for card in range(NUM_CARDS))
+_BIT: Final = tuple(1 << card for card in range(MAX_CARDS))
 _FIRST_BID_BIT: Final = 1 << NUM_CARDS
+#: One empty argument list a card to shuffle: the standard deck's and the 54-card deck's.
 _NO_ARGS: Final = ((),) * NUM_CARDS
+_NO_ARGS_54: Final = ((),) * MAX_CARDS
 _NOBODY: Final = (False, False, False, False)
 _NIL_BIT: Final = 1 << BID_BASE
 _COUNT_WORDS: Final = {3: "three", 4: "four"}
@@ -74,12 +81,13 @@ _COUNT_WORDS: Final = {3: "three", 4: "four"}
 _SEAT_AFTER: Final = {n: tuple((seat + 1) % n for seat in range(n)) for n in (3, 4)}
 #: Cutthroat: the numeric bids (1 to the hand size) as a mask over action ids.
 _PLAYER_BIDS: Final = {
-    size: sum(1 << bid_action(n) for n in range(1, size + 1)) for size in (13, 17)
+    size: sum(1 << bid_action(n) for n in range(1, size + 1)) for size in (13, 17, 18)
 }
 _WHOLE_DECK: Final = {
     3: "the three hands must hold all the deck but one card, each card once",
     4: "the four hands must hold the whole deck, each card once",
 }
+_WHOLE_54: Final = "the three hands must hold the whole 54-card deck, each card once"
 #: The two of clubs, which three players set aside unless the rules pick a random card.
 _TWO_OF_CLUBS: Final = 0
 
@@ -99,9 +107,10 @@ def _other_actions(mask: Mask) -> tuple[Action, ...]:
     return tuple(a for a in range(NUM_CARDS, mask.bit_length()) if mask >> a & 1)
 
 
-def _check_dealer(dealer: object, players: int) -> None:
+def _check_dealer(dealer: object, players: int) -> Seat:
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise ValueError(f"dealer must be a seat 0..{players - 1}, not {dealer!r}")
+    return dealer
 
 
 def _check_seed(seed: object) -> None:
@@ -138,14 +147,40 @@ def _int_tuple(values: object, players: int, name: str) -> tuple[int, ...]:
     return tuple(values)
 
 
+def _check_out(
+    rules: Rules, out: object, dealer: Seat, scores: tuple[int, ...]
+) -> tuple[Seat, ...]:
+    """``out`` (the seats knocked out of a three-handed match) as a tuple of seats."""
+    players = rules.players
+    if (
+        not isinstance(out, tuple | list)
+        or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players for s in out)
+        or len(set(out)) != len(out)
+    ):
+        raise ValueError(f"out must be seats 0..{players - 1}, each once, not {out!r}")
+    mercy = rules.mercy_score
+    if players != 3 or rules.partnerships or mercy is None:
+        raise ValueError("out: only the mercy score of three-handed cutthroat knocks players out")
+    if len(out) > 1:
+        raise ValueError("out: two players stay in while a hand is played")
+    if scores[out[0]] > mercy:
+        raise ValueError(
+            f"out: seat {out[0]} has {scores[out[0]]}, above the mercy score of {mercy}"
+        )
+    if dealer == out[0]:
+        raise ValueError(f"dealer: seat {dealer} is out; the deal passes to the players in")
+    return tuple(out)
+
+
 def _check_start(
-    rules: Rules, dealer: object, scores: object, bags: object
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Check what a hand starts from (before any dealing); returns the scores and bags."""
+    rules: Rules, dealer: object, scores: object, bags: object, out: object
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Seat, ...]]:
+    """Check what a hand starts from (before any dealing); returns the scores, the bags and
+    the seats out."""
     if not isinstance(rules, Rules):
         raise TypeError("rules must be a Rules")
     players = rules.players
-    _check_dealer(dealer, players)
+    seat = _check_dealer(dealer, players)
     if rules.partnerships:
         score_pair: tuple[int, ...] = _int_pair(scores, "scores")
         bag_pair: tuple[int, ...] = _int_pair(bags, "bags")
@@ -158,17 +193,24 @@ def _check_start(
     if limit is not None and max(bag_pair) >= limit:
         # The penalty takes the limit off the count whenever it is reached.
         raise ValueError(f"bags must stay below the bag limit of {limit}, not {bag_pair}")
-    return score_pair, bag_pair
+    if out == ():
+        return score_pair, bag_pair, ()
+    return score_pair, bag_pair, _check_out(rules, out, seat, score_pair)
 
 
-def _blind_eligible(rules: Rules, scores: tuple[int, ...]) -> tuple[bool, ...]:
+def _blind_eligible(
+    rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...]
+) -> tuple[bool, ...]:
     """Which seats may bid blind nil: those whose team trails by the rule's deficit, or in
-    cutthroat those who trail the leader by it."""
+    cutthroat those still in who trail the leader by it."""
     if not rules.blind_nil:
         return _NOBODY[: rules.players]
     if not rules.partnerships:
-        top = max(scores)
-        return tuple(top - score >= rules.blind_nil_deficit for score in scores)
+        top = max(score for seat, score in enumerate(scores) if seat not in out)
+        return tuple(
+            seat not in out and top - score >= rules.blind_nil_deficit
+            for seat, score in enumerate(scores)
+        )
     behind = scores[1] - scores[0]
     ours, theirs = behind >= rules.blind_nil_deficit, -behind >= rules.blind_nil_deficit
     return ours, theirs, ours, theirs
@@ -207,6 +249,9 @@ class HandState:
         "seat_after",
         "hand_size",
         "set_aside",
+        "out",
+        "left_out",
+        "trick_size",
         "_legal",
     )
 
@@ -239,6 +284,9 @@ class HandState:
     seat_after: tuple[Seat, ...]
     hand_size: int
     set_aside: Mask
+    out: tuple[Seat, ...]
+    left_out: Mask
+    trick_size: int
     _legal: Mask
 
     # ----------------------------------------------------------------- creation
@@ -251,6 +299,7 @@ class HandState:
         seed: int | None,
         scores: tuple[int, ...] = (0, 0),
         bags: tuple[int, ...] = (0, 0),
+        out: tuple[Seat, ...] = (),
     ) -> HandState:
         """Shuffle with ``seed`` and deal 13 cards to each seat (17 to each of three).
 
@@ -263,6 +312,13 @@ class HandState:
         Three players set one card aside, in no hand: the 2♣, or under
         ``set_aside="random"`` the last card of the shuffle.
 
+        ``out`` names the seat knocked out of a three-handed match by the mercy score
+        (its score at or below it; see :func:`spades.scoring.match_outcome`). The deal is
+        the three-handed deal, but that seat's 17 cards are left out, unseen by anyone
+        (:attr:`left_out`): it neither bids nor plays, the two players in bid nil to 17
+        and play 17 tricks of two cards, and the turn passes over it. The dealer is one
+        of the players in, who bid and lead from the dealer's left as ever.
+
         >>> HandState.deal(Rules(), dealer=0, seed=True)
         Traceback (most recent call last):
         ...
@@ -272,23 +328,24 @@ class HandState:
         ...
         ValueError: bags must stay below the bag limit of 10, not (10, 0)
         """
-        scores, bags = _check_start(rules, dealer, scores, bags)
+        scores, bags, out = _check_start(rules, dealer, scores, bags, out)
         _check_seed(seed)
         # random.Random(seed) draws the same numbers; its C base is quicker to seed.
-        keys = list(starmap(_random.Random(seed).random, _NO_ARGS))
-        deck = sorted(range(NUM_CARDS), key=keys.__getitem__)
+        added = rules.jokers_added
+        keys = list(starmap(_random.Random(seed).random, _NO_ARGS_54 if added else _NO_ARGS))
+        deck = sorted(range(MAX_CARDS if added else NUM_CARDS), key=keys.__getitem__)
         set_aside = 0
-        if rules.players == 3:
-            out = _TWO_OF_CLUBS if rules.set_aside == "two_of_clubs" else deck[-1]
-            deck.remove(out)
-            set_aside = 1 << out
+        if rules.players == 3 and not added:
+            aside = _TWO_OF_CLUBS if rules.set_aside == "two_of_clubs" else deck[-1]
+            deck.remove(aside)
+            set_aside = 1 << aside
         # Cards go round one at a time, starting at the dealer's left: the i-th card of
         # every round goes to the i-th seat after the dealer.
         n = rules.players
         masks = [0] * n
         for i in range(n):
             masks[(dealer + 1 + i) % n] = sum(map(_BIT.__getitem__, deck[i::n]))
-        return cls._start(rules, masks, dealer, scores, bags, set_aside)
+        return cls._start(rules, masks, dealer, scores, bags, set_aside, out)
 
     @classmethod
     def from_hands(
@@ -299,33 +356,39 @@ class HandState:
         dealer: Seat,
         scores: tuple[int, ...] = (0, 0),
         bags: tuple[int, ...] = (0, 0),
+        out: tuple[Seat, ...] = (),
     ) -> HandState:
         """A hand from four given hands of 13 cards, indexed by seat (the other inputs as
         for :meth:`deal`).
 
         Three players give three hands of 17 cards: the card in none of them is the one
-        set aside (the 2♣ unless ``set_aside="random"``).
+        set aside (the 2♣ unless ``set_aside="random"``). The hand of a seat ``out`` is
+        the one left out.
         """
-        scores, bags = _check_start(rules, dealer, scores, bags)
+        scores, bags, out = _check_start(rules, dealer, scores, bags, out)
         n, size = rules.players, rules.hand_size
         if len(hands) != n:
             raise ValueError(f"{_COUNT_WORDS[n]} hands are needed, not {len(hands)}")
+        deck = deck_for(rules.jokers, rules.jokers_added).cards
         masks: list[Mask] = []
         for seat, cards in enumerate(hands):
             card_list = list(cards)
             mask = cards_mask(card_list)
+            if mask & ~deck:
+                stray = (mask & ~deck).bit_length() - 1
+                raise ValueError(f"not a card id: {stray} (this deck's cards are 0..51)")
             if len(card_list) != size or mask.bit_count() != size:
                 raise ValueError(f"seat {seat} must hold {size} different cards")
             masks.append(mask)
         held = 0
         for mask in masks:
             held |= mask
-        set_aside = FULL_DECK & ~held
-        if set_aside.bit_count() != NUM_CARDS - n * size:
-            raise ValueError(_WHOLE_DECK[n])
-        if n == 3 and rules.set_aside == "two_of_clubs" and set_aside != 1 << _TWO_OF_CLUBS:
+        set_aside = deck & ~held
+        if set_aside.bit_count() != deck.bit_count() - n * size:
+            raise ValueError(_WHOLE_DECK[n] if deck == FULL_DECK else _WHOLE_54)
+        if set_aside and rules.set_aside == "two_of_clubs" and set_aside != 1 << _TWO_OF_CLUBS:
             raise ValueError("the 2♣ is the card set aside: no hand may hold it")
-        return cls._start(rules, masks, dealer, scores, bags, set_aside)
+        return cls._start(rules, masks, dealer, scores, bags, set_aside, out)
 
     @classmethod
     def _start(
@@ -336,29 +399,35 @@ class HandState:
         scores: tuple[int, ...],
         bags: tuple[int, ...],
         set_aside: Mask,
+        out: tuple[Seat, ...],
     ) -> HandState:
         """A new hand from checked inputs (see :func:`_check_start`)."""
         self = cls.__new__(cls)
         n = len(masks)
+        self.out = out
+        if out:
+            self._leave_out(masks, out)
+        else:
+            self.left_out = 0
+            self.seat_after = _SEAT_AFTER[n]
+            self.trick_size = n
         self.scores = scores
         self.bags = bags
         self.rules = rules
-        self.deck = deck_for(rules.jokers)
+        self.deck = deck_for(rules.jokers, rules.jokers_added)
         self.dealer = dealer
         self.initial_hands = tuple(masks)
         self.hands = masks
         self.phase = Phase.BIDDING
-        self.current = (dealer + 1) % n
+        self.current = self.leader = self.win_seat = self.seat_after[dealer]
         self.bids = [None] * n
         self.blind = [False] * n
-        self.eligible = _blind_eligible(rules, self.scores)
+        self.eligible = _blind_eligible(rules, self.scores, out)
         self.looked = [not e for e in self.eligible]
         self.exchange_queue = []
         passes: list[list[Card]] = [[], [], [], []]
         self.passes = passes[:n]
         self.trick = []
-        self.leader = (dealer + 1) % n
-        self.win_seat = self.leader
         self.win_card = -1
         self.tricks_won = [0] * n
         self.tricks = []
@@ -367,11 +436,22 @@ class HandState:
         self.history = []
         self.claimed_by = None
         self.seat_count = n
-        self.seat_after = _SEAT_AFTER[n]
         self.hand_size = rules.hand_size
         self.set_aside = set_aside
         self._legal = -1
         return self
+
+    def _leave_out(self, masks: list[Mask], out: tuple[Seat, ...]) -> None:
+        """Leave the cards of the seats ``out`` out of the hand, and pass the turn over
+        those seats."""
+        left_out = 0
+        for seat in out:
+            left_out |= masks[seat]
+            masks[seat] = 0
+        n = len(masks)
+        self.left_out = left_out
+        self.seat_after = tuple(play_order(seat + 1, n, out)[0] for seat in range(n))
+        self.trick_size = n - len(out)
 
     def clone(self) -> HandState:
         """An independent copy (cheap: a few short lists)."""
@@ -405,6 +485,9 @@ class HandState:
         other.seat_after = self.seat_after
         other.hand_size = self.hand_size
         other.set_aside = self.set_aside
+        other.out = self.out
+        other.left_out = self.left_out
+        other.trick_size = self.trick_size
         other._legal = self._legal
         return other
 
@@ -446,10 +529,19 @@ class HandState:
                 *CARDS_IN_CHUNK[2][mask >> 26 & 0x1FFF],
                 *CARDS_IN_CHUNK[3][mask >> 39],
             ]
+        if self.phase is _PLAYING:  # the 54-card deck, a joker among the cards
+            return list(map(card_action, self.deck.chunks(mask)))
         return list(_other_actions(mask))
 
     def _legal_mask(self) -> Mask:
-        """The legal actions as a bitmask over action ids: the one source of legality."""
+        """The legal actions as a bitmask over action ids: the one source of legality.
+
+        In the play it is the mask of the playable cards, whose bits are the actions that
+        play them, but for the jokers added to the 54-card deck: their bits 52 and 53 stand
+        for their own actions (:func:`~spades.cards.card_action`), not for the bids nil
+        and 1, so a bit above the cards means a bid only outside the play (this keeps the
+        check off the partnership game's path of every card).
+        """
         if self._legal >= 0:
             return self._legal
         phase = self.phase
@@ -490,6 +582,7 @@ class HandState:
             type(action) is int
             and 0 <= action < NUM_ACTIONS
             and (self._legal if self._legal >= 0 else self._legal_mask()) >> action & 1
+            and (action < NUM_CARDS or self.phase is not _PLAYING)
         ):
             return
         if isinstance(action, bool) or not isinstance(action, int):
@@ -498,13 +591,16 @@ class HandState:
             raise IllegalAction("The hand is over")
         seat = self.current
         assert seat is not None
+        card = action_card(action)
         if action == CLAIM:
             problem = self._claim_problem()
             if problem is None:
                 return
-        elif 0 <= action < NUM_CARDS:
-            problem = self._play_problem(seat, action)
-        elif BID_BASE <= action <= LOOK or HIGH_BID_BASE <= action < NUM_ACTIONS:
+        elif card is not None and self.deck.cards >> card & 1:
+            problem = self._play_problem(seat, card)
+            if problem is None:  # an added joker, whose bit in the play is not its action's
+                return
+        elif BID_BASE <= action <= LOOK or HIGH_BID_BASE <= action < JOKER_PLAY_BASE:
             problem = self._bidding_problem(seat, action)
         elif EXCHANGE_BASE <= action < CLAIM:
             problem = self._exchange_problem(seat, action - EXCHANGE_BASE)
@@ -657,13 +753,18 @@ class HandState:
         ):
             if action < NUM_CARDS:
                 self._play(action)
-            elif action < EXCHANGE_BASE or action > CLAIM:
-                self._bid(action)
-            else:
-                self._pass(action - EXCHANGE_BASE)
-            return
-        self.verify(action)  # raises unless the action is a sound claim
-        self._claim()
+                return
+            if self.phase is not _PLAYING:  # in the play the bits above are the jokers
+                if action < EXCHANGE_BASE or action > CLAIM:
+                    self._bid(action)
+                else:
+                    self._pass(action - EXCHANGE_BASE)
+                return
+        self.verify(action)  # raises unless the action is a sound claim or plays a joker
+        if action == CLAIM:
+            self._claim()
+        else:
+            self._play_joker(action)
 
     def apply_fast(self, action: Action) -> None:
         """Apply an action the caller knows is legal (the bots' fast path)."""
@@ -671,6 +772,8 @@ class HandState:
             self._play(action)
         elif action == CLAIM:
             self._claim()
+        elif action >= JOKER_PLAY_BASE:
+            self._play_joker(action)
         elif action < EXCHANGE_BASE or action > CLAIM:
             self._bid(action)
         else:
@@ -740,11 +843,11 @@ class HandState:
         if deck.is_trump(card):
             self.broken = True
         trick.append(card)
-        if len(trick) < self.seat_count:
+        if len(trick) < self.trick_size:
             self.current = self.seat_after[seat]
             return
         winner = self.win_seat
-        self.tricks.append(_new_trick((self.leader, tuple(trick), winner)))
+        self.tricks.append(_new_trick((self.leader, tuple(trick), winner, self.out)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.leader = winner
@@ -753,6 +856,12 @@ class HandState:
             self.current = None
         else:
             self.current = winner
+
+    def _play_joker(self, action: Action) -> None:
+        """Play a joker of the 54-card deck, recording the action that plays it (its
+        card id is another action's)."""
+        self._play(action - JOKER_PLAY_BASE + NUM_CARDS)
+        self.history[-1] = action
 
     # -------------------------------------------------------------------- claim
     def can_claim(self) -> bool:
@@ -766,7 +875,7 @@ class HandState:
         seat = self.current
         assert seat is not None
         hand = self.hands[seat]
-        unseen = FULL_DECK & ~self.played & ~hand & ~self._public_set_aside()
+        unseen = self.deck.cards & ~self.played & ~hand & ~self._public_set_aside()
         lead_free = self.rules.spades_lead_any_time
         if not self.trick:
             first = not self.tricks and self.rules.no_spades_first_trick
@@ -815,7 +924,7 @@ class HandState:
         suit = deck.suit[card]
         if not deck.beats(card, self.win_card):
             return False
-        if len(self.trick) == self.seat_count - 1:
+        if len(self.trick) == self.trick_size - 1:
             return True
         if suit != SPADES and unseen & deck.suit_masks[SPADES]:
             return False
@@ -846,6 +955,7 @@ class HandState:
                 blind=tuple(self.blind),
                 tricks=tuple(self.tricks_won),
                 bags_before=self.bags,
+                out=self.out,
             )
         return score_hand(
             self.rules,
@@ -864,8 +974,9 @@ class HandState:
         return self.set_aside if self.rules.set_aside == "two_of_clubs" else 0
 
     def observation(self, seat: Seat) -> Observation:
-        """What ``seat`` may know now, and nothing more (a card set aside unseen is
-        in no observation)."""
+        """What ``seat`` may know now, and nothing more (a card set aside unseen, and the
+        cards left out with a knocked-out seat, are in no observation). A seat that is out
+        watches: it holds no cards."""
         n = self.seat_count
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
@@ -876,6 +987,7 @@ class HandState:
             len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2
         )
         trick_start = self.leader
+        seats = play_order(trick_start, n, self.out)
         # Typed as the four seats and two teams of the partnership game (see Observation).
         hand_sizes: Any = tuple(map(int.bit_count, self.hands))
         bids: Any = tuple(self.bids)
@@ -895,7 +1007,7 @@ class HandState:
             blind=blind,
             tricks_won=tricks_won,
             leader=trick_start,
-            trick=tuple(((trick_start + i) % n, c) for i, c in enumerate(self.trick)),
+            trick=tuple(zip(seats, self.trick, strict=False)),
             tricks=tuple(self.tricks),
             spades_broken=self.broken,
             scores=scores,
@@ -906,6 +1018,7 @@ class HandState:
             passed=tuple(self.passes[seat]),
             received=tuple(self.passes[mate]) if exchanged else (),
             set_aside=self._public_set_aside(),
+            out=self.out,
         )
 
 

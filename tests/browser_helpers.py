@@ -96,3 +96,56 @@ def screenshot_path(name: str, scratch: Path) -> Path:
     folder = Path(os.environ.get("SPADES_SCREENSHOTS") or scratch)
     folder.mkdir(parents=True, exist_ok=True)
     return folder / name
+
+
+def play_a_card(page: Page) -> str:
+    """Play the first playable card; returns its key once the card has left the hand."""
+    card = page.locator(CARDS + ":enabled").first
+    expect(card).to_be_visible(timeout=WAIT)
+    key = card_key(card)
+    card.click()
+    expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
+    return key
+
+
+def at_rest(page: Page, element: Locator) -> None:
+    """Wait until ``element``'s box has stayed put for ten frames in a row."""
+    page.wait_for_function(
+        """el => {
+          const r = el.getBoundingClientRect();
+          const box = [r.x, r.y, r.width, r.height].join();
+          el.spadesStill = box === el.spadesBox ? (el.spadesStill || 0) + 1 : 0;
+          el.spadesBox = box;
+          return el.spadesStill >= 10;
+        }""",
+        arg=element.element_handle(timeout=WAIT),
+        polling="raf",
+        timeout=WAIT,
+    )
+
+
+def pick_rule_set(page: Page, name: str) -> None:
+    """Pick a preset (or Custom) in the open house rules expander.
+
+    The picker's list closes as soon as the sidebar moves under it (the expander still
+    opening, or a scroll to bring the picker into view), so the name is typed only once
+    the picker is in view and at rest.
+    """
+    picker = page.locator(".st-key-preset input")
+    at_rest(page, page.get_by_test_id("stExpander").filter(has=picker))
+    picker.scroll_into_view_if_needed()
+    at_rest(page, picker)
+    picker.fill(name)
+    page.get_by_role("option", name=name, exact=True).click()
+    expect(picker).to_have_value(name, timeout=WAIT)
+    settled(page)
+
+
+def open_house_rules(page: Page) -> None:
+    """Open the house rules expander once the page has drawn the game and is at rest (a run
+    still drawing it could close the rule set picker's list as it opens). A new game offers
+    no blind nil, so the bids are up."""
+    ready_to_bid(page)
+    settled(page)
+    page.get_by_text("House rules for the next game").click()
+    expect(page.locator(".st-key-preset input")).to_be_visible(timeout=WAIT)

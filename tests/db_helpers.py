@@ -6,8 +6,19 @@ from typing import Any
 
 import sqlalchemy as sa
 
-#: Statements that take a players table back to version 6: no handle, colour or account.
+from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
+
+#: Statements that take a store back to version 7: no cutthroat (no variant or players'
+#: columns in the games, no player_hands).
+GAMES_V7 = (
+    "DROP TABLE player_hands",
+    "ALTER TABLE games DROP COLUMN variant",
+    *(f"ALTER TABLE games DROP COLUMN {n}_{k}" for n in CUTTHROAT_COLUMNS for k in SEAT_KEYS),
+)
+#: Statements that take a store back to version 6: as :data:`GAMES_V7`, and a players
+#: table with no handle, colour or account.
 PLAYERS_V6 = (
+    *GAMES_V7,
     "DROP INDEX ux_players_handle",
     "DROP INDEX ux_players_account",
     "ALTER TABLE players DROP COLUMN handle",

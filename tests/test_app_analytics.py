@@ -433,3 +433,113 @@ def test_a_game_in_play_is_never_exported(filled: Store) -> None:
     assert at.selectbox(key="explorer_game").value == playing
     assert not [b for b in at.get("download_button") if "Export" in b.proto.label]
     assert any("exported once it is over" in c.value for c in at.caption)
+
+
+# ------------------------------------------------------------------------ cutthroat
+THREE = Rules(players=3, partnerships=False)
+FOUR = Rules(players=4, partnerships=False)
+
+
+@pytest.fixture
+def cutthroat(filled: Store) -> tuple[str, list[Match]]:
+    """Ann's three-handed games beside the partnership ones, and four-handed lab games."""
+    ann, _ = filled.new_player("Ann")
+    three = [play_match(THREE, seed, ["random"] * 3) for seed in (7, 8, 9)]
+    filled.save_matches(
+        [(m, ("Left", "Right", "Ann"), {0: "random", 1: "basic"}) for m in three],
+        kind="human",
+        owner=ann,
+    )
+    four = [play_match(FOUR, seed, ["random"] * 4) for seed in (20, 21)]
+    everyone = {seat: "random" for seat in range(4)}
+    filled.save_matches([(m, ("N", "E", "S", "W"), everyone) for m in four], kind="simulated")
+    return ann, three
+
+
+def test_my_stats_show_the_partnership_game_unless_cutthroat_is_chosen(
+    cutthroat: tuple[str, list[Match]],
+) -> None:
+    ann, three = cutthroat
+    at = _my_stats(player=ann, bot_lab=True)
+    assert _metric(at, "Games played") == str(SIMULATED + 2)
+    at.radio(key="overview_variant").set_value("cutthroat3").run()
+    assert not at.exception
+    wins = sum(m.winner == 2 for m in three)
+    decided = sum(m.winner is not None for m in three)
+    assert _metric(at, "Games played") == "3"
+    assert _metric(at, "Won – lost") == f"{wins} – {decided - wins}"
+    nils = [h for m in three for h in m.finished if 2 not in h.out and h.bids[2] == 0]
+    made = sum(h.tricks_won[2] == 0 for h in nils)
+    assert _metric(at, "Your nils") == f"{made} of {len(nils)}"
+    extremes = next(frame.value for frame in at.dataframe if "you" in frame.value.columns)
+    points = [
+        r.players[2].points
+        for m in three
+        for r, h in zip(m.results, m.finished, strict=True)
+        if 2 not in h.out
+    ]
+    assert extremes["points"].max() == max(points) and extremes["points"].min() == min(points)
+    at.radio(key="overview_variant").set_value("cutthroat4").run()
+    # The lab's four-handed games, where South stands in for her.
+    assert _metric(at, "Games played") == "2"
+
+
+def test_explorer_charts_a_cutthroat_game_a_line_a_player(
+    cutthroat: tuple[str, list[Match]], filled: Store
+) -> None:
+    ann, three = cutthroat
+    at = _explorer(player=ann, others=False)
+    game_id = at.selectbox(key="explorer_game").value
+    assert "cutthroat, 3 players" in at.selectbox(key="explorer_game").options[0]
+    match = next(m for m in three if m.history == filled.load(game_id).match.history)
+    assert [_metric(at, name) for name in ("Left", "Right", "You")] == [
+        str(score) for score in match.scores
+    ]
+    score, bags = _charts(at)
+    spec = _spec(score)
+    assert spec["params"][0]["select"]["fields"] == ["player"]
+    assert spec["layer"][0]["encoding"]["color"]["title"] == "Player"
+    lines = {tuple(f.columns): f for f in _datasets(score)}[("hand", "player", "score")]
+    for seat, name in enumerate(("Left", "Right", "You")):
+        mine = lines[lines["player"] == name].sort_values("hand")
+        assert mine["score"].iloc[-1] == match.scores[seat]
+    bag_lines = {tuple(f.columns): f for f in _datasets(bags)}
+    assert set(next(f for k, f in bag_lines.items() if "player" in k)["player"]) <= {
+        "Left",
+        "Right",
+        "You",
+    }
+    hands_table = at.dataframe[0].value
+    assert len(hands_table) == len(match.finished)
+    assert {"Left", "Right", "You", "You score"} <= set(hands_table.columns)
+
+
+def test_bid_accuracy_of_cutthroat_compares_each_player_with_no_partnership_hand(
+    cutthroat: tuple[str, list[Match]],
+) -> None:
+    at = _page("bids")
+    partnership = _dots(at)
+    at.radio(key="bids_variant").set_value("cutthroat3").run()
+    assert not at.exception
+    scatter = _dots(at)
+    assert set(scatter["player"]) == {"you", "bot: basic", "bot: random"}
+    _, three = cutthroat
+    taken = [
+        h.tricks_won[s]
+        for m in three
+        for h in m.finished
+        for s in range(3)
+        if s not in h.out and h.bids[s]
+    ]
+    assert max(scatter["taken"]) == max(taken) and max(scatter["bid"]) <= 17
+    at.radio(key="bids_group").set_value("seat").run()
+    seats = set(_dots(at)["seat"])
+    assert seats <= {"Left", "Right", "South"} and len(seats) == 3
+    # The partnership game's were the four seats' of its own hands, none over 13.
+    assert set(partnership["player"]) == {"you", "bot: random"}
+    assert partnership["taken"].max() <= 13
+
+
+def _dots(at: AppTest) -> pd.DataFrame:
+    """The circles of the Bid accuracy page's scatter: (bid, taken, n) by group."""
+    return next(f for f in _datasets(_charts(at)[0]) if "n" in f.columns)

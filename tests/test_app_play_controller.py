@@ -347,9 +347,9 @@ def test_a_trick_taken_with_a_trump_is_told_apart() -> None:
     ruffed = Trick(0, tuple(parse_card(c) for c in ("AH", "2S", "KH", "3H")), 1)
     led = Trick(0, tuple(parse_card(c) for c in ("2S", "AS", "3S", "4S")), 1)
     followed = Trick(0, tuple(parse_card(c) for c in ("2H", "AH", "3H", "4H")), 1)
-    assert trump_taker(ruffed, jokers=False) == 1
-    assert trump_taker(led, jokers=False) is None
-    assert trump_taker(followed, jokers=False) is None
+    assert trump_taker(ruffed, Rules()) == 1
+    assert trump_taker(led, Rules()) is None
+    assert trump_taker(followed, Rules()) is None
 
 
 def test_finished_hands_are_the_public_record_of_each_hand() -> None:

@@ -12,12 +12,14 @@ from browser_helpers import (
     card_key,
     game_id,
     look_then_ready_to_bid,
-    ready_to_bid,
+    open_house_rules,
+    pick_rule_set,
+    play_a_card,
     screenshot_path,
     settled,
     your_turn,
 )
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from spades.rules import PRESETS, Rules
 from spades.store import Store
@@ -40,16 +42,6 @@ def _bid_or_look(page: Page) -> None:
     expect(page.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
 
 
-def _play_a_card(page: Page) -> str:
-    """Play the first playable card; returns its key once the card has left the hand."""
-    card = page.locator(CARDS + ":enabled").first
-    expect(card).to_be_visible(timeout=WAIT)
-    key = card_key(card)
-    card.click()
-    expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
-    return key
-
-
 def _whole_hand(page: Page, count: int) -> set[str]:
     """The keys of the cards held, read once the hand shows ``count`` different cards.
 
@@ -68,53 +60,10 @@ def _whole_hand(page: Page, count: int) -> set[str]:
     return {str(key) for key in keys}
 
 
-def _at_rest(page: Page, element: Locator) -> None:
-    """Wait until ``element``'s box has stayed put for ten frames in a row."""
-    page.wait_for_function(
-        """el => {
-          const r = el.getBoundingClientRect();
-          const box = [r.x, r.y, r.width, r.height].join();
-          el.spadesStill = box === el.spadesBox ? (el.spadesStill || 0) + 1 : 0;
-          el.spadesBox = box;
-          return el.spadesStill >= 10;
-        }""",
-        arg=element.element_handle(timeout=WAIT),
-        polling="raf",
-        timeout=WAIT,
-    )
-
-
-def _pick_rule_set(page: Page, name: str) -> None:
-    """Pick a preset (or Custom) in the open house rules expander.
-
-    The picker's list closes as soon as the sidebar moves under it (the expander still
-    opening, or a scroll to bring the picker into view), so the name is typed only once
-    the picker is in view and at rest.
-    """
-    picker = page.locator(".st-key-preset input")
-    _at_rest(page, page.get_by_test_id("stExpander").filter(has=picker))
-    picker.scroll_into_view_if_needed()
-    _at_rest(page, picker)
-    picker.fill(name)
-    page.get_by_role("option", name=name, exact=True).click()
-    expect(picker).to_have_value(name, timeout=WAIT)
-    settled(page)
-
-
-def _open_house_rules(page: Page) -> None:
-    """Open the house rules expander once the page has drawn the game and is at rest (a run
-    still drawing it could close the rule set picker's list as it opens). A new game offers
-    no blind nil, so the bids are up."""
-    ready_to_bid(page)
-    settled(page)
-    page.get_by_text("House rules for the next game").click()
-    expect(page.locator(".st-key-preset input")).to_be_visible(timeout=WAIT)
-
-
 def _new_game_without_mercy(page: Page) -> None:
     """Turn the mercy score off in the sidebar (no single hand then ends the match)."""
-    _open_house_rules(page)
-    _pick_rule_set(page, "Custom")
+    open_house_rules(page)
+    pick_rule_set(page, "Custom")
     switch = page.locator(".st-key-rule_mercy_score_on")
     switch.get_by_text("Use the mercy score").click()
     expect(switch.locator("input")).not_to_be_checked(timeout=WAIT)
@@ -138,7 +87,7 @@ def test_a_full_hand_played_by_clicking(page: Page, app_url: str, tmp_path: Path
             page.locator(".st-key-trick").scroll_into_view_if_needed()
             page.screenshot(path=str(picture))
         your_turn(page)
-        _play_a_card(page)
+        play_a_card(page)
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("Hand 1", timeout=WAIT)
     expect(dialog).to_contain_text("Points this hand")
@@ -154,7 +103,7 @@ def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) 
     _bid_or_look(page)
     game = game_id(page)
     your_turn(page)
-    played = _play_a_card(page)
+    played = play_a_card(page)
     expect(page.locator(".sp-south .sp-card")).to_have_count(1, timeout=WAIT)
     # The UI contract: the card in the trick names itself and its seat.
     code = played.removeprefix("card_")
@@ -168,7 +117,7 @@ def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) 
     assert _whole_hand(page, 12) == held
     page.locator(".st-key-speed").get_by_text("instant", exact=True).click()
     your_turn(page)
-    _play_a_card(page)
+    play_a_card(page)
     assert game_id(page) == game
 
 
@@ -184,7 +133,7 @@ def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url:
         assert game_id(one) != game_id(two)
         held = _whole_hand(two, 13)
         your_turn(one)
-        _play_a_card(one)
+        play_a_card(one)
         two.reload()
         expect(two.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
         assert _whole_hand(two, 13) == held
@@ -243,8 +192,8 @@ def test_a_preset_picked_in_the_browser_reaches_the_engine_and_stays_picked(
 ) -> None:
     jokers = next(preset for preset in PRESETS if preset.name == "Jokers")
     _open(page, app_url)
-    _open_house_rules(page)
-    _pick_rule_set(page, jokers.name)
+    open_house_rules(page)
+    pick_rule_set(page, jokers.name)
     expect(page.get_by_text(jokers.description)).to_be_visible(timeout=WAIT)
     expect(page.locator("[class*='st-key-rule_']")).to_have_count(0)
     page.locator(".st-key-new_game_with_rules button:visible").click()
@@ -266,10 +215,10 @@ def test_custom_rules_in_the_browser_start_from_the_preset_picked_before(
     page: Page, app_url: str, app_db_url: str
 ) -> None:
     _open(page, app_url)
-    _open_house_rules(page)
-    _pick_rule_set(page, "Whiz")
+    open_house_rules(page)
+    pick_rule_set(page, "Whiz")
     expect(page.locator(".st-key-new_game_with_rules")).to_be_visible(timeout=WAIT)
-    _pick_rule_set(page, "Custom")
+    pick_rule_set(page, "Custom")
     whiz = page.locator(".st-key-rule_whiz input")
     expect(whiz).to_be_checked(timeout=WAIT)
     page.locator(".st-key-rule_mercy_score_on").get_by_text("Use the mercy score").click()

@@ -5,21 +5,27 @@ from __future__ import annotations
 import pytest
 
 from spades.cards import (
+    ADDED_BIG_JOKER,
+    ADDED_LITTLE_JOKER,
     BID_BASE,
     BIG_JOKER,
     BLIND_NIL,
     CLAIM,
     EXCHANGE_BASE,
+    JOKER_PLAY_BASE,
     LITTLE_JOKER,
     LOOK,
+    MAX_CARDS,
     NIL,
     NUM_ACTIONS,
     Rank,
     Suit,
+    action_card,
     action_str,
     bid_action,
     bid_label,
     bid_of,
+    card_action,
     card_label,
     card_name,
     card_str,
@@ -101,7 +107,21 @@ def test_jokers_deck_has_no_two_of_clubs_or_diamonds(text: str) -> None:
         parse_card(text, jokers=True)
 
 
-@pytest.mark.parametrize("bad", [-1, 52, 100, True, 1.0, "AS", None])
+def test_the_jokers_added_to_the_54_card_deck_are_cards_52_and_53_named_lj_and_bj() -> None:
+    assert (ADDED_LITTLE_JOKER, ADDED_BIG_JOKER, MAX_CARDS) == (52, 53, 54)
+    assert parse_card("LJ", jokers_added=True) == ADDED_LITTLE_JOKER
+    assert parse_card("bj", jokers_added=True) == ADDED_BIG_JOKER
+    # The codes, labels and names need no flag: the ids are the added jokers' alone.
+    assert [card_str(c) for c in (52, 53)] == ["LJ", "BJ"]
+    assert [card_label(c) for c in (52, 53)] == ["Little Joker", "Big Joker"]
+    assert [card_name(c) for c in (52, 53)] == ["little joker", "big joker"]
+    for card in range(MAX_CARDS):
+        assert parse_card(card_str(card), jokers_added=True) == card
+    with pytest.raises(ValueError, match="not a card"):
+        parse_card("BJ")  # not a card of the standard deck
+
+
+@pytest.mark.parametrize("bad", [-1, 54, 100, True, 1.0, "AS", None])
 def test_formatting_refuses_a_bad_card_id(bad: object) -> None:
     for format_card in (card_str, card_label, card_name):
         with pytest.raises(ValueError, match="not a card id"):
@@ -116,16 +136,20 @@ def test_cards_mask_and_hand_cards_round_trip() -> None:
     assert mask.bit_count() == len(hand)
     assert hand_cards(mask) == hand
     assert hand_cards(cards_mask(range(52))) == list(range(52))
+    assert hand_cards(cards_mask([53, 0, 52, 51])) == [0, 51, 52, 53]
 
 
 def test_action_ids_follow_the_contract() -> None:
     assert (BID_BASE, NIL, BLIND_NIL, LOOK, EXCHANGE_BASE, CLAIM) == (52, 52, 66, 67, 68, 120)
-    assert NUM_ACTIONS == 125
+    assert NUM_ACTIONS == 128
     assert [bid_action(n) for n in (0, 1, 13)] == [52, 53, 65]
-    # Three-handed cutthroat bids up to 17: those bids follow the claim.
-    assert [bid_action(n) for n in (14, 17)] == [121, 124]
-    for bad in (-1, 18):
-        with pytest.raises(ValueError, match="0 \\(nil\\) to 17"):
+    # Three-handed cutthroat bids up to 17, and 18 with the 54-card deck: those bids
+    # follow the claim, and the plays of the added jokers follow them.
+    assert [bid_action(n) for n in (14, 17, 18)] == [121, 124, 125]
+    assert [card_action(c) for c in (52, 53)] == [JOKER_PLAY_BASE, JOKER_PLAY_BASE + 1]
+    assert JOKER_PLAY_BASE == 126
+    for bad in (-1, 19):
+        with pytest.raises(ValueError, match="0 \\(nil\\) to 18"):
             bid_action(bad)
 
 
@@ -143,6 +167,9 @@ def test_action_ids_follow_the_contract() -> None:
         (120, "claim the rest"),
         (121, "bid 14"),
         (124, "bid 17"),
+        (125, "bid 18"),
+        (126, "play Little Joker"),
+        (127, "play Big Joker"),
     ],
 )
 def test_action_str_describes_every_kind_of_action(action: int, text: str) -> None:
@@ -154,7 +181,7 @@ def test_action_str_names_jokers_in_the_jokers_deck() -> None:
     assert action_str(EXCHANGE_BASE + LITTLE_JOKER, jokers=True) == "pass Little Joker"
 
 
-@pytest.mark.parametrize("bad", [-1, 125, 1000])
+@pytest.mark.parametrize("bad", [-1, 128, 1000])
 def test_action_str_refuses_a_number_that_is_no_action(bad: int) -> None:
     with pytest.raises(ValueError, match="not an action"):
         action_str(bad)
@@ -176,12 +203,16 @@ def test_every_action_decodes_as_exactly_one_kind() -> None:
         assert kinds.count(True) == 1, action
 
 
-def test_only_card_ids_decode_as_cards() -> None:
-    assert [a for a in range(NUM_ACTIONS) if is_card(a)] == list(range(52))
+def test_only_card_ids_and_the_added_jokers_plays_decode_as_cards() -> None:
+    cards = [a for a in range(NUM_ACTIONS) if is_card(a)]
+    assert cards == [*range(52), 126, 127]
+    assert [action_card(a) for a in cards] == list(range(54))
+    assert [card_action(c) for c in range(54)] == cards
+    assert {action_card(a) for a in range(NUM_ACTIONS) if not is_card(a)} == {None}
 
 
 def test_bid_of_reads_back_the_tricks_of_every_bid_action() -> None:
-    assert [bid_of(bid_action(n)) for n in range(18)] == list(range(18))
+    assert [bid_of(bid_action(n)) for n in range(19)] == list(range(19))
     assert bid_of(NIL) == 0
     assert bid_of(BLIND_NIL) is None
 

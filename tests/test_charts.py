@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from spades import analytics
+from spades import analytics, analytics_cutthroat
 from spades.drive import play_match
 from spades.rules import Rules
 from spades.store import GameFilter, Store
@@ -44,6 +44,17 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
         }
     )
     nils = analytics.nil_by(analytics.nil_success(stats), "player")
+    three = Rules(players=3, partnerships=False)
+    cutthroat = [play_match(three, seed, ["random"] * 3) for seed in (7, 8)]
+    store.save_matches(
+        [(m, ("Left", "Right", "South"), {0: "random", 1: "random"}) for m in cutthroat],
+        kind="human",
+    )
+    players = analytics_cutthroat.game_hands(cutthroat[0])
+    names = analytics_cutthroat.line_names(("Left", "Right", "Ann"), mine=True)
+    their_counts = analytics.bid_counts(
+        analytics_cutthroat.seat_stats(store, GameFilter(variants=("cutthroat3",)))
+    )
     built = {
         "score": charts.score_chart(
             analytics.score_progression(hand_frame, analytics.OUR_TEAMS),
@@ -56,6 +67,18 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
         "rates": charts.rates_chart(analytics.accuracy_rates(counts, "seat"), "seat"),
         "nils": charts.nil_chart(analytics.nil_outcomes(nils)),
         "matchups": charts.matchup_chart(analytics.matchup_results(store, GameFilter())),
+        "player_score": charts.score_chart(
+            analytics_cutthroat.score_progression(players, names),
+            analytics.rule_lines(three),
+            "player",
+        ),
+        "player_bags": charts.bags_chart(
+            analytics_cutthroat.bags_progression(players, names), 10, "player"
+        ),
+        "player_scatter": charts.bid_scatter(analytics.by_group(their_counts, "seat"), "seat"),
+        "player_rates": charts.rates_chart(
+            analytics.accuracy_rates(their_counts, "player"), "player"
+        ),
     }
     return {name: chart.to_dict() for name, chart in built.items()}
 
@@ -125,3 +148,32 @@ def test_the_players_team_is_named_and_coloured_first(specs: dict[str, dict[str,
     color = specs["score"]["layer"][0]["encoding"]["color"]
     assert color["scale"]["domain"] == list(analytics.OUR_TEAMS)
     assert color["scale"]["range"] == charts.TEAM_RANGE
+
+
+@pytest.mark.parametrize("name", ["player_score", "player_bags"])
+def test_cutthroat_draws_a_line_a_player_in_the_players_colours(
+    specs: dict[str, dict[str, Any]], name: str
+) -> None:
+    lines = specs[name]["layer"][0]
+    color = lines["encoding"]["color"]
+    assert (color["field"], color["title"]) == ("player", "Player")
+    assert color["scale"]["domain"] == ["Left", "Right", "You"]
+    assert color["scale"]["range"] == charts.PLAYER_RANGE
+    assert specs[name]["params"][0]["select"]["fields"] == ["player"]
+    assert {t["field"] for t in lines["encoding"]["tooltip"]} >= {"player", "hand"}
+
+
+def test_cutthroat_bids_reach_seventeen_tricks_on_whole_number_axes(
+    specs: dict[str, dict[str, Any]],
+) -> None:
+    dots = specs["player_scatter"]["layer"][1]["encoding"]
+    top = dots["x"]["scale"]["domain"][1]
+    assert top == dots["y"]["scale"]["domain"][1] and 13 < top <= 17
+    assert dots["color"]["field"] == "seat"
+
+
+def test_the_partnership_charts_still_colour_teams(specs: dict[str, dict[str, Any]]) -> None:
+    for name in ("score", "bags"):
+        color = specs[name]["layer"][0]["encoding"]["color"]
+        assert (color["field"], color["title"]) == ("team", "Team")
+        assert color["scale"]["range"] == charts.TEAM_RANGE

@@ -11,13 +11,20 @@ from pathlib import Path
 import pytest
 from engine_helpers import cards, snapshot
 
-from spades.cards import BLIND_NIL, CLAIM, FULL_DECK, LOOK, NIL, bid_action, parse_card
+from spades.cards import (
+    BLIND_NIL,
+    CLAIM,
+    FULL_DECK,
+    LOOK,
+    NIL,
+    bid_action,
+    parse_card,
+)
 from spades.match import Match
 from spades.record import GameRecord, RecordError, dumps, loads
 from spades.rules import Rules, RulesError, describe_options
 from spades.scoring import match_outcome, score_players
 from spades.state import HandState, IllegalAction, Phase
-from spades.store import Store, StoreError
 
 THREE = Rules(players=3, partnerships=False)
 FOUR = Rules(players=4, partnerships=False)
@@ -331,10 +338,12 @@ def test_cutthroat_tie_at_the_top_plays_another_hand_or_shares_the_game() -> Non
     assert match_outcome(THREE, (530, 520, 520)).winner == 0
 
 
-def test_cutthroat_mercy_ends_the_match_and_the_highest_score_wins() -> None:
-    outcome = match_outcome(THREE, (150, -200, 180))
-    assert (outcome.over, outcome.winner) == (True, 2)
-    assert match_outcome(THREE.replace(mercy_score=None), (150, -900, 180)).over is False
+def test_four_handed_cutthroat_mercy_ends_the_match_and_the_highest_score_wins() -> None:
+    # As a fallen team ends the partnership game; three players knock the fallen one out
+    # instead (tests/test_cutthroat_knockout.py).
+    outcome = match_outcome(FOUR, (150, -200, 180, 90))
+    assert (outcome.over, outcome.winner, outcome.out) == (True, 2, ())
+    assert match_outcome(FOUR.replace(mercy_score=None), (150, -900, 180, 0)).over is False
 
 
 def test_cutthroat_match_rotates_the_dealer_among_the_players() -> None:
@@ -351,7 +360,8 @@ def test_cutthroat_match_rotates_the_dealer_among_the_players() -> None:
 
 # ------------------------------------------------------------- random matches: invariants
 def check_views(state: HandState) -> None:
-    """Each player sees their own cards only; never another's, nor a card set aside unseen."""
+    """Each player sees their own cards only; never another's, nor a card set aside unseen,
+    nor the cards left out with a seat knocked out."""
     n = state.seat_count
     known_aside = state.set_aside if state.rules.set_aside == "two_of_clubs" else 0
     for seat in range(n):
@@ -362,9 +372,15 @@ def check_views(state: HandState) -> None:
                 others |= state.hands[other]
         if state.looked[seat]:
             assert view.hand == tuple(state.hand(seat))
-            assert view.unseen_mask == others | (state.set_aside & ~known_aside)
+            hidden = (state.set_aside & ~known_aside) | state.left_out
+            assert view.unseen_mask == others | hidden
         else:
             assert view.hand is None
+        assert view.out == state.out and view.seats_in == tuple(
+            s for s in range(n) if s not in state.out
+        )
+        for out in state.out:
+            assert (view.hand_sizes[out], view.bids[out], view.tricks_won[out]) == (0, None, 0)
         assert view.set_aside == known_aside
         assert view.hand_sizes == tuple(h.bit_count() for h in state.hands)
         assert len(view.bids) == len(view.tricks_won) == len(view.scores) == n
@@ -376,24 +392,30 @@ def check_views(state: HandState) -> None:
         for trick in view.tricks:
             seen |= set(trick.cards)
         assert not seen & set(state.deck.chunks(others))
-        assert not any(state.set_aside >> card & 1 for card in seen)
+        assert not any((state.set_aside | state.left_out) >> card & 1 for card in seen)
 
 
 def check_hand(state: HandState, rules: Rules) -> None:
     n, size = rules.players, rules.hand_size
+    seats_in = [seat for seat in range(n) if seat not in state.out]
     assert state.is_over and sum(state.tricks_won) == size
     held = state.initial_hands
-    assert all(hand.bit_count() == size for hand in held)
+    assert [hand.bit_count() for hand in held] == [0 if s in state.out else size for s in range(n)]
+    assert state.left_out.bit_count() == size * len(state.out)
+    assert all(state.bids[s] is None and not state.tricks_won[s] for s in state.out)
     union = 0
     for hand in held:
         assert not union & hand
         union |= hand
-    assert union | state.set_aside == FULL_DECK and not union & state.set_aside
+    aside = state.set_aside | state.left_out
+    assert union | aside == state.deck.cards and not union & aside
+    assert state.set_aside.bit_count() == state.deck.cards.bit_count() - n * size
+    assert not state.set_aside & state.left_out
     winners = [0] * n
     played = 0
     for index, trick in enumerate(state.tricks):
-        assert len(trick.cards) == n
-        assert sorted(seat for seat, _ in trick.plays()) == list(range(n))
+        assert len(trick.cards) == len(seats_in)
+        assert sorted(seat for seat, _ in trick.plays()) == seats_in
         for seat, card in trick.plays():
             assert held[seat] >> card & 1 and not played >> card & 1
             played |= 1 << card
@@ -406,18 +428,25 @@ def check_hand(state: HandState, rules: Rules) -> None:
         winners[state.claimed_by] += size - len(state.tricks)
         assert winners == state.tricks_won
     if state.tricks:
-        assert state.tricks[0].leader == (state.dealer + 1) % n
+        assert (
+            state.tricks[0].leader == seats_in[(seats_in.index(state.dealer) + 1) % len(seats_in)]
+        )
 
 
 def play_random_match(rules: Rules, seed: int, *, views: bool) -> Match:
+    """A match of random legal actions (and claims), checking every hand and the end.
+
+    A seat knocked out never acts nor scores, and the deal passes over it."""
     rng = random.Random(seed)
     match = Match(rules, seed=seed)
     n = rules.players
     scores, bags = (0,) * n, (0,) * n
+    out: tuple[int, ...] = ()
+    dealer = match.first_dealer
     while not match.is_over and len(match.finished) < 60:
         hand = match.hand
-        assert (hand.scores, hand.bags) == (scores, bags)
-        assert hand.dealer == (match.first_dealer + len(match.finished)) % n
+        assert (hand.scores, hand.bags, hand.out, hand.dealer) == (scores, bags, out, dealer)
+        assert hand.current_player not in out
         if views:
             check_views(hand)
         if hand.phase is Phase.PLAYING and hand.can_claim() and rng.random() < 0.5:
@@ -434,13 +463,21 @@ def play_random_match(rules: Rules, seed: int, *, views: bool) -> Match:
             continue
         check_hand(match.finished[-1], rules)
         assert result.teams == () and len(result.players) == n
-        for player in result.players:
+        for seat, player in enumerate(result.players):
             assert sum(line.points for line in player.lines) == player.points
+            if seat in out:
+                assert (player.points, player.bags_after) == (0, bags[seat])
         scores = tuple(s + p.points for s, p in zip(scores, result.players, strict=True))
         bags = tuple(p.bags_after for p in result.players)
         assert match.scores == scores and match.bags == bags
-    outcome = match_outcome(rules, match.scores)
-    assert (match.is_over, match.winner) == (outcome.over, outcome.winner)
+        outcome = match_outcome(rules, scores, out)
+        assert match.outcome == outcome and match.out == outcome.out
+        assert outcome.out[: len(out)] == out  # once out, out for good
+        out = outcome.out
+        assert all(scores[seat] <= (rules.mercy_score or 0) for seat in out)
+        dealer = (dealer + 1) % n
+        while dealer in out:
+            dealer = (dealer + 1) % n
     if match.finished:
         assert match.score_history()[-1] == match.scores
     return match
@@ -547,12 +584,3 @@ def test_cutthroat_golden_record_replays_to_its_final_scores() -> None:
     )
     assert list(match.scores) == golden["expected"]["scores"]
     assert list(loaded.record.actions) == match.history
-
-
-def test_the_store_refuses_a_cutthroat_record_until_it_can_keep_one(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-    text = (Path(__file__).parent / "golden" / "record_cutthroat_three.json").read_text()
-    with pytest.raises(StoreError, match="cutthroat games cannot be stored yet"):
-        store.import_json(text)
-    assert store.list_games().empty
-    store.close()

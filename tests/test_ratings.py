@@ -19,7 +19,7 @@ from spades import cli
 from spades.drive import play_match
 from spades.leaderboard import BoardFilter, leaderboard, rating_history
 from spades.match import Match
-from spades.ratings import Rating, bot, person, rate_match, rated_subjects
+from spades.ratings import Rating, bot, person, rate_cutthroat, rate_match, rated_subjects
 from spades.rules import Rules
 from spades.store import SCHEMA_VERSION, Store, StoreError
 from spades.store.schema import rating_events, ratings
@@ -111,6 +111,48 @@ def test_a_match_needs_four_seats_and_a_team_or_none_as_winner() -> None:
         rate_match(SUBJECTS[:3], 0, {})
     with pytest.raises(ValueError, match="winner"):
         rate_match(SUBJECTS, 2, {})
+
+
+# ---------------------------------------------------------------------- cutthroat
+THREE = Rules(players=3, partnerships=False, target_score=150)
+THREE_PLAYERS = ("Left", "Right", "You")
+THREE_LINE_UP = {0: "expert", 1: "basic"}
+
+
+@pytest.mark.parametrize(
+    ("places", "winner"), [((2, 1, 3), 1), ((1, 3, 2), 0), ((1, 1, 3), None)], ids=str
+)
+def test_a_cutthroat_match_rates_each_player_alone_as_the_library_ranks_them(
+    places: tuple[int, ...], winner: int | None
+) -> None:
+    seats = [bot("expert"), bot("basic"), person("a")]
+    known = {bot("expert"): Rating(30.0, 5.0), person("a"): Rating(21.0, 7.0)}
+    updates = rate_cutthroat(seats, places, winner, known)
+    start = [known.get(s, Rating()) for s in seats]
+    rated = _library([[r] for r in start], [float(p - 1) for p in places])
+    assert _after(updates) == {s: r[0] for s, r in zip(seats, rated, strict=True)}
+    assert {u.subject: u.won for u in updates} == {
+        s: None if winner is None else seat == winner for seat, s in enumerate(seats)
+    }
+    assert {u.subject: u.seats for u in updates} == {s: 1 << i for i, s in enumerate(seats)}
+    # Players who share a place from the same rating move alike.
+    if places[0] == places[1]:
+        assert updates[0].after.mu - updates[0].before.mu > 0
+
+
+def test_a_subject_at_two_seats_of_a_cutthroat_match_played_itself_and_keeps_its_rating() -> None:
+    seats = [bot("standard"), person("a"), bot("standard"), person("b")]
+    updates = rate_cutthroat(seats, (4, 1, 2, 3), 1, {})
+    assert [u.subject for u in updates] == [person("a"), person("b")]
+    rated = _library([[Rating()]] * 4, [3.0, 0.0, 1.0, 2.0])
+    assert _after(updates) == {person("a"): rated[1][0], person("b"): rated[3][0]}
+
+
+def test_a_cutthroat_match_needs_a_place_a_seat_and_a_seat_or_none_as_winner() -> None:
+    with pytest.raises(ValueError, match="three or four seats and a place each"):
+        rate_cutthroat(SUBJECTS[:3], (1, 2), 0, {})
+    with pytest.raises(ValueError, match="winner"):
+        rate_cutthroat(SUBJECTS[:3], (1, 2, 3), 3, {})
 
 
 # ---------------------------------------------------------------------- the store
@@ -251,6 +293,39 @@ def test_a_shared_table_rates_each_person_at_their_seat(store: Store) -> None:
     assert {u.subject: u.seats for u in expected}[bot("expert")] == 0b1010
 
 
+def test_a_finished_cutthroat_game_rates_its_players_by_their_places(store: Store) -> None:
+    ada, _ = store.new_player("Ada")
+    match = play_match(THREE, 3, ["basic"] * 3)
+    gid = store.new_game(
+        rules=THREE,
+        seed=3,
+        players=THREE_PLAYERS,
+        kind="human",
+        bot_levels=THREE_LINE_UP,
+        owner=ada,
+    )
+    for ply, action in enumerate(match.history):
+        store.append_action(gid, action, after=match.history[:ply])
+    store.finish(gid, match)
+    info = store.game_info(gid)
+    places = tuple(info[f"place_{k}"] for k in "nes")
+    assert match.winner is not None and places[match.winner] == 1
+    seats = [bot("expert"), bot("basic"), person(ada)]
+    expected = {u.subject: u for u in rate_cutthroat(seats, places, match.winner, {})}
+    found = _ratings(store)
+    assert set(found) == set(seats)
+    for subject, u in expected.items():
+        assert found[subject] == (u.after.mu, u.after.sigma, 1, int(bool(u.won)))
+    board = leaderboard(store, BoardFilter()).set_index("subject")
+    # Ada's record counts her own hands: her bids, her tricks, her bags.
+    mine = [(h.bids[2], h.tricks_won[2]) for h in match.finished if 2 not in h.out]
+    bids = [(b, t) for b, t in mine if b]
+    exact = sum(b == t for b, t in bids) / len(bids)
+    assert board.loc[person(ada), "bid_accuracy"] == pytest.approx(exact)
+    bags = sum(r.players[2].bags for r in match.results) / len(mine)
+    assert board.loc[person(ada), "bags_per_hand"] == pytest.approx(bags)
+
+
 def test_a_rebuild_gives_the_ratings_and_events_the_updates_gave(store: Store) -> None:
     ada, _ = store.new_player("Ada")
     bea, _ = store.new_player("Bea")
@@ -259,10 +334,15 @@ def test_a_rebuild_gives_the_ratings_and_events_the_updates_gave(store: Store) -
     store.save_matches([(m, PLAYERS, LINE_UP) for m in matches[1:4]], kind="human", owner=bea)
     store.save_matches([(m, PLAYERS, LINE_UP) for m in matches[4:]], kind="simulated")
     _played_through(store, matches[6], bea, {0: "basic", 1: "expert", 3: "basic"})
+    cutthroat = [play_match(THREE, seed, ["basic"] * 3) for seed in (1, 2)]
+    store.save_matches(
+        [(m, THREE_PLAYERS, THREE_LINE_UP) for m in cutthroat], kind="human", owner=ada
+    )
     ratings_before, events_before = _ratings(store), _events(store)
-    # The last game had basic bots on both teams: it rated only Bea and the expert.
-    assert len(ratings_before) == 5 and len(events_before) == 4 * 4 + 2
-    assert store.rebuild_ratings() == 5
+    # The last partnership game had basic bots on both teams: it rated only Bea and the
+    # expert; each cutthroat game rated Ada and its two bots.
+    assert len(ratings_before) == 5 and len(events_before) == 4 * 4 + 2 + 2 * 3
+    assert store.rebuild_ratings() == 7
     assert _ratings(store) == ratings_before
     assert _events(store) == events_before
 

@@ -28,8 +28,11 @@ from spades.store import (
     hands,
 )
 from spades.store.digest import history_digest
+from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
 
 PLAYERS = ("North", "East", "You", "West")
+#: The games columns version 8 added for cutthroat's players.
+CUTTHROAT_PLAYER_COLUMNS = tuple(f"{n}_{k}" for n in CUTTHROAT_COLUMNS for k in SEAT_KEYS)
 BOTS = {0: "random", 1: "random", 3: "random"}
 ALL_BOTS = {seat: "random" for seat in range(4)}
 
@@ -289,7 +292,7 @@ CREATE TABLE actions (
 
 def _write_v2(path: Path, source: Path) -> None:
     """A version 2 file holding the games, hands and actions of the store at ``source``."""
-    later = ("owner", "digest", "imported")
+    later = ("owner", "digest", "imported", "variant", *CUTTHROAT_PLAYER_COLUMNS)
     columns = ", ".join(c.name for c in games.c if c.name not in later)
     with sqlite3.connect(path) as raw:
         raw.executescript(V2_SCHEMA)

@@ -25,6 +25,7 @@ from spades.cards import (
     Action,
     Card,
     Seat,
+    card_action,
     is_card,
 )
 from spades.drive import next_bot_action
@@ -273,7 +274,7 @@ class GameController:
         """The action a click on ``card`` stands for now: pass it or play it."""
         if self.shown_hand.phase is Phase.EXCHANGE:
             return EXCHANGE_BASE + card
-        return card
+        return card_action(card)
 
     def why_not(self, action: Action) -> str | None:
         """Why the human may not take ``action`` now (the engine's words), or None."""

@@ -70,9 +70,9 @@ def side_names(rules: Rules, players: Sequence[str]) -> tuple[str, ...]:
     return tuple(players[: rules.players])
 
 
-def trump_taker(trick: Trick, *, jokers: bool) -> Seat | None:
+def trump_taker(trick: Trick, rules: Rules) -> Seat | None:
     """The winner of ``trick`` when it took a trick led in another suit with a trump."""
-    deck = deck_for(jokers)
+    deck = deck_for(rules.jokers, rules.jokers_added)
     winning = dict(trick.plays())[trick.winner]
     if deck.is_trump(winning) and not deck.is_trump(trick.cards[0]):
         return trick.winner
@@ -205,7 +205,7 @@ def table_view(controller: GameController) -> TableView:
         ply=controller.ply,
         live=shown is match.hand,
         held=held,
-        trumped=trump_taker(held, jokers=obs.rules.jokers) if held is not None else None,
+        trumped=trump_taker(held, obs.rules) if held is not None else None,
         flash=controller.flash if held is None else None,
         summary=summary,
         read_only=controller.read_only,
@@ -242,7 +242,7 @@ def _side_panels(
     panels = [
         SidePanel(
             name=names[side],
-            bid=bids[side],
+            bid="out" if set(seats) <= set(obs.out) else bids[side],
             won=sum(obs.tricks_won[s] for s in seats),
             score=scores[side],
             bags=bags[side],

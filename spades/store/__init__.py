@@ -4,9 +4,10 @@ The database is chosen by :func:`resolve_url`: an explicit URL, else ``SPADES_DB
 else a SQLite file in the per-user data directory (``SPADES_DATA_DIR`` or
 ``~/.local/share/spades``). The UI layer may pass a URL from Streamlit secrets.
 
-Three tables hold the games (rules, seats, bot levels, kind, owner, times, result, undo), the
-scored hands (dealer, bids, tricks, points breakdown, bags) and every action, so any game
-replays through the engine. A fourth holds the players: a display name, a handle and a
+Three tables hold the games (rules, variant, seats, bot levels, kind, owner, times, result,
+undo), the scored hands (dealer, bids, tricks, points breakdown, bags: by team in the
+partnership game, and in cutthroat by player, in a fourth) and every action, so any game
+replays through the engine. Another holds the players: a display name, a handle and a
 colour, table preferences, the signed-in account linked to them, if any, and the hash of
 the secret token a browser presents to be that player again. A
 ``schema_version`` table names the layout; an older file is upgraded in place and a newer
@@ -30,6 +31,7 @@ The modules, each with one job: :mod:`~spades.store.schema` (the tables),
 rows, :class:`GameFilter`), :mod:`~spades.store.queries` (the reads and writes operations
 share), :mod:`~spades.store.digest` (a history in sixteen digits),
 :mod:`~spades.store.migrate` (creating and upgrading a database),
+:mod:`~spades.store.imports` (an imported record's store facts),
 :mod:`~spades.store.store` (:class:`Store`, through which every read and write of a game
 goes), :mod:`~spades.store.tables` (shared tables and their seats),
 :mod:`~spades.store.ratings` (which games move the skill ratings, and the writes) and
@@ -55,23 +57,36 @@ from __future__ import annotations
 
 from spades.store.connect import default_db_path, resolve_url
 from spades.store.errors import StaleWrite, StoreError, StoreUnavailable, UnavailableReason
-from spades.store.rows import GameFilter, bot_levels_label, hand_rows, rule_set_label
+from spades.store.rows import (
+    GameFilter,
+    bot_levels_label,
+    hand_rows,
+    player_hand_rows,
+    rule_set_label,
+    variant_of,
+)
 from spades.store.schema import (
     COLOURS,
+    CUTTHROAT_3,
+    CUTTHROAT_4,
     HANDLE_MAX,
     HANDLE_MIN,
     HUMAN,
     KINDS,
     NAME_MAX,
+    NO_SEAT,
+    PARTNERSHIP,
     PREFS_MAX_BYTES,
     SCHEMA_VERSION,
     SEAT_KEYS,
     TEAM_KEYS,
+    VARIANTS,
     Kind,
     actions,
     games,
     hands,
     metadata,
+    player_hands,
     players,
     schema_version,
 )
@@ -79,15 +94,20 @@ from spades.store.store import Store
 
 __all__ = [
     "COLOURS",
+    "CUTTHROAT_3",
+    "CUTTHROAT_4",
     "HANDLE_MAX",
     "HANDLE_MIN",
     "HUMAN",
     "KINDS",
     "NAME_MAX",
+    "NO_SEAT",
+    "PARTNERSHIP",
     "PREFS_MAX_BYTES",
     "SCHEMA_VERSION",
     "SEAT_KEYS",
     "TEAM_KEYS",
+    "VARIANTS",
     "GameFilter",
     "Kind",
     "StaleWrite",
@@ -102,8 +122,11 @@ __all__ = [
     "hand_rows",
     "hands",
     "metadata",
+    "player_hand_rows",
+    "player_hands",
     "players",
     "resolve_url",
     "rule_set_label",
     "schema_version",
+    "variant_of",
 ]

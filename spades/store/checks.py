@@ -21,6 +21,7 @@ from spades.store.schema import (
     HUMAN,
     KINDS,
     NAME_MAX,
+    NO_SEAT,
 )
 
 # A token is URL-safe base64 (``secrets.token_urlsafe(32)`` gives 43 characters); anything
@@ -38,23 +39,30 @@ def shown(value: object) -> str:
     return text if len(text) <= 70 else text[:69] + "…"
 
 
-def check_players(players: Sequence[str]) -> tuple[str, str, str, str]:
-    """The four seats' names, N, E, S, W, each at most 200 characters."""
-    if len(players) != 4 or not all(isinstance(p, str) for p in players):
-        raise StoreError("players: four names are needed, for N, E, S and W")
+def check_players(players: Sequence[str], seats: int = 4) -> tuple[str, ...]:
+    """The names of a game's ``seats`` seats (N, E, S, W; three-handed cutthroat has no
+    W), each at most 200 characters."""
+    if isinstance(players, str) or len(players) != seats:
+        needed = (
+            "four names are needed, for N, E, S and W" if seats == 4 else "three names are needed"
+        )
+        raise StoreError(f"players: {needed}")
+    if not all(isinstance(p, str) for p in players):
+        raise StoreError("players: every name must be text")
     if any(len(p) > 200 for p in players):
         raise StoreError("players: a name is longer than 200 characters")
-    return (players[0], players[1], players[2], players[3])
+    return tuple(players)
 
 
-def check_levels(bot_levels: Mapping[int, str]) -> tuple[str, str, str, str]:
-    """The level of each seat: its bot's, or :data:`HUMAN` for a seat with no bot."""
+def check_levels(bot_levels: Mapping[int, str], seats: int = 4) -> tuple[str, str, str, str]:
+    """The level of each of the four seats: its bot's, :data:`HUMAN` for a seat of the game
+    with no bot, and :data:`NO_SEAT` for one the game has not (``seats`` is 3)."""
     for seat, level in bot_levels.items():
-        if seat not in (0, 1, 2, 3):
-            raise StoreError(f"bot_levels: {seat!r} is not a seat 0..3")
+        if isinstance(seat, bool) or seat not in range(seats):
+            raise StoreError(f"bot_levels: {seat!r} is not a seat 0..{seats - 1}")
         if not isinstance(level, str) or not level or level == HUMAN or len(level) > 40:
             raise StoreError(f"bot_levels: {level!r} is not a bot level")
-    levels = [bot_levels.get(seat, HUMAN) for seat in range(4)]
+    levels = [bot_levels.get(seat, HUMAN) if seat < seats else NO_SEAT for seat in range(4)]
     return (levels[0], levels[1], levels[2], levels[3])
 
 

@@ -21,14 +21,17 @@ from spades.store.ratings import rebuild
 from spades.store.rows import bot_levels_label, rule_set_label
 from spades.store.schema import (
     COLOURS,
+    CUTTHROAT_COLUMNS,
     GAMES_OWNER_INDEX,
     OUR_TABLES,
+    PARTNERSHIP,
     PLAYERS_ACCOUNT_INDEX,
     PLAYERS_HANDLE_INDEX,
     SCHEMA_VERSION,
     SEAT_KEYS,
     games,
     metadata,
+    player_hands,
     players,
     rating_events,
     ratings,
@@ -81,6 +84,17 @@ _V6_ADD_PROFILE: Final = (
     "ALTER TABLE players ADD COLUMN account VARCHAR(320)",
 )
 
+# Version 7 kept partnership games only: the games gain their variant (all partnership) and
+# cutthroat's columns a player, empty, and cutthroat's hands get a table of their own.
+_V7_ADD_VARIANT: Final = (
+    f"ALTER TABLE games ADD COLUMN variant VARCHAR(16) NOT NULL DEFAULT '{PARTNERSHIP}'",
+    *(
+        f"ALTER TABLE games ADD COLUMN {name}_{k} INTEGER"
+        for name in CUTTHROAT_COLUMNS
+        for k in SEAT_KEYS
+    ),
+)
+
 
 def prepare(conn: Connection, where: str) -> None:
     """Create, check or upgrade the tables, within the caller's write transaction.
@@ -112,7 +126,7 @@ def prepare(conn: Connection, where: str) -> None:
         raise StoreUnavailable("newer")
     if version == 1:
         _upgrade_v1(conn)
-    elif version in (2, 3, 4, 5, 6):
+    elif version in (2, 3, 4, 5, 6, 7):
         if version == 2:
             _upgrade_v2(conn)
         if version <= 3:
@@ -121,9 +135,13 @@ def prepare(conn: Connection, where: str) -> None:
             _upgrade_v4(conn)
         if version <= 5:
             _upgrade_v5(conn)
-        if version >= 3:
+        if 3 <= version <= 6:
             # Version 2 had no players: its upgrade made the table in this layout already.
             _upgrade_v6(conn)
+        _upgrade_v7(conn)
+        if version <= 5:
+            # Once the games have every column the ratings read.
+            rebuild(conn)
     else:
         _log.error("%s: schema_version holds %r", where, found)
         raise StoreUnavailable("damaged")
@@ -173,12 +191,11 @@ def _upgrade_v4(conn: Connection) -> None:
 
 
 def _upgrade_v5(conn: Connection) -> None:
-    """Version 5 kept no ratings: the upgrade adds their tables, filled from the finished
-    games that count (spades.store.ratings)."""
+    """Version 5 kept no ratings: the upgrade adds their tables, which the end of the
+    upgrade fills from the finished games that count (spades.store.ratings)."""
     conn.exec_driver_sql(_V5_ADD_IMPORTED)
     ratings.create(conn)
     rating_events.create(conn)
-    rebuild(conn)
 
 
 def _upgrade_v6(conn: Connection) -> None:
@@ -193,3 +210,10 @@ def _upgrade_v6(conn: Connection) -> None:
             .where(players.c.id == player_id)
             .values(colour=default_colour(player_id))
         )
+
+
+def _upgrade_v7(conn: Connection) -> None:
+    """Version 7 kept no cutthroat games: every game it holds is a partnership one."""
+    for statement in _V7_ADD_VARIANT:
+        conn.exec_driver_sql(statement)
+    player_hands.create(conn)

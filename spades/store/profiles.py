@@ -35,6 +35,7 @@ from spades.store.schema import (
     actions,
     games,
     hands,
+    player_hands,
     players,
     rating_events,
     ratings,
@@ -244,6 +245,7 @@ def _delete_owned_games(conn: Connection, player_id: str) -> None:
     for table, column in (
         (rating_events, rating_events.c.game),
         (hands, hands.c.game),
+        (player_hands, player_hands.c.game),
         (actions, actions.c.game),
         (games, games.c.num),
     ):

@@ -23,17 +23,36 @@ from spades.state import IllegalAction
 from spades.store.checks import check_history, is_player_id, shown
 from spades.store.digest import history_digest, next_digest
 from spades.store.errors import StaleWrite, StoreError
-from spades.store.rows import bot_levels_label, hand_rows, rule_set_label, utc_now
-from spades.store.schema import SEAT_KEYS, actions, games, hands, players
+from spades.store.rows import (
+    bot_levels_label,
+    hand_rows,
+    places,
+    player_hand_rows,
+    rule_set_label,
+    utc_now,
+    variant_of,
+)
+from spades.store.schema import (
+    CUTTHROAT_3,
+    NO_SEAT,
+    PARTNERSHIP,
+    SEAT_KEYS,
+    actions,
+    games,
+    hands,
+    player_hands,
+    players,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """A game about to be stored, with its match so far and the facts kept beside it."""
+    """A game about to be stored, with its match so far and the facts kept beside it:
+    ``players`` names each seat the game has, and ``levels`` each of the four."""
 
     game_id: str
     match: Match
-    players: tuple[str, str, str, str]
+    players: tuple[str, ...]
     kind: str
     levels: tuple[str, str, str, str]
     undo_allowed: bool
@@ -122,9 +141,30 @@ def replay(conn: Connection, row: sa.Row[Any]) -> Match:
     return match
 
 
+def seat_keys(row: sa.Row[Any]) -> tuple[str, ...]:
+    """The keys of the seats a game's row has: N, E, S, W, or N, E, S in three-handed
+    cutthroat."""
+    return SEAT_KEYS[:3] if row.variant == CUTTHROAT_3 else SEAT_KEYS
+
+
 def seat_names(row: sa.Row[Any]) -> tuple[str, str, str, str]:
-    """The players' names of a game's row, N, E, S, W."""
-    return (row.player_n, row.player_e, row.player_s, row.player_w)
+    """The players' names of a game's row, one a seat it has (typed for four, as
+    :class:`~spades.record.GameRecord` is; three-handed cutthroat has three)."""
+    names: Any = tuple(row._mapping[f"player_{k}"] for k in seat_keys(row))
+    return names  # type: ignore[no-any-return]
+
+
+def player_values(row: sa.Row[Any], name: str) -> tuple[Any, ...]:
+    """A cutthroat game's row's column ``name`` (``score``, ``bags``, ``place``) of each
+    player."""
+    return tuple(row._mapping[f"{name}_{k}"] for k in seat_keys(row))
+
+
+def stored_scores(row: sa.Row[Any]) -> tuple[int, ...]:
+    """The scores a game's row holds: a team's, or in cutthroat a player's."""
+    if row.variant == PARTNERSHIP:
+        return (row.score_ns, row.score_ew)
+    return player_values(row, "score")
 
 
 def exported_record(conn: Connection, row: sa.Row[Any]) -> GameRecord:
@@ -133,7 +173,7 @@ def exported_record(conn: Connection, row: sa.Row[Any]) -> GameRecord:
         "game_id": row.id,
         "kind": row.kind,
         "started_at": row.started_at.isoformat(),
-        "levels": ",".join(row._mapping[f"level_{k}"] for k in SEAT_KEYS),
+        "levels": ",".join(row._mapping[f"level_{k}"] for k in seat_keys(row)),
         "undo_allowed": str(row.undo_allowed).lower(),
         "undo_used": str(row.undo_used).lower(),
     }
@@ -152,19 +192,25 @@ def free_handle(conn: Connection, handle: str, player_id: str) -> None:
 def result_values(match: Match, when: datetime | None) -> dict[str, Any]:
     """The ``games`` columns that say how far a match went; ``when`` it stopped, if it did."""
     status = "finished" if match.is_over else ("playing" if when is None else "abandoned")
-    return {
+    values: dict[str, Any] = {
         "status": status,
         "finished_at": when,
         "updated_at": when or utc_now(),
         "actions_count": len(match.history),
         "hands_count": len(match.finished),
-        "score_ns": match.scores[0],
-        "score_ew": match.scores[1],
-        "bags_ns": match.bags[0],
-        "bags_ew": match.bags[1],
         "winner": match.winner,
         "outcome": match.outcome.reason,
     }
+    if match.rules.partnerships:
+        teams = {"score_ns": match.scores[0], "score_ew": match.scores[1]}
+        return values | teams | {"bags_ns": match.bags[0], "bags_ew": match.bags[1]}
+    values |= {"score_ns": 0, "score_ew": 0, "bags_ns": 0, "bags_ew": 0}
+    placed = places(match) if match.is_over else (None,) * match.rules.players
+    for seat, key in enumerate(SEAT_KEYS[: match.rules.players]):
+        values[f"score_{key}"] = match.scores[seat]
+        values[f"bags_{key}"] = match.bags[seat]
+        values[f"place_{key}"] = placed[seat]
+    return values
 
 
 def insert_games(conn: Connection, batch: Sequence[NewGame]) -> list[int]:
@@ -175,14 +221,10 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> list[int]:
     game_rows = []
     for game in batch:
         match = game.match
-        if not match.rules.partnerships:
-            # The store's hands and results are kept by team; cutthroat's are a player's.
-            raise StoreError(
-                f"game {game.game_id}: cutthroat games cannot be stored yet, only partnership ones"
-            )
         row: dict[str, Any] = {
             "id": game.game_id,
             "kind": game.kind,
+            "variant": variant_of(match.rules),
             "started_at": game.started_at,
             "seed": match.seed,
             "rules": json.dumps(match.rules.to_dict()),
@@ -197,7 +239,7 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> list[int]:
         }
         row["updated_at"] = game.started_at
         for seat, key in enumerate(SEAT_KEYS):
-            row[f"player_{key}"] = game.players[seat]
+            row[f"player_{key}"] = game.players[seat] if seat < len(game.players) else NO_SEAT
             row[f"level_{key}"] = game.levels[seat]
         game_rows.append(row)
     conn.execute(games.insert(), game_rows)
@@ -209,7 +251,7 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> list[int]:
         )
     }
     action_rows: list[dict[str, Any]] = []
-    hand_rows_all: list[dict[str, Any]] = []
+    by_table: dict[sa.Table, list[dict[str, Any]]] = {hands: [], player_hands: []}
     for game in batch:
         num = nums[game.game_id]
         action_rows.extend(
@@ -217,17 +259,28 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> list[int]:
             for ply, action in enumerate(game.match.history)
         )
         if game.finished_at is not None:
-            hand_rows_all.extend({"game": num, **h} for h in hand_rows(game.match))
+            table, rows = _hands_of(game.match)
+            by_table[table].extend({"game": num, **h} for h in rows)
     if action_rows:
         conn.execute(actions.insert(), action_rows)
-    if hand_rows_all:
-        conn.execute(hands.insert(), hand_rows_all)
+    for table, rows in by_table.items():
+        if rows:
+            conn.execute(table.insert(), rows)
     return [nums[game.game_id] for game in batch]
+
+
+def _hands_of(match: Match) -> tuple[sa.Table, list[dict[str, Any]]]:
+    """The table that keeps the hands of ``match`` (by team, or in cutthroat by player),
+    and its rows for them."""
+    if match.rules.partnerships:
+        return hands, hand_rows(match)
+    return player_hands, player_hand_rows(match)
 
 
 def insert_hands(conn: Connection, num: int, match: Match) -> None:
     """Replace the stored hands of the game numbered ``num`` with those of ``match``."""
-    rows = [{"game": num, **h} for h in hand_rows(match)]
-    conn.execute(hands.delete().where(hands.c.game == num))
+    table, found = _hands_of(match)
+    rows = [{"game": num, **h} for h in found]
+    conn.execute(table.delete().where(table.c.game == num))
     if rows:
-        conn.execute(hands.insert(), rows)
+        conn.execute(table.insert(), rows)

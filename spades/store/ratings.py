@@ -3,9 +3,11 @@ the writes, each on a connection inside the caller's transaction.
 
 A game counts once it is finished, when it was played on this server by people: kind
 ``human``, not imported (a record anyone could have written), every seat's subject known
-and at least one of them a person. Simulated games never count. A Play-page game has its
-owner at South and bots at the other seats; a shared table's seats say who held them at
-the end (a seat opened during the match was played by a bot of its level).
+and at least one of them a person. A partnership game ranks its two teams, and cutthroat
+its players by their places (:func:`~spades.ratings.rate_cutthroat`). Simulated
+games never count. A Play-page game has its owner at South and bots at the other seats; a
+shared table's seats say who held them at the end (a seat opened during the match was
+played by a bot of its level).
 
 :func:`rate_game` moves the ratings in the transaction that marks a game finished, so a
 game is rated exactly once (the key of ``rating_events`` holds that even against racing
@@ -24,10 +26,21 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from spades.cards import SOUTH
-from spades.ratings import Rating, Update, bot, is_person, person, rate_match, rated_subjects
+from spades.ratings import (
+    TEAMS,
+    Rating,
+    Update,
+    bot,
+    is_person,
+    person,
+    rate_cutthroat,
+    rate_match,
+    rated_subjects,
+)
+from spades.store.queries import player_values, seat_keys
 from spades.store.schema import (
     HUMAN,
-    SEAT_KEYS,
+    PARTNERSHIP,
     games,
     rating_events,
     ratings,
@@ -45,8 +58,8 @@ def counting() -> sa.ColumnElement[bool]:
 def seat_subjects(
     row: sa.Row[Any], table_seats: Sequence[sa.Row[Any]] | None
 ) -> tuple[str, ...] | None:
-    """The subjects at N, E, S, W of a game's row, or None when the game does not count:
-    a seat nobody can be named for, or no person at all.
+    """The subjects at the seats of a game's row (N, E, S, W, or three), or None when the
+    game does not count: a seat nobody can be named for, or no person at all.
 
     ``table_seats`` are the seats of the shared table that played the game, if one did.
     """
@@ -58,7 +71,7 @@ def seat_subjects(
             else:
                 found.append(bot(held.level) if held.level else None)
     else:
-        for seat, key in enumerate(SEAT_KEYS):
+        for seat, key in enumerate(seat_keys(row)):
             level = row._mapping[f"level_{key}"]
             if level != HUMAN:
                 found.append(bot(level))
@@ -67,9 +80,25 @@ def seat_subjects(
             else:
                 found.append(None)
     known = [subject for subject in found if subject is not None]
-    if len(known) != 4 or not any(is_person(subject) for subject in known):
+    if len(known) != len(seat_keys(row)) or not any(is_person(subject) for subject in known):
         return None
     return tuple(known)
+
+
+def _sides(row: sa.Row[Any]) -> tuple[tuple[int, ...], ...]:
+    """The sides of a game's row: its teams, or in cutthroat each seat alone."""
+    if row.variant == PARTNERSHIP:
+        return TEAMS
+    return tuple((seat,) for seat in range(len(seat_keys(row))))
+
+
+def _updates(
+    row: sa.Row[Any], subjects: Sequence[str], known: Mapping[str, Rating]
+) -> list[Update]:
+    """What a counting game's row does to the ratings ``known`` so far."""
+    if row.variant == PARTNERSHIP:
+        return rate_match(subjects, row.winner, known)
+    return rate_cutthroat(subjects, player_values(row, "place"), row.winner, known)
 
 
 def _table_seats(conn: Connection, game_ids: Iterable[str]) -> dict[str, list[sa.Row[Any]]]:
@@ -137,7 +166,7 @@ def rate_game(conn: Connection, num: int) -> bool:
     subjects = seat_subjects(row, _table_seats(conn, [row.id]).get(row.id))
     if subjects is None:
         return False
-    moving = rated_subjects(subjects)
+    moving = rated_subjects(subjects, _sides(row))
     at = row.finished_at
     if moving:
         _insert_missing(conn, moving, at)
@@ -145,7 +174,7 @@ def rate_game(conn: Connection, num: int) -> bool:
     others = sorted(set(subjects) - set(moving))
     if others:
         known.update(_current(conn, others, lock=False))
-    updates = rate_match(subjects, row.winner, known)
+    updates = _updates(row, subjects, known)
     if not updates:
         return True
     conn.execute(rating_events.insert(), _event_rows(num, at, updates))
@@ -186,7 +215,7 @@ def rebuild(conn: Connection) -> int:
         if subjects is None:
             continue
         counted += 1
-        updates = rate_match(subjects, row.winner, known)
+        updates = _updates(row, subjects, known)
         events.extend(_event_rows(row.num, row.finished_at, updates))
         for u in updates:
             known[u.subject] = u.after

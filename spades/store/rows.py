@@ -1,12 +1,14 @@
 """What the store writes into rows and filters them by: labels, hand rows, :class:`GameFilter`.
 
-The labels name a game's rule set and bot levels in one short text each, so that analytics
-can group and filter games without loading their rules; :func:`hand_rows` gives the scored
-hands of a match in the ``hands`` table's columns.
+The labels name a game's variant, rule set and bot levels in one short text each, so that
+analytics can group and filter games without loading their rules; :func:`hand_rows` gives
+the scored hands of a partnership match in the ``hands`` table's columns, and
+:func:`player_hand_rows` those of a cutthroat match in ``player_hands``'.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,29 +19,53 @@ import sqlalchemy as sa
 
 from spades.match import Match
 from spades.rules import Rules
-from spades.store.schema import HUMAN, SEAT_KEYS, TEAM_KEYS, games
+from spades.scoring import TeamResult
+from spades.store.schema import (
+    CUTTHROAT_3,
+    CUTTHROAT_4,
+    HUMAN,
+    NO_SEAT,
+    PARTNERSHIP,
+    SEAT_KEYS,
+    TEAM_KEYS,
+    games,
+)
+
+
+def variant_of(rules: Rules) -> str:
+    """The game a rule set plays, one of :data:`~spades.store.schema.VARIANTS`.
+
+    >>> variant_of(Rules()), variant_of(Rules(players=3, partnerships=False))
+    ('partnership', 'cutthroat3')
+    """
+    if rules.partnerships:
+        return PARTNERSHIP
+    return CUTTHROAT_3 if rules.players == 3 else CUTTHROAT_4
 
 
 def rule_set_label(rules: Rules) -> str:
-    """A short name for a rule set: ``standard``, or the options that differ from it.
+    """A short name for a rule set: ``standard``, or the options that differ from it
+    (cutthroat's own among them, so that its rule sets are never the partnership game's).
 
     >>> rule_set_label(Rules())
     'standard'
     >>> rule_set_label(Rules(target_score=300, jokers=True))
     'target_score=300, jokers=True'
+    >>> rule_set_label(Rules(players=3, partnerships=False))
+    'players=3, partnerships=False'
     """
-    standard = Rules().to_dict()
+    standard = {f.name: f.default for f in dataclasses.fields(Rules)}
     changed = [f"{k}={v}" for k, v in rules.to_dict().items() if standard[k] != v]
     return ", ".join(changed) or "standard"
 
 
 def bot_levels_label(levels: Sequence[str]) -> str:
-    """The distinct bot levels of a game's four seats, joined with ``+`` (humans left out).
+    """The distinct bot levels of a game's seats, joined with ``+`` (humans left out).
 
     >>> bot_levels_label(["random", "human", "basic", "random"])
     'basic+random'
     """
-    return "+".join(sorted({level for level in levels if level != HUMAN}))
+    return "+".join(sorted({level for level in levels if level not in (HUMAN, NO_SEAT)}))
 
 
 def utc_now() -> datetime:
@@ -47,8 +73,14 @@ def utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def _lines(side: TeamResult) -> list[dict[str, Any]]:
+    """The breakdown of a side's points, as the ``breakdown`` columns keep it."""
+    return [{"kind": line.kind, "points": line.points, "text": line.text} for line in side.lines]
+
+
 def hand_rows(match: Match) -> list[dict[str, Any]]:
-    """One dict a finished hand of ``match``, in the ``hands`` table's columns."""
+    """One dict a finished hand of a partnership ``match``, in the ``hands`` table's
+    columns."""
     rows: list[dict[str, Any]] = []
     for number, (hand, result) in enumerate(zip(match.finished, match.results, strict=True), 1):
         row: dict[str, Any] = {
@@ -70,9 +102,7 @@ def hand_rows(match: Match) -> list[dict[str, Any]]:
             row[f"bags_after_{key}"] = team.bags_after
             row[f"penalty_{key}"] = team.penalty
             row[f"made_{key}"] = team.made
-            breakdown[key] = [
-                {"kind": line.kind, "points": line.points, "text": line.text} for line in team.lines
-            ]
+            breakdown[key] = _lines(team)
         row["breakdown"] = json.dumps(breakdown, ensure_ascii=False)
         rows.append(row)
     ns = ew = 0
@@ -83,15 +113,70 @@ def hand_rows(match: Match) -> list[dict[str, Any]]:
     return rows
 
 
+def player_hand_rows(match: Match) -> list[dict[str, Any]]:
+    """One dict a player a finished hand of a cutthroat ``match``, in the
+    ``player_hands`` table's columns, hand by hand and seat by seat (a player knocked out
+    has none for the hands they sat out)."""
+    rows: list[dict[str, Any]] = []
+    scores = [0] * match.rules.players
+    for number, (hand, result) in enumerate(zip(match.finished, match.results, strict=True), 1):
+        for seat, side in enumerate(result.players):
+            if seat in hand.out:
+                continue
+            scores[seat] += side.points
+            rows.append(
+                {
+                    "hand_no": number,
+                    "seat": seat,
+                    "dealt": hand.dealer == seat,
+                    "claimed": hand.claimed_by == seat,
+                    "bid": hand.bids[seat],
+                    "blind": hand.blind[seat],
+                    "tricks": hand.tricks_won[seat],
+                    "points": side.points,
+                    "bags": side.bags,
+                    "bags_before": side.bags_before,
+                    "bags_after": side.bags_after,
+                    "penalty": side.penalty,
+                    "score": scores[seat],
+                    "made": side.made,
+                    "breakdown": json.dumps(_lines(side), ensure_ascii=False),
+                }
+            )
+    return rows
+
+
+def places(match: Match) -> tuple[int, ...]:
+    """Each player's place at the end of a cutthroat match that is over, 1 the winner's:
+    the players still in by their scores (level ones share a place), then those knocked
+    out, the last one out first.
+
+    >>> from spades.drive import play_match
+    >>> m = play_match(Rules(players=4, partnerships=False), 2, ["random"] * 4)
+    >>> ranked = sorted(range(4), key=places(m).__getitem__)
+    >>> ranked[0] == m.winner, [m.scores[seat] for seat in ranked] == sorted(m.scores)[::-1]
+    (True, True)
+    """
+    keys = [
+        (0, match.out.index(seat)) if seat in match.out else (1, score)
+        for seat, score in enumerate(match.scores)
+    ]
+    return tuple(1 + sum(other > key for other in keys) for key in keys)
+
+
 @dataclass(frozen=True, slots=True)
 class GameFilter:
     """Which games an analytics query covers; ``None`` means no restriction.
+
+    ``variants`` keeps games of those :data:`~spades.store.schema.VARIANTS`: a chart of
+    the partnership game's teams names one, and so does one of cutthroat's players.
 
     ``owner`` keeps one player's games only, and with ``others_finished`` also every game
     that is over, whoever played it; a game in play is never shown to anyone but its owner.
     """
 
     kinds: tuple[str, ...] | None = None
+    variants: tuple[str, ...] | None = None
     start: date | None = None
     end: date | None = None
     rule_sets: tuple[str, ...] | None = None
@@ -111,6 +196,8 @@ class GameFilter:
             parts.append(sa.or_(mine, c.status != "playing") if self.others_finished else mine)
         if self.kinds is not None:
             parts.append(c.kind.in_(self.kinds))
+        if self.variants is not None:
+            parts.append(c.variant.in_(self.variants))
         if self.start is not None:
             parts.append(c.started_at >= datetime.combine(self.start, time.min))
         if self.end is not None:
@@ -119,6 +206,6 @@ class GameFilter:
         if self.rule_sets is not None:
             parts.append(c.rule_set.in_(self.rule_sets))
         if self.bot_levels is not None:
-            allowed = (*self.bot_levels, HUMAN)
+            allowed = (*self.bot_levels, HUMAN, NO_SEAT)
             parts.extend(getattr(c, f"level_{k}").in_(allowed) for k in SEAT_KEYS)
         return sa.and_(sa.true(), *parts)

@@ -8,6 +8,13 @@ and the hash of the secret token a browser presents to be that player again. A
 shared tables, where friends and bots sit at one match, and their seats, and the last two
 the skill ratings (:mod:`spades.ratings`) and what each rated game did to them.
 
+A game is of one :data:`VARIANTS`: the partnership game, or cutthroat for three or four
+players. The partnership game keeps its hands and results by team (``hands``, and the
+``games`` columns ending in ``_ns`` and ``_ew``); cutthroat keeps them by player
+(``player_hands``, one row a player a hand, and the ``games`` columns ending in a seat's
+letter), and its team columns hold 0. A three-handed game has no West: its name and level
+there are :data:`NO_SEAT`.
+
 A player's profile is kept with them: a handle others know them by (chosen, unique, kept
 in lower case), a colour, and the signed-in account it is linked to, if any.
 """
@@ -18,9 +25,18 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION: Final = 7
+SCHEMA_VERSION: Final = 8
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
+#: The games a store keeps apart: the partnership game, and cutthroat for three or four.
+PARTNERSHIP: Final = "partnership"
+CUTTHROAT_3: Final = "cutthroat3"
+CUTTHROAT_4: Final = "cutthroat4"
+VARIANTS: Final = (PARTNERSHIP, CUTTHROAT_3, CUTTHROAT_4)
+#: The name and level of a seat the game does not have (West, in three-handed cutthroat).
+NO_SEAT: Final = ""
+#: What the ``games`` table keeps of each player in cutthroat, in a column a seat.
+CUTTHROAT_COLUMNS: Final = ("score", "bags", "place")
 HUMAN: Final = "human"
 Kind = Literal["human", "simulated"]
 KINDS: Final = ("human", "simulated")
@@ -95,6 +111,11 @@ games = sa.Table(
     sa.Column("bags_ew", sa.Integer, nullable=False),
     sa.Column("winner", sa.Integer),
     sa.Column("outcome", sa.String(200), nullable=False),
+    # Which game it is (VARIANTS); every game stored before version 8 was a partnership one.
+    sa.Column("variant", sa.String(16), nullable=False, server_default=PARTNERSHIP),
+    # Cutthroat's score and bags a player, and once the game is over each player's place
+    # (1 the winner's; None in the partnership game and at a seat the game does not have).
+    *(sa.Column(f"{name}_{k}", sa.Integer) for name in CUTTHROAT_COLUMNS for k in SEAT_KEYS),
     # Simulated, imported and older games belong to nobody.
     sa.Column("owner", sa.String(32), sa.ForeignKey("players.id", ondelete="SET NULL")),
     # A game that came in as a record (Store.import_json): anyone could have written it,
@@ -130,6 +151,30 @@ hands = sa.Table(
         )
     ),
     *(sa.Column(f"made_{t}", sa.Boolean) for t in TEAM_KEYS),
+    sa.Column("breakdown", sa.Text, nullable=False),
+    sqlite_with_rowid=False,
+)
+
+# A hand of a cutthroat game, one row a player in it: what the partnership game keeps by
+# team in ``hands``, kept by player. A player knocked out of a three-handed game has no row
+# for the hands after.
+player_hands = sa.Table(
+    "player_hands",
+    metadata,
+    sa.Column("game", sa.Integer, sa.ForeignKey("games.num", ondelete="CASCADE"), primary_key=True),
+    sa.Column("hand_no", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    # Whether this player dealt the hand, and claimed the rest of its tricks.
+    sa.Column("dealt", sa.Boolean, nullable=False),
+    sa.Column("claimed", sa.Boolean, nullable=False),
+    sa.Column("bid", sa.Integer, nullable=False),
+    sa.Column("blind", sa.Boolean, nullable=False),
+    sa.Column("tricks", sa.Integer, nullable=False),
+    *(
+        sa.Column(name, sa.Integer, nullable=False)
+        for name in ("points", "bags", "bags_before", "bags_after", "penalty", "score")
+    ),
+    sa.Column("made", sa.Boolean),
     sa.Column("breakdown", sa.Text, nullable=False),
     sqlite_with_rowid=False,
 )
@@ -233,6 +278,7 @@ OUR_TABLES: Final = frozenset(
         "schema_version",
         "games",
         "hands",
+        "player_hands",
         "actions",
         "players",
         "tables",

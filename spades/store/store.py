@@ -42,6 +42,7 @@ from spades.store.checks import (
 from spades.store.connect import empty_file, resolve_url, sqlite_engine, sqlite_file
 from spades.store.digest import history_digest
 from spades.store.errors import StoreError, StoreUnavailable, plain_faults
+from spades.store.imports import imported_game
 from spades.store.migrate import prepare
 from spades.store.queries import (
     NewGame,
@@ -57,12 +58,13 @@ from spades.store.queries import (
     result_values,
     seat_names,
     stored_actions,
+    stored_scores,
 )
 from spades.store.ratings import rate_game, rebuild
 from spades.store.rows import GameFilter, utc_now
 from spades.store.schema import (
     HUMAN,
-    KINDS,
+    NO_SEAT,
     PREFS_MAX_BYTES,
     SEAT_KEYS,
     Kind,
@@ -166,7 +168,7 @@ class Store:
         *,
         rules: Rules,
         seed: int,
-        players: tuple[str, str, str, str],
+        players: tuple[str, ...],
         kind: Kind,
         bot_levels: Mapping[int, str],
         undo_allowed: bool = True,
@@ -174,14 +176,15 @@ class Store:
     ) -> str:
         """Record a new game with no actions yet; returns its id (32 hex digits).
 
+        ``players`` names each seat the rules have (three for three-handed cutthroat), and
         ``owner`` is the player (:meth:`new_player`) whose game it is, if anyone's.
         """
         game = NewGame(
             game_id=uuid.uuid4().hex,
             match=Match(rules, seed=seed),
-            players=check_players(players),
+            players=check_players(players, rules.players),
             kind=check_kind(kind),
-            levels=check_levels(bot_levels),
+            levels=check_levels(bot_levels, rules.players),
             undo_allowed=undo_allowed,
             undo_used=False,
             started_at=utc_now(),
@@ -300,7 +303,7 @@ class Store:
         self,
         match: Match,
         *,
-        players: tuple[str, str, str, str],
+        players: tuple[str, ...],
         kind: Kind,
         bot_levels: Mapping[int, str],
         undo_used: bool = False,
@@ -318,7 +321,7 @@ class Store:
 
     def save_matches(
         self,
-        items: Iterable[tuple[Match, tuple[str, str, str, str], Mapping[int, str]]],
+        items: Iterable[tuple[Match, tuple[str, ...], Mapping[int, str]]],
         *,
         kind: Kind,
         undo_used: bool = False,
@@ -326,15 +329,16 @@ class Store:
         owner: str | None = None,
     ) -> list[str]:
         """Store many (match, players, bot levels) in one transaction; returns their ids.
-        ``owner`` is the player at South in each; finished human games move the ratings."""
+        ``owner`` is the player at South in each; finished human games move the ratings.
+        Each names the players and bot levels of the seats its rules have."""
         when = started_at or utc_now()
         batch = [
             NewGame(
                 game_id=uuid.uuid4().hex,
                 match=match,
-                players=check_players(players),
+                players=check_players(players, match.rules.players),
                 kind=check_kind(kind),
-                levels=check_levels(levels),
+                levels=check_levels(levels, match.rules.players),
                 undo_allowed=True,
                 undo_used=undo_used,
                 started_at=when,
@@ -473,7 +477,7 @@ class Store:
                 loaded = loads(text)
             except RecordError as err:
                 raise StoreError(f"import refused, record {index + 1}: {err}") from None
-            batch.append(self._imported(loaded, index))
+            batch.append(imported_game(loaded, index))
         ids = [game.game_id for game in batch]
         if len(set(ids)) != len(ids):
             raise StoreError("import refused: the same game appears twice")
@@ -484,52 +488,16 @@ class Store:
             insert_games(conn, batch)
         return ids
 
-    def _imported(self, loaded: LoadedGame, index: int) -> NewGame:
-        meta = loaded.record.meta
-        where = f"import refused, record {index + 1}"
-        game_id = meta.get("game_id") or uuid.uuid4().hex
-        if len(game_id) != 32 or any(ch not in "0123456789abcdef" for ch in game_id):
-            raise StoreError(f"{where}: meta.game_id {game_id!r} is not 32 hex digits")
-        kind = meta.get("kind", "human")
-        if kind not in KINDS:
-            raise StoreError(f"{where}: meta.kind {kind!r} is not 'human' or 'simulated'")
-        levels_text = meta.get("levels")
-        if levels_text is None:
-            levels = {seat: "unknown" for seat in (0, 1, 3)}
-        else:
-            parts = levels_text.split(",")
-            if len(parts) != 4:
-                raise StoreError(f"{where}: meta.levels needs four comma-separated levels")
-            levels = {seat: level for seat, level in enumerate(parts) if level != HUMAN}
-        try:
-            started = datetime.fromisoformat(meta["started_at"]) if "started_at" in meta else None
-            checked_levels = check_levels(levels)
-        except (ValueError, StoreError) as err:
-            raise StoreError(f"{where}: {err}") from None
-        when = started.replace(tzinfo=None) if started else utc_now()
-        return NewGame(
-            game_id=game_id,
-            match=loaded.match,
-            players=loaded.record.players,
-            kind=kind,
-            levels=checked_levels,
-            undo_allowed=meta.get("undo_allowed", "true") == "true",
-            undo_used=meta.get("undo_used", "false") == "true",
-            started_at=when,
-            finished_at=when if loaded.match.is_over else None,
-            imported=True,
-        )
-
     # -------------------------------------------------------------------- reads
     def load(self, game_id: str) -> LoadedGame:
         """The game replayed through the engine; :class:`StoreError` if unknown or corrupt."""
         with self._read() as conn:
             row = game_row(conn, game_id)
             match = replay(conn, row)
-        if row.status != "playing" and (match.scores != (row.score_ns, row.score_ew)):
+        if row.status != "playing" and match.scores != stored_scores(row):
             raise StoreError(
                 f"game {game_id} is corrupt: its actions replay to {match.scores}, "
-                f"but the stored score is {(row.score_ns, row.score_ew)}"
+                f"but the stored score is {stored_scores(row)}"
             )
         meta = {"game_id": game_id, "kind": row.kind}
         return LoadedGame(GameRecord.of(match, players=seat_names(row), meta=meta), match)
@@ -576,8 +544,13 @@ class Store:
         return int(count), int(total), str(latest)
 
     def choices(self) -> dict[str, list[str]]:
-        """The distinct rule sets and bot levels stored (for filter widgets)."""
+        """The distinct variants, rule sets and bot levels stored (for filter widgets)."""
         with self._read() as conn:
+            variants = (
+                conn.execute(sa.select(games.c.variant).distinct().order_by(games.c.variant))
+                .scalars()
+                .all()
+            )
             rule_sets = (
                 conn.execute(sa.select(games.c.rule_set).distinct().order_by(games.c.rule_set))
                 .scalars()
@@ -589,6 +562,7 @@ class Store:
                 .all()
             )
         return {
+            "variants": list(variants),
             "rule_sets": list(rule_sets),
-            "bot_levels": sorted(level for level in levels if level != HUMAN),
+            "bot_levels": sorted(level for level in levels if level not in (HUMAN, NO_SEAT)),
         }

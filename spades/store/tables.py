@@ -5,7 +5,8 @@ joins (and gets a token for the seat) or the creator puts a bot there. Starting 
 stores its match as a game like any other (the people's names at their seats), and from
 then on every move is a guarded write to that game made in the same transaction as the
 table's ``version`` moves on, so a page learns that something changed by reading one
-number. Nothing about a table lives only in one server's memory.
+number. Nothing about a table lives only in one server's memory. A table plays the
+partnership game: cutthroat is played against the bots on the Play page only.
 
 Only the hash of a seat's token is stored, as for players. Every method checks what it
 is given, and a refusal is a :class:`~spades.store.errors.StoreError` that says why.
@@ -159,6 +160,11 @@ class Tables:
         """
         if not isinstance(rules, Rules):
             raise StoreError("rules: expected a Rules")
+        if not rules.partnerships:
+            raise StoreError(
+                "rules: a shared table plays the partnership game only; "
+                "play cutthroat against the bots on the Play page"
+            )
         if not (isinstance(pace, int | float) and 0 <= pace <= 10):
             raise StoreError("pace: expected 0 to 10 seconds between bot moves")
         if isinstance(turn_limit, bool) or not isinstance(turn_limit, int):

@@ -1,7 +1,11 @@
 """The Explore pages: Overview, Game explorer and Bid accuracy.
 
-Each page reads frames from :mod:`spades.analytics` through a cache keyed by the store's
-revision, so a rerun with nothing new stored costs one small query.
+Each page reads frames from :mod:`spades.analytics` (and for cutthroat from
+:mod:`spades.analytics_cutthroat`) through a cache keyed by the store's revision, so a
+rerun with nothing new stored costs one small query. My stats and Bid accuracy show one
+game at a time, the partnership game or cutthroat for three or four, chosen above their
+filters: a figure never mixes teams with players. The explorer shows any game, each in its
+own terms.
 """
 
 from __future__ import annotations
@@ -16,10 +20,10 @@ from typing import Any, Final
 import pandas as pd
 import streamlit as st
 
-from spades import analytics
+from spades import analytics, analytics_cutthroat
 from spades.match import Match
-from spades.store import KINDS, GameFilter, Store, StoreError
-from spades.ui import charts, identity, rating_view, safe
+from spades.store import KINDS, PARTNERSHIP, SEAT_KEYS, VARIANTS, GameFilter, Store, StoreError
+from spades.ui import charts, cutthroat_view, identity, rating_view, safe
 from spades.ui.db import app_store
 
 EMPTY: Final = (
@@ -41,7 +45,14 @@ _QUERIES: Final[dict[str, Callable[[Store, Any], Any]]] = {
     "games": analytics.game_summaries,
     "seat_stats": analytics.seat_stats,
     "matchups": analytics.matchup_results,
+    "my_stats_cutthroat": analytics_cutthroat.my_stats,
+    "extremes_cutthroat": analytics_cutthroat.best_and_worst_hands,
+    "seat_stats_cutthroat": analytics_cutthroat.seat_stats,
 }
+#: The explorer's choice of every game.
+ANY_GAME: Final = "any"
+#: What each choice of game is called above the filters.
+GAME_NAMES: Final = {ANY_GAME: "Any game", **analytics.VARIANT_NAMES}
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -63,12 +74,30 @@ def _choices(url: str, revision: tuple[int, int, str]) -> dict[str, list[str]]:
 
 
 def filter_panel(
-    store: Store, key: str, *, finished_only: bool = True, kinds: bool = True
+    store: Store,
+    key: str,
+    *,
+    finished_only: bool = True,
+    kinds: bool = True,
+    any_game: bool = False,
 ) -> GameFilter:
     """The filters shared by the Explore pages; an empty choice means no restriction.
-    ``kinds`` offers the choice of human or simulated games (My stats has its own)."""
+    ``kinds`` offers the choice of human or simulated games (My stats has its own).
+
+    The game (partnership, or cutthroat for three or four) is always one, the partnership
+    game unless another is chosen; ``any_game`` offers every game at once, for a page
+    that draws one game at a time."""
     choices = _choices(store.url, store.revision())
     today = datetime.now(UTC).date()
+    games = [ANY_GAME, *VARIANTS] if any_game else list(VARIANTS)
+    game = st.radio(
+        "Game",
+        games,
+        format_func=GAME_NAMES.__getitem__,
+        horizontal=True,
+        key=f"{key}_variant",
+        help="Cutthroat's charts show each player where the partnership game's show teams.",
+    )
     with st.expander("Filters", expanded=False):
         *kind_col, date_col, rules_col, level_col = st.columns(4 if kinds else 3)
         picked = (
@@ -98,6 +127,7 @@ def filter_panel(
     start, end = _date_range(dates)
     return GameFilter(
         kinds=tuple(picked) or None,
+        variants=None if (game or games[0]) == ANY_GAME else (str(game or games[0]),),
         start=start,
         end=end,
         rule_sets=tuple(rule_sets) or None,
@@ -170,13 +200,14 @@ def overview_page() -> None:
         bot_lab=bot_lab,
         others=others,
     )
-    stats = query("my_stats", store, selection)
+    cutthroat = _cutthroat(selection.games)
+    stats = query("my_stats_cutthroat" if cutthroat else "my_stats", store, selection)
     if not stats["games"]:
         _no_stats(store, selection)
         return
     if bot_lab or others:
         st.caption("In the games that are not yours, South stands in for you.")
-    _record(stats, query("streaks", store, selection))
+    _record(stats, query("streaks", store, selection), cutthroat=cutthroat)
     st.subheader("Win rate over time")
     daily = query("win_rate", store, selection)
     if daily.empty:
@@ -190,11 +221,17 @@ def overview_page() -> None:
         )
     if player is not None:
         _rating(store, player)
-    extremes = query("extremes", store, selection)
+    extremes = query("extremes_cutthroat" if cutthroat else "extremes", store, selection)
     if not extremes.empty:
         st.subheader("Best and worst hands")
-        st.caption("The points you and your partner scored; bids are shown as bid / tricks.")
+        whose = "you" if cutthroat else "you and your partner"
+        st.caption(f"The points {whose} scored; bids are shown as bid / tricks.")
         table(extremes, key="overview_hands", file_name="best_and_worst_hands.csv")
+
+
+def _cutthroat(game_filter: GameFilter) -> bool:
+    """Whether the filter keeps a cutthroat game (it keeps one game, or any)."""
+    return game_filter.variants is not None and PARTNERSHIP not in game_filter.variants
 
 
 def _rating(store: Store, player: str) -> None:
@@ -226,8 +263,8 @@ def _streak(streaks: dict[str, Any]) -> str:
     return f"{count} loss{'es' if count != 1 else ''}"
 
 
-def _record(stats: dict[str, Any], streaks: dict[str, Any]) -> None:
-    """The metrics of My stats, three to a row."""
+def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) -> None:
+    """The metrics of My stats, three to a row; in cutthroat they are the player's own."""
     row = [*st.columns(3), *st.columns(3), *st.columns(3)]
     row[0].metric(
         "Games played", stats["games"], help="Finished and abandoned games matching the filters."
@@ -235,24 +272,34 @@ def _record(stats: dict[str, Any], streaks: dict[str, Any]) -> None:
     row[1].metric(
         "Won – lost",
         f"{stats['wins']} – {stats['losses']}",
-        help="Games won and lost by you and your partner.",
+        help=f"Games won and lost by you{'' if cutthroat else ' and your partner'}."
+        + (f" Your mean place: {_num(stats['mean_place'])}." if cutthroat else ""),
     )
     row[2].metric("Win rate", _pct(stats["win_rate"]), help="Of the games with a winner.")
     row[3].metric("Current streak", _streak(streaks), help="Your latest games with a winner.")
     row[4].metric("Longest win streak", streaks["longest_win"])
+    them = _num(stats["points_per_hand_them"])
     row[5].metric(
         "Points a hand",
         _num(stats["points_per_hand"]),
-        help=f"You and partner; opponents: {_num(stats['points_per_hand_them'])}",
+        help=f"Yours; the others': {them}" if cutthroat else f"You and partner; opponents: {them}",
     )
     row[6].metric(
         "Your nils", f"{stats['nil_made']} of {stats['nil_attempts']}", help="Nils made, blind too."
     )
-    row[7].metric("Set rate", _pct(stats["set_rate"]), help="Your team's contracts that went set.")
+    row[7].metric(
+        "Set rate",
+        _pct(stats["set_rate"]),
+        help="Your contracts that went set."
+        if cutthroat
+        else "Your team's contracts that went set.",
+    )
     row[8].metric(
         "Bags a game",
         _num(stats["bags_per_game"]),
-        help="Bags taken by you and your partner, on average a game.",
+        help="Bags you took, on average a game."
+        if cutthroat
+        else "Bags taken by you and your partner, on average a game.",
     )
     st.caption(f"{stats['hands']} hands")
 
@@ -260,12 +307,16 @@ def _record(stats: dict[str, Any], streaks: dict[str, Any]) -> None:
 # ------------------------------------------------------------------------ explorer
 @st.cache_data(max_entries=64, show_spinner=False)
 def _game_view(
-    url: str, game_id: str, updated: str, teams: tuple[str, str]
+    url: str, game_id: str, updated: str, mine: bool
 ) -> tuple[charts.AnyChart, charts.AnyChart, pd.DataFrame] | None:
-    """One game's score and bags charts, its teams named ``teams``, and its scoresheet
-    (``updated``, the game's last change, keys the cache: a game in play gets a new view
-    with every stored action)."""
-    match = Store.default(url).load(game_id).match
+    """One game's score and bags charts and its scoresheet, seen by its owner when
+    ``mine`` (``updated``, the game's last change, keys the cache: a game in play gets a
+    new view with every stored action)."""
+    loaded = Store.default(url).load(game_id)
+    match = loaded.match
+    if not match.rules.partnerships:
+        return cutthroat_view.game_view(match, _line_names(loaded.record.players, mine))
+    teams = _teams(mine)
     hand_frame = analytics.game_hands(match)
     if hand_frame.empty:
         return None
@@ -287,7 +338,7 @@ def explorer_page() -> None:
         help="Your own games are always listed. A game still in play is only ever yours.",
     )
     game_filter = dataclasses.replace(
-        filter_panel(store, "explorer", finished_only=False),
+        filter_panel(store, "explorer", finished_only=False, any_game=True),
         # A visitor with no player yet owns nothing: the empty id matches no game.
         owner=player or "",
         others_finished=others,
@@ -319,9 +370,12 @@ def explorer_page() -> None:
     info = summaries.set_index("id").loc[game_id]
     # The player sits South in their own games.
     mine = player is not None and info["owner"] == player
-    teams = analytics.OUR_TEAMS if mine else analytics.TEAM_NAMES
-    _game_header(info, match, teams)
-    view = _game_view(store.url, game_id, str(info["updated_at"]), teams)
+    if match.rules.partnerships:
+        sides = _team_sides(match, _teams(mine))
+    else:
+        sides = cutthroat_view.player_sides(match, _line_names(loaded.record.players, mine))
+    _game_header(info, match, sides)
+    view = _game_view(store.url, game_id, str(info["updated_at"]), mine)
     if view is None:
         st.info("No hand of this game has been finished yet.")
     else:
@@ -349,23 +403,44 @@ def explorer_page() -> None:
     _import_panel(store)
 
 
-def _game_header(info: pd.Series, match: Match, teams: tuple[str, str]) -> None:
-    """The score and bags so far, from the replayed match: the store writes a game's
-    result only once it is over."""
-    cols = st.columns(4)
-    for col, team, seats, score, bags in zip(
-        cols[:2], teams, analytics.TEAM_NAMES, match.scores, match.bags, strict=True
-    ):
-        col.metric(team, score, help=f"bags {bags}" if team == seats else f"{seats}, bags {bags}")
-    cols[2].metric("Result", str(info["result"]), help=match.outcome.reason or None)
-    cols[3].metric("Hands", len(match.finished), help="Hands scored so far.")
+def _teams(mine: bool) -> tuple[str, str]:
+    """The teams' names: the player's own first in their game (they sit South)."""
+    return analytics.OUR_TEAMS if mine else analytics.TEAM_NAMES
+
+
+def _line_names(players: tuple[str, ...], mine: bool) -> tuple[str, ...]:
+    """Cutthroat's players' names, one a line (see
+    :func:`~spades.analytics_cutthroat.line_names`)."""
+    return analytics_cutthroat.line_names(players, mine=mine)
+
+
+def _team_sides(match: Match, teams: tuple[str, str]) -> list[tuple[str, str]]:
+    """Each team's name, with its seats and bags so far for its help."""
+    return [
+        (team, f"bags {bags}" if team == seats else f"{seats}, bags {bags}")
+        for team, seats, bags in zip(teams, analytics.TEAM_NAMES, match.bags, strict=True)
+    ]
+
+
+def _game_header(info: pd.Series, match: Match, sides: list[tuple[str, str]]) -> None:
+    """The score of each of the ``sides`` (name, help: a team, or in cutthroat a player),
+    the result and the hands so far, from the replayed match (the store writes a game's
+    result only once it is over), and the game's facts: kind, rules and bot levels."""
+    cols = st.columns(len(sides) + 2)
+    for col, (name, help_text), score in zip(cols, sides, match.scores, strict=False):
+        col.metric(name, score, help=help_text)
+    cols[-2].metric("Result", str(info["result"]), help=match.outcome.reason or None)
+    cols[-1].metric("Hands", len(match.finished), help="Hands scored so far.")
     undo = " · undo used" if info["undo_used"] else ""
+    seats = analytics.seat_labels(match.rules.players)
     levels = ", ".join(
-        f"{letter} {safe.md(info[f'level_{letter.lower()}'], limit=40)}" for letter in "NESW"
+        f"{name} {safe.md(info[f'level_{key}'], limit=40)}"
+        for name, key in zip(seats, SEAT_KEYS, strict=False)
     )
+    game = analytics.VARIANT_NAMES.get(str(info["variant"]), "")
     st.caption(
-        f"{safe.md(info['kind'])} game · rules: {safe.md(info['rule_set'], limit=300)} · "
-        f"{levels}{undo}"
+        f"{safe.md(info['kind'])} game · {game.lower()} · "
+        f"rules: {safe.md(info['rule_set'], limit=300)} · {levels}{undo}"
     )
 
 
@@ -430,7 +505,8 @@ def _bid_view(
     url: str, revision: tuple[int, int, str], game_filter: GameFilter, group: str
 ) -> _BidView:
     """The page's frames and charts, built once a store revision (``revision`` keys it)."""
-    stats = _cached("seat_stats", url, revision, game_filter)
+    name = "seat_stats_cutthroat" if _cutthroat(game_filter) else "seat_stats"
+    stats = _cached(name, url, revision, game_filter)
     if stats.empty:
         return _BidView(empty=True)
     counts = analytics.bid_counts(stats)
@@ -454,7 +530,8 @@ def _bid_view(
 
 
 def bids_page() -> None:
-    """Bid against tricks taken per seat or for you against the bots, and nil success."""
+    """Bid against tricks taken per seat or for you against the bots, and nil success, in
+    one game at a time (in cutthroat every player bids for themselves)."""
     store = app_store()
     st.title("Bid accuracy")
     game_filter = filter_panel(store, "bids")

@@ -17,8 +17,10 @@ from typing import Any
 import streamlit as st
 
 from spades.cards import (
+    ADDED_BIG_JOKER,
     BIG_JOKER,
     LITTLE_JOKER,
+    NUM_CARDS,
     RANK_LETTERS,
     SEAT_LETTERS,
     SUIT_NAMES,
@@ -50,15 +52,19 @@ def sort_cards(cards: Iterable[Card], *, jokers: bool = False) -> list[Card]:
     >>> [card_label(c) for c in sort_cards([0, 12, 25, 38, 51, 39])]
     ['A♠', '2♠', 'A♥', 'A♣', '2♣', 'A♦']
     """
-    deck = deck_for(jokers)
+    held = list(cards)
+    # Cards past the 52 are the jokers added to the 54-card deck.
+    deck = deck_for(jokers, jokers_added=any(c >= NUM_CARDS for c in held))
     order = {suit: i for i, suit in enumerate(DISPLAY_SUIT_ORDER)}
-    return sorted(cards, key=lambda c: (order[deck.suit[c]], -deck.power[c]))
+    return sorted(held, key=lambda c: (order[deck.suit[c]], -deck.power[c]))
 
 
 def _face(card: Card, jokers: bool) -> tuple[str, str, bool]:
     """(rank text, suit symbol, red?) of a card as printed on its face."""
     if jokers and card in (BIG_JOKER, LITTLE_JOKER):
         return ("BJ" if card == BIG_JOKER else "LJ"), "★", card == BIG_JOKER
+    if card >= NUM_CARDS:
+        return ("BJ" if card == ADDED_BIG_JOKER else "LJ"), "★", card == ADDED_BIG_JOKER
     rank = RANK_LETTERS[card % 13]
     return ("10" if rank == "T" else rank), SUIT_SYMBOLS[card // 13], card // 13 in RED_SUITS
 

@@ -8,6 +8,7 @@ labels a scale of few values in fractions (a bid of 2.5, "0.000000%").
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal
 
 import altair as alt
 import pandas as pd
@@ -16,6 +17,10 @@ import streamlit as st
 AnyChart = alt.Chart | alt.LayerChart | alt.FacetChart
 #: The two teams' colours, the player's team (or N/S) first.
 TEAM_RANGE = ["#1f77b4", "#d62728"]
+#: Cutthroat's players' colours, seat by seat.
+PLAYER_RANGE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"]
+#: What a line of the score and bags charts is: a team, or in cutthroat a player.
+Series = Literal["team", "player"]
 #: Where a share runs: every rate drawn lies between none and all.
 WHOLE = alt.Scale(domain=[0, 1])
 
@@ -40,9 +45,17 @@ def _share_axis(title: str) -> alt.Axis:
     return alt.Axis(title=title, tickMinStep=0.01, format=".0%")
 
 
-def _team_scale(teams: Iterable[str]) -> alt.Scale:
-    """The team colours, for the team names of a frame (in the order they come)."""
-    return alt.Scale(domain=list(dict.fromkeys(teams)), range=TEAM_RANGE)
+def _series_colour(frame: pd.DataFrame, series: Series) -> alt.Color:
+    """The colour of each team (or player) of a frame, in the order they come."""
+    return alt.Color(
+        f"{series}:N",
+        scale=_series_scale(frame[series], PLAYER_RANGE if series == "player" else TEAM_RANGE),
+        title=series.capitalize(),
+    )
+
+
+def _series_scale(names: Iterable[str], colours: list[str]) -> alt.Scale:
+    return alt.Scale(domain=list(dict.fromkeys(names)), range=colours)
 
 
 def _legend_selection(field: str) -> alt.Parameter:
@@ -50,18 +63,21 @@ def _legend_selection(field: str) -> alt.Parameter:
     return alt.selection_point(fields=[field], bind="legend")
 
 
-def score_chart(progression: pd.DataFrame, rules: pd.DataFrame) -> AnyChart:
-    """Running score per team per hand, with the target and mercy lines."""
-    pick = _legend_selection("team")
+def score_chart(
+    progression: pd.DataFrame, rules: pd.DataFrame, series: Series = "team"
+) -> AnyChart:
+    """Running score per team (or in cutthroat per player) per hand, with the target and
+    mercy lines."""
+    pick = _legend_selection(series)
     lines = (
         alt.Chart(progression)
         .mark_line(point=True)
         .encode(
             x=alt.X("hand:Q", axis=_count_axis("Hand")),
             y=alt.Y("score:Q", title="Score"),
-            color=alt.Color("team:N", scale=_team_scale(progression["team"]), title="Team"),
+            color=_series_colour(progression, series),
             opacity=alt.condition(pick, alt.value(1.0), alt.value(0.15)),
-            tooltip=["team:N", "hand:Q", "score:Q"],
+            tooltip=[f"{series}:N", "hand:Q", "score:Q"],
         )
         .add_params(pick)
     )
@@ -74,20 +90,21 @@ def score_chart(progression: pd.DataFrame, rules: pd.DataFrame) -> AnyChart:
     return alt.layer(lines, marks, labels)
 
 
-def bags_chart(bags: pd.DataFrame, bag_limit: int | None) -> AnyChart:
-    """Bags on the count per team after each hand, with a marker where a penalty hit."""
-    pick = _legend_selection("team")
+def bags_chart(bags: pd.DataFrame, bag_limit: int | None, series: Series = "team") -> AnyChart:
+    """Bags on the count per team (or in cutthroat per player) after each hand, with a
+    marker where a penalty hit."""
+    pick = _legend_selection(series)
     y = alt.Y("bags:Q", axis=_count_axis("Bags on the count"))
     base = alt.Chart(bags).encode(
         x=alt.X("hand:Q", axis=_count_axis("Hand")),
         y=y,
-        color=alt.Color("team:N", scale=_team_scale(bags["team"]), title="Team"),
+        color=_series_colour(bags, series),
     )
     lines = (
         base.mark_line(point=True)
         .encode(
             opacity=alt.condition(pick, alt.value(1.0), alt.value(0.15)),
-            tooltip=["team:N", "hand:Q", "bags:Q", "added:Q"],
+            tooltip=[f"{series}:N", "hand:Q", "bags:Q", "added:Q"],
         )
         .add_params(pick)
     )
@@ -95,7 +112,7 @@ def bags_chart(bags: pd.DataFrame, bag_limit: int | None) -> AnyChart:
         base.transform_filter(alt.datum.penalty > 0)
         .mark_point(shape="triangle-down", size=160, filled=True)
         .encode(
-            tooltip=["team:N", "hand:Q", alt.Tooltip("penalty:Q", title="penalty points")],
+            tooltip=[f"{series}:N", "hand:Q", alt.Tooltip("penalty:Q", title="penalty points")],
         )
     )
     layers: list[alt.Chart] = [lines, penalties]

@@ -26,9 +26,9 @@ from spades.cards import (
     SEAT_NAMES,
     Action,
     Card,
+    action_card,
     bid_label,
     bid_of,
-    is_card,
     passed_card,
 )
 from spades.observation import Phase
@@ -448,8 +448,8 @@ def _playable(legal: set[Action]) -> dict[Card, Action]:
     """The cards of the hand that may be played (or passed) now, with their action."""
     found: dict[Card, Action] = {}
     for action in legal:
-        if is_card(action):
-            found[action] = action
+        if (card := action_card(action)) is not None:
+            found[card] = action
         elif (passed := passed_card(action)) is not None:
             found[passed] = action
     return found

@@ -234,7 +234,7 @@ def _hints() -> dict[str, Any]:
     return typing.get_type_hints(Rules)
 
 
-def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -> Any:
+def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any, default: Any) -> Any:
     key = f"rule_{name}"
     if hint is bool:
         return st.toggle(label, value=bool(value), help=help_text, key=key)
@@ -248,7 +248,6 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any) -
             help=help_text,
             key=key,
         )
-    default = Rules().to_dict()[name]
     step = 50 if default is not None and abs(default) >= 100 else 1
     if _optional(hint):
         on = st.toggle(
@@ -343,9 +342,9 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
             if preset is not None:
                 st.caption(" · ".join(_option_texts(preset.rules)))
             else:
-                for name_, label, help_text, _default in describe_options(_game(chosen)):
+                for name_, label, help_text, default in describe_options(_game(chosen)):
                     value = _rule_widget(
-                        name_, label, help_text, hints[name_], chosen.rule_values[name_]
+                        name_, label, help_text, hints[name_], chosen.rule_values[name_], default
                     )
                     chosen.rule_values[name_] = int(value) if isinstance(value, float) else value
             # Last in the expander, so that what it adds moves nothing outside it.

@@ -161,7 +161,8 @@ CSS: Final = """
   transform: scale(1.12); } }
 /* A phone (and any narrow window): the whole table fits the first screen. The scores come
    first as one short bar, the page starts under Streamlit's toolbar, the trick area is
-   compact, the bids take two rows of seven and the hand is one fanned row. */
+   compact, the bids take two rows of seven (of nine for three players) and the hand is one
+   fanned row. */
 @media (max-width: 640px) {
   .stMain .stMainBlockContainer { padding: 4rem 0.5rem 2rem; }
   .st-key-header { flex-wrap: nowrap; gap: 0.5rem; }
@@ -209,6 +210,8 @@ CSS: Final = """
   .st-key-status p { font-size: 0.92rem; line-height: 1.25; }
   .st-key-bids { gap: 0.25rem; }
   .st-key-bids > * { flex: 1 1 calc((100% - 1.5rem) / 7); min-width: 0; }
+  /* Three players bid up to 17: two rows of nine. */
+  .st-key-bids:has(> :nth-child(15)) > * { flex-basis: calc((100% - 2rem) / 9); }
   .st-key-bids .stButton, .st-key-bids button { width: 100%; }
   .st-key-bids button { min-width: 0; min-height: 2.5rem; padding: 0.1rem; }
   /* The hand fans out: each card but the last gets an equal share of the row and the

@@ -35,11 +35,11 @@ from spades.cards import (
     LOOK,
     Action,
     Card,
+    action_card,
     bid_action,
     bid_label,
     bid_of,
     card_label,
-    is_card,
 )
 from spades.observation import Phase
 from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style
@@ -246,8 +246,9 @@ def _hint(view: TableView) -> None:
     st.info(safe.md(advice.reason, limit=300), icon=":material/lightbulb:")
     action = advice.action
     bid = bid_of(action)
-    if is_card(action):
-        style.highlight(card_key(action, jokers=view.jokers))
+    card = action_card(action)
+    if card is not None:
+        style.highlight(card_key(card, jokers=view.jokers))
     elif bid is not None:
         style.highlight(bid_key(bid))
     elif action == BLIND_NIL:

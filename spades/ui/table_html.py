@@ -20,6 +20,8 @@ from spades.ui.cards import SeatView
 #: Where three players sit on the table (by seat): the one after the player on their
 #: left (west), the one before on their right (east), the player at the bottom (south).
 THREE_HANDED_PLACES: Final = (3, 1, 2)
+#: What a seat knocked out of a three-handed match shows for its bid.
+OUT: Final = "out"
 
 
 def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
@@ -41,7 +43,7 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
     return [
         SeatView(
             name=view.players[seat],
-            bid=bid_label(obs.bids[seat], obs.blind[seat]),
+            bid=OUT if seat in obs.out else bid_label(obs.bids[seat], obs.blind[seat]),
             tricks=obs.tricks_won[seat],
             card=on_table.get(seat),
             to_act=seat == acting,

@@ -117,7 +117,8 @@ LESSONS: Final = (
         "The scoring is the one you know, for one player: a made bid scores 10 a trick "
         "plus 1 a bag, a set loses 10 a trick bid, nil is ±100, and every 10 of your own "
         "bags cost 100. Nobody protects your nil, and the others gladly set the leader. "
-        "When someone reaches **500** the highest score wins.\n\n"
+        "When someone reaches **500** the highest score wins. With three, a player who "
+        "falls to **−200** is out: the other two play on until one of them wins.\n\n"
         "To play it, pick **Cutthroat (3)** or **Cutthroat (4)** under the house rules on "
         "the Play page.",
     ),
