@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from app_helpers import button_keys, enabled, human_move, play_controller
 from streamlit.testing.v1 import AppTest
 
 from spades.app.play import GameController
@@ -56,32 +57,6 @@ def _bot_keys(at: AppTest) -> list[str]:
     return [box.key for box in at.selectbox if box.key and box.key.startswith("bot_")]
 
 
-def _controller(at: AppTest) -> GameController:
-    controller = at.session_state["play_controller"]
-    assert isinstance(controller, GameController)
-    return controller
-
-
-def _keys(at: AppTest) -> set[str]:
-    return {b.key for b in at.button if b.key}
-
-
-def _enabled(at: AppTest, prefix: str) -> list[str]:
-    return [b.key for b in at.button if b.key and b.key.startswith(prefix) and not b.disabled]
-
-
-def _move(at: AppTest) -> None:
-    """What a player clicks: look at the cards, else a middle bid, else the first legal card."""
-    if "look" in _enabled(at, "look"):
-        at.button(key="look").click().run()
-    elif _enabled(at, "bid_"):
-        bids = [k for k in _enabled(at, "bid_") if k != "bid_blind_nil"]
-        at.button(key=bids[len(bids) // 2]).click().run()
-    else:
-        at.button(key=_enabled(at, "card_")[0]).click().run()
-    assert not at.exception
-
-
 def _table_html(at: AppTest) -> str:
     return "".join(
         h.proto.body for h in at.get("html") if h.proto.body.startswith('<div class="sp-table')
@@ -95,7 +70,7 @@ def _panel_names(at: AppTest) -> list[str]:
 
 def test_the_three_handed_table_seats_you_with_left_and_right() -> None:
     at = _app(THREE)
-    controller = _controller(at)
+    controller = play_controller(at)
     assert controller.rules == Rules(players=3, partnerships=False)
     assert controller.players == ("Left", "Right", "Ada")
     assert sorted(_bot_keys(at)) == ["bot_E", "bot_N"]
@@ -113,15 +88,15 @@ def test_the_three_handed_table_seats_you_with_left_and_right() -> None:
 
 def test_three_players_bid_up_to_seventeen_with_seventeen_cards() -> None:
     at = _app(THREE)
-    assert _controller(at).match.hand.bids[HUMAN_SEAT] is None
-    if "look" in _enabled(at, "look"):
+    assert play_controller(at).match.hand.bids[HUMAN_SEAT] is None
+    if "look" in enabled(at, "look"):
         at.button(key="look").click().run()
     assert len([b for b in at.button if b.key.startswith("card_")]) == 17
     bids = [b.key for b in at.button if b.key.startswith("bid_") and b.key != "bid_blind_nil"]
     assert bids == ["bid_nil", *(f"bid_{n}" for n in range(1, 18))]
-    legal = set(_controller(at).match.legal_actions())
-    enabled = set(_enabled(at, "bid_")) - {"bid_blind_nil"}
-    assert enabled == {
+    legal = set(play_controller(at).match.legal_actions())
+    open_bids = set(enabled(at, "bid_")) - {"bid_blind_nil"}
+    assert open_bids == {
         "bid_nil" if n == 0 else f"bid_{n}" for n in range(18) if bid_action(n) in legal
     }
 
@@ -129,11 +104,11 @@ def test_three_players_bid_up_to_seventeen_with_seventeen_cards() -> None:
 def test_a_three_handed_hand_ends_in_a_summary_and_a_scoresheet_by_player() -> None:
     at = _app(THREE)
     for _ in range(200):
-        if "next_hand" in _keys(at):
+        if "next_hand" in button_keys(at):
             break
-        _move(at)
-    assert "next_hand" in _keys(at)
-    controller = _controller(at)
+        human_move(at)
+    assert "next_hand" in button_keys(at)
+    controller = play_controller(at)
     (result,) = controller.match.results
     assert len(result.players) == 3 and not result.teams
     # The panels beside the table, then the summary's, one a player in seat order.
@@ -145,12 +120,12 @@ def test_a_three_handed_hand_ends_in_a_summary_and_a_scoresheet_by_player() -> N
     scores = dict(zip(("Left", "Right", "Ada"), controller.match.scores, strict=True))
     assert {name: int(sheet[f"{name} score"].iloc[-1]) for name in scores} == scores
     at.button(key="next_hand").click().run()
-    assert "next_hand" not in _keys(at) and not at.exception
+    assert "next_hand" not in button_keys(at) and not at.exception
 
 
 def test_the_four_handed_table_has_a_panel_for_every_player_and_no_partner() -> None:
     at = _app(FOUR)
-    controller = _controller(at)
+    controller = play_controller(at)
     assert controller.rules == Rules(players=4, partnerships=False)
     assert sorted(_bot_keys(at)) == ["bot_E", "bot_N", "bot_W"]
     assert all(
@@ -166,14 +141,14 @@ def test_a_three_handed_match_ends_with_its_winner_named(database: str) -> None:
     at.number_input(key="rule_target_score").set_value(100)
     at.button(key="new_game").click().run()
     for _ in range(3000):
-        controller = _controller(at)
+        controller = play_controller(at)
         if controller.match.is_over:
             break
-        if "next_hand" in _keys(at):
+        if "next_hand" in button_keys(at):
             at.button(key="next_hand").click().run()
         else:
-            _move(at)
-    controller = _controller(at)
+            human_move(at)
+    controller = play_controller(at)
     assert controller.match.is_over and controller.rules.players == 3
     controller.clock = lambda: float("inf")
     at.run()
@@ -192,17 +167,17 @@ def test_a_three_handed_match_ends_with_its_winner_named(database: str) -> None:
 
 def test_a_reload_resumes_a_three_handed_game() -> None:
     at = _app(THREE)
-    while _controller(at).match.hand.phase is not Phase.PLAYING:
-        _move(at)
-    at.button(key=_enabled(at, "card_")[0]).click().run()
-    first = _controller(at)
+    while play_controller(at).match.hand.phase is not Phase.PLAYING:
+        human_move(at)
+    at.button(key=enabled(at, "card_")[0]).click().run()
+    first = play_controller(at)
     game_id = at.query_params["game"]
     again = _app(THREE, query={"game": game_id}, like=at)
-    resumed = _controller(again)
+    resumed = play_controller(again)
     assert resumed.game_id == game_id and resumed.rules.players == 3
     assert resumed.match.history == first.match.history
     assert set(resumed.bot_levels) == {0, 1}
-    assert sorted(_enabled(again, "card_")) == sorted(_enabled(at, "card_"))
+    assert sorted(enabled(again, "card_")) == sorted(enabled(at, "card_"))
     played = [card_str(c) for _, c in resumed.observation().trick]
     assert all(f'data-card="{code}"' in _table_html(again) for code in played)
 

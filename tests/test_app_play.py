@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_helpers import button_keys, enabled, human_move, play_controller
 from streamlit.testing.v1 import AppTest
 
-from spades.app.play import READ_ONLY, GameController
+from spades.app.play import READ_ONLY
 from spades.app.seats import HUMAN_SEAT
 from spades.cards import BID_BASE, LOOK, card_str
 from spades.drive import play_match
@@ -53,12 +54,6 @@ def _app(
     return at
 
 
-def _controller(at: AppTest) -> GameController:
-    controller = at.session_state["play_controller"]
-    assert isinstance(controller, GameController)
-    return controller
-
-
 def _pick(at: AppTest, rule_set: str) -> None:
     """Pick a preset, or Custom to draw the option widgets (``rule_<name>``)."""
     at.selectbox(key="preset").set_value(rule_set).run()
@@ -70,47 +65,27 @@ def _rule_widget_keys(at: AppTest) -> set[str]:
     return {key for w in widgets if (key := getattr(w, "key", None)) and key.startswith("rule_")}
 
 
-def _enabled(at: AppTest, prefix: str) -> list[str]:
-    return [b.key for b in at.button if b.key and b.key.startswith(prefix) and not b.disabled]
-
-
-def _keys(at: AppTest) -> set[str]:
-    return {b.key for b in at.button if b.key}
-
-
-def _human_move(at: AppTest) -> None:
-    """Click what a player would: look at the cards, else a bid, else the first legal card."""
-    if "look" in _enabled(at, "look"):
-        at.button(key="look").click().run()
-    elif _enabled(at, "bid_"):
-        bids = [k for k in _enabled(at, "bid_") if k != "bid_blind_nil"]
-        at.button(key=bids[len(bids) // 2]).click().run()
-    else:
-        at.button(key=_enabled(at, "card_")[0]).click().run()
-    assert not at.exception
-
-
 def _to_first_card(at: AppTest) -> None:
-    while _controller(at).match.hand.phase is not Phase.PLAYING:
-        _human_move(at)
+    while play_controller(at).match.hand.phase is not Phase.PLAYING:
+        human_move(at)
 
 
 def test_bid_then_play_a_legal_card() -> None:
     at = _app()
-    if "look" in _keys(at):
+    if "look" in button_keys(at):
         at.button(key="look").click().run()
-    bids = [k for k in _enabled(at, "bid_") if k != "bid_blind_nil"]
+    bids = [k for k in enabled(at, "bid_") if k != "bid_blind_nil"]
     at.button(key=bids[0]).click().run()
-    controller = _controller(at)
+    controller = play_controller(at)
     assert controller.match.hand.bids[HUMAN_SEAT] is not None
     cards = [b for b in at.button if b.key.startswith("card_")]
     assert len(cards) == 13
-    playable = _enabled(at, "card_")
+    playable = enabled(at, "card_")
     assert playable, "some card must be playable on our turn"
     at.button(key=playable[0]).click().run()
     assert not at.exception
     assert len([b for b in at.button if b.key.startswith("card_")]) == 12
-    controller = _controller(at)
+    controller = play_controller(at)
     mine = [
         a
         for a, s in zip(controller.match.history, controller.actors, strict=True)
@@ -123,12 +98,12 @@ def test_exactly_the_legal_cards_are_enabled_and_the_others_say_why() -> None:
     at = _app()
     _to_first_card(at)
     checked = 0
-    while checked < 5 and not _controller(at).match.is_over:
-        controller = _controller(at)
+    while checked < 5 and not play_controller(at).match.is_over:
+        controller = play_controller(at)
         hand = controller.match.hand
         if controller.human_to_act and hand.phase is Phase.PLAYING:
             legal = {"card_" + card_str(c) for c in hand.legal_actions()}
-            assert set(_enabled(at, "card_")) == legal
+            assert set(enabled(at, "card_")) == legal
             for button in at.button:
                 if button.key.startswith("card_") and button.disabled:
                     card = next(
@@ -137,10 +112,10 @@ def test_exactly_the_legal_cards_are_enabled_and_the_others_say_why() -> None:
                     reason = controller.why_not(card)
                     assert reason and reason in (button.help or "")
             checked += 1
-        if "next_hand" in _keys(at):
+        if "next_hand" in button_keys(at):
             at.button(key="next_hand").click().run()
         else:
-            _human_move(at)
+            human_move(at)
     assert checked == 5
 
 
@@ -149,13 +124,13 @@ def test_only_legal_bids_are_enabled_under_a_minimum_team_bid() -> None:
     _pick(at, CUSTOM)
     at.number_input(key="rule_min_team_bid").set_value(6)
     at.button(key="new_game").click().run()
-    controller = _controller(at)
+    controller = play_controller(at)
     while not controller.human_to_act or controller.match.hand.phase is not Phase.BIDDING:
-        _human_move(at)
-        controller = _controller(at)
-    if "look" in _enabled(at, "look"):
+        human_move(at)
+        controller = play_controller(at)
+    if "look" in enabled(at, "look"):
         at.button(key="look").click().run()
-    hand = _controller(at).match.hand
+    hand = play_controller(at).match.hand
     legal = set(hand.legal_actions())
     for n in range(14):
         key = "bid_nil" if n == 0 else f"bid_{n}"
@@ -168,9 +143,9 @@ def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
     _pick(at, CUSTOM)
     at.toggle(key="rule_mercy_score_on").set_value(False)
     at.button(key="new_game").click().run()
-    while "next_hand" not in _keys(at):
-        _human_move(at)
-    controller = _controller(at)
+    while "next_hand" not in button_keys(at):
+        human_move(at)
+    controller = play_controller(at)
     result = controller.match.results[0]
     text = " ".join(m.value for m in at.markdown)
     for team in result.teams:
@@ -178,8 +153,8 @@ def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
             assert line.text in text
     assert f"{result.teams[0].points:+d}" in text
     at.button(key="next_hand").click().run()
-    assert "next_hand" not in _keys(at)
-    assert _controller(at).match.hand_number == 2
+    assert "next_hand" not in button_keys(at)
+    assert play_controller(at).match.hand_number == 2
     assert at.dataframe, "the scoresheet lists the finished hand"
 
 
@@ -189,13 +164,13 @@ def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
     at.number_input(key="rule_target_score").set_value(150)
     at.button(key="new_game").click().run()
     for _ in range(2000):
-        if _controller(at).match.is_over:
+        if play_controller(at).match.is_over:
             break
-        if "next_hand" in _keys(at):
+        if "next_hand" in button_keys(at):
             at.button(key="next_hand").click().run()
         else:
-            _human_move(at)
-    controller = _controller(at)
+            human_move(at)
+    controller = play_controller(at)
     assert controller.match.is_over
     # Even at the instant pace the match's last trick lies on the table, its winner marked,
     # for its moment before the end screen.
@@ -208,8 +183,8 @@ def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
     at.run()
     assert not controller.hold
     assert at.header and ("win" in at.header[0].value or "shared" in at.header[0].value)
-    assert "new_game" in _keys(at)
-    assert not _enabled(at, "card_")
+    assert "new_game" in button_keys(at)
+    assert not enabled(at, "card_")
     info = Store(database).game_info(controller.game_id or "")
     assert info["status"] == "finished"
     assert info["hands_count"] == len(controller.match.finished)
@@ -255,8 +230,8 @@ def test_each_sidebar_rule_reaches_the_engine(name: str, database: str) -> None:
         found[0].set_value(value)
     at.button(key="new_game").click().run()
     assert not at.exception
-    _human_move(at)
-    controller = _controller(at)
+    human_move(at)
+    controller = play_controller(at)
     assert controller.match.rules == Rules(**change)
     stored = Store(database).load(controller.game_id or "")
     assert stored.match.rules == Rules(**change)
@@ -267,18 +242,18 @@ def test_the_mercy_score_can_be_turned_off() -> None:
     _pick(at, CUSTOM)
     at.toggle(key="rule_mercy_score_on").set_value(False)
     at.button(key="new_game").click().run()
-    assert _controller(at).match.rules.mercy_score is None
+    assert play_controller(at).match.rules.mercy_score is None
 
 
 def test_contradictory_rules_are_refused_with_the_reason() -> None:
     at = _app()
-    before = _controller(at)
+    before = play_controller(at)
     _pick(at, CUSTOM)
     at.toggle(key="rule_whiz").set_value(True)
     at.toggle(key="rule_suicide").set_value(True).run()
     assert any("suicide" in e.value for e in at.sidebar.error)
     at.button(key="new_game").click().run()
-    assert _controller(at) is before
+    assert play_controller(at) is before
     assert any("house rules" in w.value for w in at.error)
 
 
@@ -288,11 +263,11 @@ def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> 
     at.text_input(key="player_name").set_value("Ada")
     at.toggle(key="allow_undo").set_value(False)
     at.button(key="new_game").click().run()
-    _human_move(at)
-    controller = _controller(at)
+    human_move(at)
+    controller = play_controller(at)
     assert controller.bot_levels == {0: "random", 1: "basic", 3: "random"}
     assert controller.players[HUMAN_SEAT] == "Ada"
-    assert "undo" not in _keys(at)
+    assert "undo" not in button_keys(at)
     info = Store(database).game_info(controller.game_id or "")
     assert (info["level_e"], info["player_s"], info["undo_allowed"]) == ("basic", "Ada", False)
 
@@ -300,11 +275,11 @@ def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> 
 def test_undo_takes_back_the_last_card_and_marks_the_game(database: str) -> None:
     at = _app()
     _to_first_card(at)
-    before = list(_controller(at).match.history)
-    at.button(key=_enabled(at, "card_")[0]).click().run()
+    before = list(play_controller(at).match.history)
+    at.button(key=enabled(at, "card_")[0]).click().run()
     assert not at.button(key="undo").disabled
     at.button(key="undo").click().run()
-    controller = _controller(at)
+    controller = play_controller(at)
     assert controller.match.history == before
     assert "undo used" in " ".join(c.value for c in at.caption)
     assert Store(database).game_info(controller.game_id or "")["undo_used"]
@@ -314,7 +289,7 @@ def test_hint_names_a_legal_action_with_its_reason() -> None:
     at = _app()
     _to_first_card(at)
     at.button(key="hint").click().run()
-    controller = _controller(at)
+    controller = play_controller(at)
     hint = controller.current_hint()
     assert hint is not None and hint.action in controller.match.hand.legal_actions()
     (shown,) = (i.value for i in at.info)
@@ -325,17 +300,17 @@ def test_hint_names_a_legal_action_with_its_reason() -> None:
 def test_reload_by_id_resumes_the_same_position() -> None:
     at = _app()
     _to_first_card(at)
-    at.button(key=_enabled(at, "card_")[0]).click().run()
-    first = _controller(at)
+    at.button(key=enabled(at, "card_")[0]).click().run()
+    first = play_controller(at)
     game_id = at.query_params["game"]
     assert game_id == first.game_id
     again = _app(query={"game": game_id}, same_player_as=at)
-    resumed = _controller(again)
+    resumed = play_controller(again)
     assert resumed.game_id == game_id
     assert resumed.match.history == first.match.history
-    assert sorted(_enabled(again, "card_")) == sorted(_enabled(at, "card_"))
-    _human_move(again)
-    assert len(_controller(again).match.history) > len(first.match.history)
+    assert sorted(enabled(again, "card_")) == sorted(enabled(at, "card_"))
+    human_move(again)
+    assert len(play_controller(again).match.history) > len(first.match.history)
 
 
 @pytest.mark.parametrize(
@@ -343,12 +318,12 @@ def test_reload_by_id_resumes_the_same_position() -> None:
 )
 def test_a_tampered_game_id_starts_a_new_game_without_echoing_it(value: str) -> None:
     at = _app(query={"game": value})
-    controller = _controller(at)
+    controller = play_controller(at)
     assert controller.game_id is None, "nothing is stored before the player moves"
     assert any("does not name a game" in w.value for w in at.warning)
     assert not any(value[:20] in w.value for w in at.warning)
-    _human_move(at)
-    assert at.query_params["game"] == _controller(at).game_id
+    human_move(at)
+    assert at.query_params["game"] == play_controller(at).game_id
 
 
 def test_another_browser_may_watch_a_game_in_play_but_not_play_it(database: str) -> None:
@@ -356,15 +331,15 @@ def test_another_browser_may_watch_a_game_in_play_but_not_play_it(database: str)
     _to_first_card(owner)
     game_id = owner.query_params["game"]
     stranger = _app(query={"game": game_id})
-    watching = _controller(stranger)
+    watching = play_controller(stranger)
     assert watching.read_only and watching.game_id == game_id
     assert not [b for b in stranger.button if b.key.startswith(("card_", "bid_"))]
     assert any("watching" in m.value for m in stranger.markdown)
-    _human_move(owner)
+    human_move(owner)
     stranger.run()
-    assert _controller(stranger).match.history == _controller(owner).match.history
-    assert Store(database).load(game_id).match.history == _controller(owner).match.history
-    assert _controller(stranger).why_not(0) == READ_ONLY
+    assert play_controller(stranger).match.history == play_controller(owner).match.history
+    assert Store(database).load(game_id).match.history == play_controller(owner).match.history
+    assert play_controller(stranger).why_not(0) == READ_ONLY
 
 
 def test_blind_nil_is_offered_before_the_cards_when_the_rules_allow_it() -> None:
@@ -372,13 +347,13 @@ def test_blind_nil_is_offered_before_the_cards_when_the_rules_allow_it() -> None
     _pick(at, CUSTOM)
     at.number_input(key="rule_blind_nil_deficit").set_value(0)
     at.button(key="new_game").click().run()
-    assert _controller(at).human_to_act
-    assert not _enabled(at, "card_") and not [b for b in at.button if b.key.startswith("card_")]
-    assert "bid_blind_nil" in _enabled(at, "bid_")
+    assert play_controller(at).human_to_act
+    assert not enabled(at, "card_") and not [b for b in at.button if b.key.startswith("card_")]
+    assert "bid_blind_nil" in enabled(at, "bid_")
     at.button(key="look").click().run()
-    assert "bid_blind_nil" not in _keys(at)
+    assert "bid_blind_nil" not in button_keys(at)
     assert len([b for b in at.button if b.key.startswith("card_")]) == 13
-    assert LOOK in _controller(at).match.hand.history
+    assert LOOK in play_controller(at).match.hand.history
 
 
 def test_without_blind_nil_the_cards_show_at_once() -> None:
@@ -386,18 +361,18 @@ def test_without_blind_nil_the_cards_show_at_once() -> None:
     _pick(at, CUSTOM)
     at.toggle(key="rule_blind_nil").set_value(False)
     at.button(key="new_game").click().run()
-    assert "bid_blind_nil" not in _keys(at)
+    assert "bid_blind_nil" not in button_keys(at)
     assert len([b for b in at.button if b.key.startswith("card_")]) == 13
 
 
 def test_the_last_trick_view_shows_the_previous_trick() -> None:
     at = _app()
     _to_first_card(at)
-    at.button(key=_enabled(at, "card_")[0]).click().run()
-    while not _controller(at).match.hand.tricks:
-        _human_move(at)
+    at.button(key=enabled(at, "card_")[0]).click().run()
+    while not play_controller(at).match.hand.tricks:
+        human_move(at)
     at.button(key="last_trick").click().run()
-    winner = _controller(at).players[_controller(at).match.hand.tricks[-1].winner]
+    winner = play_controller(at).players[play_controller(at).match.hand.tricks[-1].winner]
     assert any(f"won by {winner}" in c.value for c in at.caption)
 
 
@@ -409,7 +384,7 @@ def test_a_simulated_game_id_is_not_taken_over(database: str) -> None:
         match, players=("N", "E", "S", "W"), kind="simulated", bot_levels=levels
     )
     at = _app(query={"game": game_id})
-    assert _controller(at).game_id != game_id
+    assert play_controller(at).game_id != game_id
     assert any("played by bots only" in w.value for w in at.warning)
 
 
@@ -418,22 +393,22 @@ def test_a_stale_window_reopens_the_game_instead_of_forking_it(database: str) ->
     _to_first_card(first)
     game_id = first.query_params["game"]
     second = _app(query={"game": game_id}, same_player_as=first)
-    first.button(key=_enabled(first, "card_")[0]).click().run()
-    second.button(key=_enabled(second, "card_")[0]).click().run()
+    first.button(key=enabled(first, "card_")[0]).click().run()
+    second.button(key=enabled(second, "card_")[0]).click().run()
     assert not second.exception
-    assert _controller(second).match.history == _controller(first).match.history
+    assert play_controller(second).match.history == play_controller(first).match.history
     assert any("another window" in i.value for i in second.info)
-    assert Store(database).load(game_id).match.history == _controller(first).match.history
+    assert Store(database).load(game_id).match.history == play_controller(first).match.history
 
 
 def test_the_bots_bid_one_at_a_time_at_a_paced_speed() -> None:
     at = _app(speed="normal")
-    controller = _controller(at)
+    controller = play_controller(at)
     controller.clock = lambda: 0.0  # time stands still unless the test moves the beat
     bot_bids = 0
     while controller.match.hand.phase is Phase.BIDDING:
         if controller.human_to_act:
-            _human_move(at)
+            human_move(at)
             continue
         before = controller.ply
         at.run()
@@ -471,7 +446,7 @@ def test_a_broken_database_shows_a_plain_message_and_is_left_as_it_was(
     assert said in shown and "Nothing" in shown
     for leak in (str(tmp_path), "broken.db", "sqlite", "SELECT", "Traceback"):
         assert leak not in shown
-    assert "store_fault_retry" in _keys(at)
+    assert "store_fault_retry" in button_keys(at)
     assert broken.read_bytes() == fault
 
 
@@ -480,23 +455,23 @@ def test_a_visit_without_a_move_stores_nothing(database: str) -> None:
     at.run()
     assert Store(database).list_games().empty
     assert "game" not in at.query_params
-    _human_move(at)
+    human_move(at)
     assert len(Store(database).list_games()) == 1
 
 
 def test_new_game_asks_before_giving_up_a_game_in_progress(database: str) -> None:
     at = _app()
-    _human_move(at)
-    playing = _controller(at)
+    human_move(at)
+    playing = play_controller(at)
     at.button(key="new_game").click().run()
-    assert {"confirm_new_game", "keep_playing"} <= _keys(at)
-    assert _controller(at) is playing
+    assert {"confirm_new_game", "keep_playing"} <= button_keys(at)
+    assert play_controller(at) is playing
     at.button(key="keep_playing").click().run()
-    assert "confirm_new_game" not in _keys(at)
-    assert _controller(at) is playing
+    assert "confirm_new_game" not in button_keys(at)
+    assert play_controller(at) is playing
     at.button(key="new_game").click().run()
     at.button(key="confirm_new_game").click().run()
-    assert _controller(at) is not playing and _controller(at).game_id is None
+    assert play_controller(at) is not playing and play_controller(at).game_id is None
     info = Store(database).game_info(playing.game_id or "")
     assert info["status"] == "abandoned"
     assert info["actions_count"] == len(playing.match.history)
@@ -504,43 +479,43 @@ def test_new_game_asks_before_giving_up_a_game_in_progress(database: str) -> Non
 
 def test_a_new_game_before_any_move_is_not_asked_about() -> None:
     at = _app()
-    before = _controller(at)
+    before = play_controller(at)
     at.button(key="new_game").click().run()
-    assert "confirm_new_game" not in _keys(at)
-    assert _controller(at) is not before
+    assert "confirm_new_game" not in button_keys(at)
+    assert play_controller(at) is not before
 
 
 def test_the_players_unfinished_game_is_offered_on_their_next_visit(database: str) -> None:
     first = _app()
-    _human_move(first)
-    game_id = _controller(first).game_id
+    human_move(first)
+    game_id = play_controller(first).game_id
     again = AppTest.from_file(PAGE, default_timeout=30)
     again.session_state[STATE_KEY] = first.session_state[STATE_KEY]
     again.run()
-    assert _controller(again).game_id is None
+    assert play_controller(again).game_id is None
     again.button(key="continue_game").click().run()
-    assert _controller(again).game_id == game_id
-    assert not _controller(again).read_only
-    assert "continue_game" not in _keys(again)
+    assert play_controller(again).game_id == game_id
+    assert not play_controller(again).read_only
+    assert "continue_game" not in button_keys(again)
     stranger = AppTest.from_file(PAGE, default_timeout=30)
     stranger.run()
-    assert "continue_game" not in _keys(stranger)
+    assert "continue_game" not in button_keys(stranger)
 
 
 def test_rules_that_wait_for_the_next_game_offer_to_start_it() -> None:
     at = _app()
-    assert "new_game_with_rules" not in _keys(at)
+    assert "new_game_with_rules" not in button_keys(at)
     _pick(at, "Casual")
     assert any("start with the next game" in c.value for c in at.sidebar.caption)
     at.button(key="new_game_with_rules").click().run()
-    assert _controller(at).rules == Rules(blind_nil=False, bag_limit=None)
-    assert "new_game_with_rules" not in _keys(at)
+    assert play_controller(at).rules == Rules(blind_nil=False, bag_limit=None)
+    assert "new_game_with_rules" not in button_keys(at)
     _pick(at, CUSTOM)
-    assert "new_game_with_rules" not in _keys(at), "Custom starts from the game's own rules"
+    assert "new_game_with_rules" not in button_keys(at), "Custom starts from the game's own rules"
     at.toggle(key="rule_blind_nil").set_value(True).run()
     assert any("start with the next game" in c.value for c in at.sidebar.caption)
     at.button(key="new_game_with_rules").click().run()
-    assert _controller(at).rules == Rules(bag_limit=None)
+    assert play_controller(at).rules == Rules(bag_limit=None)
 
 
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda preset: preset.name)
@@ -551,8 +526,8 @@ def test_a_preset_reaches_the_engine(preset: Preset, database: str) -> None:
     assert not _rule_widget_keys(at), "a preset's options are read-only text"
     at.button(key="new_game").click().run()
     assert not at.exception
-    _human_move(at)
-    controller = _controller(at)
+    human_move(at)
+    controller = play_controller(at)
     assert controller.rules == preset.rules
     assert Store(database).load(controller.game_id or "").match.rules == preset.rules
     assert at.selectbox(key="preset").value == preset.name
@@ -567,7 +542,7 @@ def test_custom_starts_from_the_preset_picked_before_and_reaches_the_engine() ->
     at.number_input(key="rule_target_score").set_value(300).run()
     assert at.selectbox(key="preset").value == CUSTOM
     at.button(key="new_game").click().run()
-    assert _controller(at).rules == Rules(jokers=True, target_score=300)
+    assert play_controller(at).rules == Rules(jokers=True, target_score=300)
 
 
 def test_a_preset_picked_after_custom_replaces_the_custom_options() -> None:
@@ -577,7 +552,7 @@ def test_a_preset_picked_after_custom_replaces_the_custom_options() -> None:
     _pick(at, "Whiz")
     assert not _rule_widget_keys(at)
     at.button(key="new_game").click().run()
-    assert _controller(at).rules == Rules(whiz=True)
+    assert play_controller(at).rules == Rules(whiz=True)
     _pick(at, CUSTOM)
     assert at.toggle(key="rule_whiz").value is True
     assert at.number_input(key="rule_target_score").value == 500

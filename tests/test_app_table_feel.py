@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from app_helpers import human_move, play_controller
 from streamlit.testing.v1 import AppTest
 
 from spades.app import prefs
@@ -48,30 +49,13 @@ def _app() -> AppTest:
     return at
 
 
-def _controller(at: AppTest) -> GameController:
-    controller = at.session_state["play_controller"]
-    assert isinstance(controller, GameController)
-    return controller
-
-
 def _html(at: AppTest) -> str:
     return "\n".join(element.proto.body for element in at.get("html"))
 
 
-def _human_move(at: AppTest) -> None:
-    enabled = [b.key for b in at.button if b.key and not b.disabled]
-    if "look" in enabled:
-        at.button(key="look").click().run()
-    elif bids := [k for k in enabled if k.startswith("bid_") and k != "bid_blind_nil"]:
-        at.button(key=bids[len(bids) // 2]).click().run()
-    else:
-        at.button(key=next(k for k in enabled if k.startswith("card_"))).click().run()
-    assert not at.exception
-
-
 def _to_first_card(at: AppTest) -> None:
-    while _controller(at).match.hand.phase is not Phase.PLAYING:
-        _human_move(at)
+    while play_controller(at).match.hand.phase is not Phase.PLAYING:
+        human_move(at)
 
 
 # ------------------------------------------------------------------ contrast (WCAG AA)
@@ -243,11 +227,11 @@ def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None
     _to_first_card(at)
     assert 'class="sp-voids' not in _html(at)
     at.toggle(key="show_voids").set_value(True).run()
-    controller = _controller(at)
+    controller = play_controller(at)
     while not controller.match.finished and not any(
         controller.match.hand.observation(HUMAN_SEAT).known_voids()[seat] for seat in (0, 1, 3)
     ):
-        _human_move(at)
+        human_move(at)
     voids = table_view(controller).obs.known_voids()
     page = _html(at)
     assert page.count('class="sp-voids') == 3, "each other seat shows its voids"
@@ -259,7 +243,7 @@ def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None
 
 def test_each_card_and_bid_gets_a_spoken_name_and_the_table_is_announced() -> None:
     at = _app()
-    while not _controller(at).human_to_act:
+    while not play_controller(at).human_to_act:
         at.run()
     if "look" in [b.key for b in at.button]:
         at.button(key="look").click().run()
@@ -267,7 +251,7 @@ def test_each_card_and_bid_gets_a_spoken_name_and_the_table_is_announced() -> No
     labels = json.loads(
         re.search(r'data-labels="([^"]*)"', page).group(1).replace("&quot;", '"')  # type: ignore[union-attr]
     )
-    controller = _controller(at)
+    controller = play_controller(at)
     for card in controller.match.hand.hand(HUMAN_SEAT):
         key = next(
             k for k in labels if k.startswith("card_") and card_name(card).capitalize() in labels[k]
@@ -279,10 +263,10 @@ def test_each_card_and_bid_gets_a_spoken_name_and_the_table_is_announced() -> No
     assert 'role="status" aria-live="polite"' in page
     assert "score 0" in page
     _to_first_card(at)
-    while not _controller(at).human_to_act:
+    while not play_controller(at).human_to_act:
         at.run()
     page = _html(at)
-    hand = _controller(at).match.hand
+    hand = play_controller(at).match.hand
     legal = [a for a in hand.legal_actions() if a < NUM_CARDS]
     assert f"{card_name(legal[0]).capitalize()}, playable" in page
 
