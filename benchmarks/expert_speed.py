@@ -1,11 +1,13 @@
 """Expert decision time and memory, at its default settings or at the options given.
 
-Positions come from seeded matches (expert and standard partnerships against each other);
-every expert decision in them is timed, then a sample of them is run again under
+Positions come from seeded matches (expert and standard partnerships against each other,
+or with ``--players`` a cutthroat table where the expert and standard bots alternate
+seats); every expert decision in them is timed, then a sample of them is run again under
 tracemalloc for the memory one decision adds.
 
     python benchmarks/expert_speed.py --matches 4 --seed 1
     python benchmarks/expert_speed.py --matches 2 --seed 1 --options '{"rollout": "random"}'
+    python benchmarks/expert_speed.py --matches 4 --seed 1 --players 3
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import tracemalloc
 from typing import Any
 
 from spades.bots import make_bot
-from spades.cards import BID_BASE
+from spades.cards import is_card
 from spades.match import Match
 from spades.observation import Observation
 from spades.rules import Rules
@@ -31,14 +33,17 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def run(matches: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
-    rules = Rules()
+def run(
+    matches: int, seed: int, options: dict[str, Any], players: int | None = None
+) -> dict[str, Any]:
+    rules = Rules() if players is None else Rules(players=players, partnerships=False)
     plays: list[float] = []
     bids: list[float] = []
     kept: list[Observation] = []
     for index in range(matches):
         match_seed = seed + index
-        names = ["expert", "standard"] * 2 if index % 2 == 0 else ["standard", "expert"] * 2
+        pair = ["expert", "standard"] if index % 2 == 0 else ["standard", "expert"]
+        names = (pair * 2)[: rules.players]
         bots = [
             make_bot(name, seed=match_seed * 4 + seat, **(options if name == "expert" else {}))
             for seat, name in enumerate(names)
@@ -52,7 +57,7 @@ def run(matches: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
             action = bots[seat].act(obs)
             elapsed = time.perf_counter() - start
             if names[seat] == "expert":
-                (bids if action >= BID_BASE else plays).append(elapsed)
+                (plays if is_card(action) else bids).append(elapsed)
                 if len(kept) < 60 and len(plays) % 7 == 1:
                     kept.append(obs)
             match.apply(action)
@@ -70,6 +75,8 @@ def run(matches: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
         f"{platform.python_version()}",
         "date": time.strftime("%Y-%m-%d"),
         "options": options,
+        "game": rules.game,
+        "players": rules.players,
         "decisions": len(every),
         "p50_ms": round(_quantile(every, 0.5) * ms, 1),
         "p95_ms": round(_quantile(every, 0.95) * ms, 1),
@@ -88,8 +95,11 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--options", default="{}", help="expert options as JSON")
+    parser.add_argument(
+        "--players", type=int, choices=(3, 4), help="a cutthroat table of this many players"
+    )
     args = parser.parse_args()
-    print(json.dumps(run(args.matches, args.seed, json.loads(args.options))))
+    print(json.dumps(run(args.matches, args.seed, json.loads(args.options), args.players)))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ cancels out. Two measures use it:
 - **Matches** (:func:`run_arena`): a seed fixes a whole match, every deal and the first
   dealer; the summary gives the match wins and points per hand.
 
+Both play the partnership game; cutthroat deals have their own duplicate, with the bots
+turned round the table (:mod:`spades.arena_cutthroat`).
+
 >>> summary = run_deals("random", "random", deals=2, seed=3, progress=False)
 >>> summary["deals"], summary["margin_per_hand"]  # a bot against itself mirrors exactly
 (2, 0.0)
@@ -133,7 +136,7 @@ class DealResult:
     sides: dict[str, SideStats]
 
 
-class _Timed:
+class Timed:
     """A bot that adds the seconds each of its choices takes to ``times``."""
 
     def __init__(self, bot: Bot, times: list[float]) -> None:
@@ -163,7 +166,7 @@ def play_game(
     specs = {"a": a, "b": b}
     stats = {"a": SideStats(), "b": SideStats()}
     players = {
-        seat: _Timed(
+        seat: Timed(
             make_bot(specs[side_of[seat]][0], seed=seed * 4 + seat, **specs[side_of[seat]][1]),
             stats[side_of[seat]].times,
         )
@@ -276,7 +279,8 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
     return (mean, mean - half, mean + half)
 
 
-def _machine() -> str:
+def machine() -> str:
+    """The machine and the Python a report was made on."""
     return f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
@@ -318,7 +322,7 @@ def summarise(
         "seed": seed,
         "rules": rules.to_dict(),
         "workers": workers,
-        "machine": _machine(),
+        "machine": machine(),
         "wins": wins,
         "win_rate_a": score_a / games if games else 0.0,
         "win_rate_a_ci95": [low, high],
@@ -344,9 +348,9 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play ``matches`` duplicate pairs (seeds ``seed``, ``seed + 1``, …) of bot ``a``
     against bot ``b`` and summarise them."""
-    rules = rules or Rules()
+    rules = _partnership(rules)
     tasks = [(rules, seed + i, (a, a_options or {}), (b, b_options or {})) for i in range(matches)]
-    results = _play_all(play_pair, tasks, workers, f"{a} vs {b}: matches" if progress else None)
+    results = play_all(play_pair, tasks, workers, f"{a} vs {b}: matches" if progress else None)
     return summarise(results, a=a, b=b, seed=seed, rules=rules, workers=workers)
 
 
@@ -366,13 +370,25 @@ def run_deals(
     ``seed + 1``, …) of bot ``a`` against bot ``b`` and summarise them; the same seed
     gives the same figures whatever the number of ``workers`` (the decision times
     aside)."""
-    rules = rules or Rules()
+    rules = _partnership(rules)
     tasks = [(rules, seed + i, (a, a_options or {}), (b, b_options or {})) for i in range(deals)]
-    results = _play_all(play_deal, tasks, workers, f"{a} vs {b}: deals" if progress else None)
+    results = play_all(play_deal, tasks, workers, f"{a} vs {b}: deals" if progress else None)
     return summarise_deals(results, a=a, b=b, seed=seed, rules=rules, workers=workers)
 
 
-def _play_all(
+def _partnership(rules: Rules | None) -> Rules:
+    """The rules to play (the defaults for None), refused unless they are of the
+    partnership game."""
+    rules = rules or Rules()
+    if not rules.partnerships:
+        raise ValueError(
+            "this arena plays the partnership game; cutthroat has its own duplicate "
+            "(spades.arena_cutthroat.run_cutthroat_deals)"
+        )
+    return rules
+
+
+def play_all(
     play: Callable[[_Task], _Result], tasks: list[_Task], workers: int, label: str | None
 ) -> list[_Result]:
     """``play`` of every task, in task order, over ``workers`` processes, with a progress
@@ -435,7 +451,7 @@ def summarise_deals(
         "seed": seed,
         "rules": rules.to_dict(),
         "workers": workers,
-        "machine": _machine(),
+        "machine": machine(),
         "margin_per_hand": mean,
         "margin_per_hand_ci95": [low, high],
         "margin_sd": statistics.stdev(margins) if len(margins) > 1 else 0.0,

@@ -116,6 +116,8 @@ _ARENA_DEALS = 1000
 def _arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from spades.arena import format_deals, format_summary, run_arena, run_deals
 
+    if args.players is not None:
+        return _cutthroat_arena(parser, args)
     if len(args.bots) > 2:
         parser.error("arena takes at most two bots, A and B")
     named = [args.a, args.b]
@@ -147,6 +149,36 @@ def _arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if match_summary is not None:
         parts.append(format_summary(match_summary))
     print("\n\n".join(parts))
+    return 0
+
+
+def _cutthroat_arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The cutthroat duplicate: two bots (A in one seat, B in the others) or one a seat."""
+    from spades.arena_cutthroat import format_cutthroat, run_cutthroat_deals
+
+    if args.matches:
+        parser.error("cutthroat plays --deals only; --matches is the partnership game's")
+    if args.a is not None or args.b is not None:
+        parser.error("name the cutthroat bots as BOT arguments")
+    names = args.bots or [_ARENA_A, _ARENA_B]
+    if len(names) not in (2, args.players):
+        parser.error(f"cutthroat takes two bots or {args.players}, one a seat")
+    deals = _ARENA_DEALS if args.deals is None else args.deals
+    if deals <= 0:
+        parser.error("nothing to play: give --deals a positive count")
+    options = [json.loads(args.a_options), json.loads(args.b_options)]
+    bots = [(name, options[i] if i < 2 else {}) for i, name in enumerate(names)]
+    summary = run_cutthroat_deals(
+        bots,
+        players=args.players,
+        deals=deals,
+        seed=args.seed,
+        rules=Rules.from_dict(
+            json.loads(args.rules) | {"partnerships": False, "players": args.players}
+        ),
+        workers=args.workers,
+    )
+    print(json.dumps({"deals": summary}) if args.json else format_cutthroat(summary))
     return 0
 
 
@@ -229,6 +261,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="processes to play in (default: the machine's cores); only the times change",
     )
     are.add_argument("--rules", default="{}", help="house rules as a JSON object")
+    are.add_argument(
+        "--players",
+        type=int,
+        choices=(3, 4),
+        help="cutthroat duplicate with this many players: two bots (A in one seat, B in "
+        "the others) or one bot a seat, every deal played once for each turn of the "
+        "bots round the table; the headline is each pair's margin per hand",
+    )
     are.add_argument(
         "--json",
         action="store_true",

@@ -337,6 +337,8 @@ class Rules:
 _VALUE_WORDS: Final[dict[Any, str]] = {
     "play_on": "play another hand",
     "draw": "share the game",
+    "two_of_clubs": "the 2♣",
+    "random": "a random card, unseen",
     None: "off",
 }
 

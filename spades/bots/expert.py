@@ -21,6 +21,11 @@ overtake for a partner's nil). The rollouts see every hand, so in them a nil bid
 finds a safe card and nobody attacks it; the search therefore undervalues nil safety, and
 in duplicate play the rules keep more nils.
 
+In cutthroat the search plays for its own seat: a hand is worth the bot's points minus
+the mean of the other players' (:mod:`spades.bots.worth`), the rollouts play 17-card
+hands of three-card tricks with three players, and nobody has a partner. The random
+rollouts play the partnership game only.
+
 The work per decision is a fixed number of simulated card plays (and sampled deals), so
 the same seed and the same observation always give the same choice. ``time_budget``
 converts seconds into that number with rates measured on the reference machine;
@@ -41,12 +46,11 @@ from spades.bots.base import register, require_turn
 from spades.bots.knowledge import Knowledge
 from spades.bots.rollout import RolloutTable, heuristic_rollout
 from spades.bots.sampler import Deal, DealSampler, InconsistentObservation, estimate_tricks
-from spades.bots.standard import choose_play
+from spades.bots.standard import blind_nil_choice, choose_play, nil_points, read_hand
+from spades.bots.worth import hand_value, team_econ
 from spades.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Seat, bid_of
 from spades.observation import Observation
 from spades.playout import Ints, PlayoutBatch, random_playouts
-from spades.rules import Rules
-from spades.scoring import match_outcome, score_team
 from spades.state import SPADES, Deck, Phase, deck_for, trick_winner
 
 # Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
@@ -63,58 +67,6 @@ RANDOM_PLAYS_PER_SECOND: Final = 18_000_000
 # and between batches the wall-clock cap is checked.
 _BATCH_ROWS: Final = 4096
 DEFAULT_TIME_BUDGET: Final = 0.1
-# A decided match outweighs any single hand's points.
-_MATCH_BONUS: Final = 400.0
-
-
-def _team_econ(
-    rules: Rules,
-    bids: tuple[int, int],
-    blind: tuple[bool, bool],
-    tricks: tuple[int, int],
-    bags_before: int,
-) -> tuple[int, float]:
-    """A team's hand points, and their worth once each bag is charged its expected share
-    of the bag penalty (so a bag costs the same whether or not it crosses the limit)."""
-    result = score_team(rules, bids=bids, blind=blind, tricks=tricks, bags_before=bags_before)
-    per_bag = rules.bag_penalty / rules.bag_limit if rules.bag_limit else 0.0
-    return result.points, result.points + result.penalty - per_bag * result.bags
-
-
-def _hand_value(observation: Observation) -> Callable[[Sequence[int]], float]:
-    """The worth of a finished hand's tricks per seat to the observing team, cached."""
-    rules = observation.rules
-    bids = [b if b is not None else 0 for b in observation.bids]
-    blind = observation.blind
-    team = observation.team
-    scores, bags = observation.scores, observation.bags
-    cache: dict[int, float] = {}
-
-    def value(won: Sequence[int]) -> float:
-        key = won[0] | won[1] << 4 | won[2] << 8 | won[3] << 12
-        cached = cache.get(key)
-        if cached is not None:
-            return cached
-        points = []
-        worth = []
-        for t in (0, 1):
-            p, w = _team_econ(
-                rules,
-                (bids[t], bids[t + 2]),
-                (blind[t], blind[t + 2]),
-                (won[t], won[t + 2]),
-                bags[t],
-            )
-            points.append(p)
-            worth.append(w)
-        total = worth[team] - worth[1 - team]
-        outcome = match_outcome(rules, (scores[0] + points[0], scores[1] + points[1]))
-        if outcome.over and outcome.winner is not None:
-            total += _MATCH_BONUS if outcome.winner == team else -_MATCH_BONUS
-        cache[key] = total
-        return total
-
-    return value
 
 
 def _sampler(observation: Observation, *, bid_weight: bool) -> DealSampler:
@@ -223,6 +175,39 @@ def _partner_bids(
     return [max(1, round(expected + r - mean_reading)) for r in readings]
 
 
+def _after(seats: Sequence[Seat], seat: Seat) -> list[Seat]:
+    """The ``seats`` in play order from ``seat``'s left (``seat`` itself last, if in)."""
+    return [s for s in seats if s > seat] + [s for s in seats if s <= seat]
+
+
+def _own_bid_worth(
+    observation: Observation,
+    weights: Sequence[float],
+    outcomes: Sequence[Sequence[tuple[int, int]]],
+) -> dict[Action, float]:
+    """Cutthroat: the weighted average worth of each legal bid to the bidder alone, from
+    its tricks as a numeric bidder (``outcomes[0]``). Nil is worth what nils with such a
+    hand make at the table (:func:`~spades.bots.standard.nil_points`): in the clairvoyant
+    rollouts a lone nil bidder always finds the card that ducks, and nils looked far
+    safer than they are."""
+    rules = observation.rules
+    bags = observation.bags[observation.seat]
+    total_weight = sum(weights)
+    values: dict[Action, float] = {}
+    for action in observation.legal_actions:
+        bid = bid_of(action)
+        if bid is None:
+            continue
+        if bid == 0:
+            values[action] = nil_points(read_hand(Knowledge(observation)), rules)
+            continue
+        total = 0.0
+        for weight, (taken, _) in zip(weights, outcomes[0], strict=True):
+            total += weight * team_econ(rules, (bid,), (False,), (taken,), bags)[1]
+        values[action] = total / total_weight
+    return values
+
+
 @register("expert")
 class ExpertBot:
     """Determinized (PIMC) search with heuristic rollouts, for bids and for play (the
@@ -312,7 +297,7 @@ class ExpertBot:
         return self._partner_guards(observation, moves)
 
     def _partner_guards(self, observation: Observation, moves: list[Card]) -> list[Card]:
-        if not observation.trick:
+        if not observation.trick or not observation.rules.partnerships:
             return moves
         deck = deck_for(observation.rules.jokers)
         win_seat, win_card = trick_winner(deck, observation.trick)
@@ -335,7 +320,8 @@ class ExpertBot:
     @staticmethod
     def _sure_winner(observation: Observation, deck: Deck, card: Card) -> bool:
         """Whether ``card`` must win the trick whatever the players after us hold."""
-        to_come = 3 - len(observation.trick)
+        seats = observation.seats_in
+        to_come = len(seats) - 1 - len(observation.trick)
         if to_come == 0:
             return True
         suit = deck.suit[card]
@@ -347,7 +333,7 @@ class ExpertBot:
         if suit == SPADES or not unseen & deck.suit_masks[SPADES]:
             return True
         voids = observation.known_voids()
-        later = [(observation.seat + step) % 4 for step in range(1, to_come + 1)]
+        later = _after(seats, observation.seat)[:to_come]
         return all(voids[s] >> SPADES & 1 for s in later)
 
     def evaluate(
@@ -360,6 +346,7 @@ class ExpertBot:
         moves = self.candidates(observation)
         if len(moves) == 1:
             return {moves[0]: 0.0}
+        self._check_rollout(observation)
         sampler = _sampler(observation, bid_weight=self.bid_inference)
         cards_left = sum(observation.hand_sizes)
         if self.iterations is not None:
@@ -372,7 +359,9 @@ class ExpertBot:
         if not self.heuristic:
             return self._evaluate_random(observation, moves, sampler, deals, deadline, rng)
         deck = deck_for(observation.rules.jokers)
-        table = RolloutTable(observation.rules, observation.bids, epsilon=self.epsilon)
+        table = RolloutTable(
+            observation.rules, observation.bids, epsilon=self.epsilon, seats_in=observation.seats_in
+        )
         trick = observation.trick
         if trick:
             win_seat, win_card = trick_winner(deck, trick)
@@ -380,7 +369,7 @@ class ExpertBot:
         else:
             win_seat, win_card, led = observation.seat, -1, 0
         totals = dict.fromkeys(moves, 0.0)
-        value = _hand_value(observation)
+        value = hand_value(observation)
         weights = 0.0
         for _ in range(deals):
             deal, weight = sampler.sample(rng)
@@ -422,7 +411,7 @@ class ExpertBot:
         candidate card first, many deals in one batch."""
         rules = observation.rules
         deck = deck_for(rules.jokers)
-        value = _hand_value(observation)
+        value = hand_value(observation)
         generator = np.random.default_rng(rng.getrandbits(64))
         firsts = np.array(moves, dtype=np.intp)
         per_batch = max(1, _BATCH_ROWS // len(moves))
@@ -463,27 +452,35 @@ class ExpertBot:
         the roles do not steer, serves both)."""
         if rng is None:
             rng = random.Random(f"expert:{self._seed}:{_public_key(observation)}")
+        self._check_rollout(observation)
         rules = observation.rules
-        me, mate = observation.seat, observation.partner
+        me = observation.seat
+        mate = observation.partner if rules.partnerships else None
         sampler = _sampler(observation, bid_weight=self.bid_inference)
-        leader = (observation.dealer + 1) % 4
+        leader = _after(observation.seats_in, observation.dealer)[0]
         if not self.heuristic:
             summed, taken = self._random_bid_outcomes(observation, sampler, leader, rng)
             return self._bid_worth(observation, summed, [taken, taken])
         # The rollouts play the hand once with this seat as a numeric bidder (any
-        # positive number: the contracts are not known yet) and once as a nil bidder.
+        # positive number: the contracts are not known yet) and, but in cutthroat (see
+        # _own_bid_worth), once as a nil bidder.
         plain: list[int | None] = list(observation.bids)
         plain[me] = 1
         as_nil = plain[:]
         as_nil[me] = 0
-        tables = [RolloutTable(rules, roles, epsilon=self.epsilon) for roles in (plain, as_nil)]
-        outcomes: list[list[tuple[int, int]]] = [[], []]
+        roles = (plain, as_nil) if rules.partnerships else (plain,)
+        tables = [
+            RolloutTable(rules, role, epsilon=self.epsilon, seats_in=observation.seats_in)
+            for role in roles
+        ]
+        outcomes: list[list[tuple[int, int]]] = [[] for _ in roles]
         weights: list[float] = []
         readings: list[float] = []
         for _ in range(self.bid_samples):
             deal, weight = sampler.sample(rng)
             weights.append(weight)
-            readings.append(estimate_tricks(sampler.deck, deal[mate]))
+            if mate is not None:
+                readings.append(estimate_tricks(sampler.deck, deal[mate]))
             seed = rng.getrandbits(32)
             for table, out in zip(tables, outcomes, strict=True):
                 won = heuristic_rollout(
@@ -496,12 +493,14 @@ class ExpertBot:
                     -1,
                     False,
                     True,
-                    [0, 0, 0, 0],
+                    [0] * rules.players,
                     -1,
                     random.Random(seed).random,
                 )
-                out.append((won[me], won[mate]))
-        return self._bid_worth(observation, weights, outcomes, readings)
+                out.append((won[me], 0 if mate is None else won[mate]))
+        return self._bid_worth(
+            observation, weights, outcomes, readings if mate is not None else None
+        )
 
     @staticmethod
     def _bid_worth(
@@ -516,8 +515,13 @@ class ExpertBot:
         A partner still to bid will bid what its own cards are worth, so with
         ``readings`` (a quick trick count of the partner's hand in each deal) the
         partner's bid follows its hand deal by deal, shifted so that on average it bids
-        the tricks it takes: a strong partner bids high exactly when it takes many."""
+        the tricks it takes: a strong partner bids high exactly when it takes many.
+
+        In cutthroat a bid is worth its own points alone (``outcomes`` then hold the
+        tricks (own, 0)): the other players' points do not depend on it."""
         rules = observation.rules
+        if not rules.partnerships:
+            return _own_bid_worth(observation, weights, outcomes)
         mate = observation.partner
         mate_bids = _partner_bids(observation, weights, outcomes[0], readings)
         blind = (False, observation.blind[mate])
@@ -531,7 +535,7 @@ class ExpertBot:
             rows = zip(weights, outcomes[1 if bid == 0 else 0], mate_bids, strict=True)
             for weight, taken, mate_bid in rows:
                 bids = (bid, min(mate_bid, 13 - bid))
-                total += weight * _team_econ(rules, bids, blind, taken, bags)[1]
+                total += weight * team_econ(rules, bids, blind, taken, bags)[1]
             values[action] = total / sum(weights)
         return values
 
@@ -565,15 +569,22 @@ class ExpertBot:
         values = self.bid_values(observation, rng)
         return max(values, key=lambda action: (values[action], -action))
 
+    def _check_rollout(self, observation: Observation) -> None:
+        if not self.heuristic and not observation.rules.partnerships:
+            raise ValueError("the random rollouts play the partnership game only")
+
     @staticmethod
     def _blind_choice(observation: Observation) -> Action:
         """Blind nil is a gamble worth taking only when far behind and running out of
-        time: the opponents are close to winning."""
+        time: the opponents are close to winning (in cutthroat, as the standard bot
+        judges it)."""
         if BLIND_NIL not in observation.legal_actions:
             return LOOK
         rules = observation.rules
-        team = observation.team
-        ours, theirs = observation.scores[team], observation.scores[1 - team]
+        knowledge = Knowledge(observation)
+        if knowledge.partner is None:
+            return blind_nil_choice(knowledge)
+        ours, theirs = observation.scores[knowledge.team], knowledge.best_rival_score()
         desperate = theirs - ours >= max(200, rules.blind_nil_deficit)
         closing = theirs >= rules.target_score * 0.7
         return BLIND_NIL if desperate and closing else LOOK

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from spades.bots.base import Bot, bot_names, make_bot, require_turn
 from spades.bots.expert import ExpertBot
-from spades.bots.knowledge import Knowledge, closest_bid, evaluate_hand, unguarded_honours
-from spades.bots.standard import BID_BIAS, choose_play, wanted_tricks
+from spades.bots.knowledge import Knowledge, closest_bid, unguarded_honours
+from spades.bots.standard import BID_BIAS, choose_play, read_hand, wanted_tricks
 from spades.cards import (
     BLIND_NIL,
     LOOK,
@@ -129,8 +129,7 @@ def _best_sound(observation: Observation, bot: Bot, sound: list[Action]) -> Acti
             return max(rated, key=lambda a: (scores[a], -a))
     k = Knowledge(observation)
     if observation.phase is Phase.BIDDING:
-        assert observation.hand is not None
-        value = evaluate_hand(observation.hand, k.deck)
+        value = read_hand(k)
         choice = closest_bid(observation.legal_actions, wanted_tricks(k, value, BID_BIAS))
     else:
         choice = choose_play(k)
@@ -145,8 +144,9 @@ def explain(observation: Observation, action: Action) -> str:
     if action == LOOK:
         return _explain_look(k)
     if action == BLIND_NIL:
+        trails = "your team trails" if k.partner is not None else "you trail the leader"
         return (
-            f"Blind nil: your team trails by {k.deficit()}, and 200 points "
+            f"Blind nil: {trails} by {k.deficit()}, and 200 points "
             "would bring you back into the match"
         )
     bid = bid_of(action)
@@ -166,20 +166,21 @@ def explain(observation: Observation, action: Action) -> str:
 # ----------------------------------------------------------------- bidding
 def _explain_look(k: Knowledge) -> str:
     if BLIND_NIL in k.obs.legal_actions:
-        return "Look at your cards: your team is not far enough behind to gamble on blind nil"
+        who = "your team is" if k.partner is not None else "you are"
+        return f"Look at your cards: {who} not far enough behind to gamble on blind nil"
     return "Look at your cards before you bid"
 
 
 def _explain_bid(k: Knowledge, bid: int) -> str:
     obs = k.obs
     numbers = [b for a in obs.legal_actions if (b := bid_of(a))]
-    partner_bid = obs.bids[k.partner]
+    partner_bid = k.partner_bid()
     if bid == 0 and not numbers:
         if obs.rules.suicide:
             return "Nil: under Suicide one partner must bid nil, and yours bid a number"
         return "Nil: the house rules leave you no other bid"
     assert obs.hand is not None
-    value = evaluate_hand(obs.hand, k.deck)
+    value = read_hand(k)
     if bid == 0:
         risky = [k.label(c) for c in value.dangers]
         if not risky:
@@ -269,19 +270,21 @@ def _explain_own_nil(k: Knowledge, card: Card) -> str:
 
 
 def _explain_cover(k: Knowledge, card: Card) -> str | None:
+    mate = k.partner
+    assert mate is not None
     label = k.label(card)
     if not k.obs.trick:
         if k.is_master(card):
             return f"Lead the {label}: a top card your partner can play under protects the nil"
-        if k.is_void(k.partner, k.suit(card)):
+        if k.is_void(mate, k.suit(card)):
             suit = SUIT_NAMES[k.suit(card)]
             return f"Lead the {label}: your nil-bidding partner has no {suit} and can throw a card"
         return f"Lead the {label}: high leads help your nil-bidding partner stay under"
     assert k.winner is not None
     wins = k.wins_now(card)
-    partner_card = k.played_in_trick(k.partner)
+    partner_card = k.played_in_trick(mate)
     if partner_card is not None:
-        if k.winner[0] == k.partner and wins:
+        if k.winner[0] == mate and wins:
             return f"Cover: overtake your partner's {k.label(partner_card)} to save the nil"
         return None
     if wins:
@@ -294,7 +297,7 @@ def _explain_cover(k: Knowledge, card: Card) -> str | None:
 
 
 def _explain_bust(k: Knowledge, card: Card) -> str | None:
-    nils = [s for s in ((k.seat + 1) % 4, (k.seat + 3) % 4) if k.nil_alive(s)]
+    nils = [s for s in k.opponents if k.nil_alive(s)]
     if not nils:
         return None
     label = k.label(card)
@@ -319,15 +322,17 @@ def _explain_lead(k: Knowledge, card: Card) -> str:
             return f"Lead the {label}: it is the top spade left; drawing trumps saves your winners"
         return f"Cash the {label}: it is the highest {_SINGULAR[suit]} left"
     if k.need(k.team) <= 0 and k.team_bid(k.team) > 0:
-        return (
-            f"Lead the {label}: your team has its contract, so give the trick away and avoid a bag"
-        )
+        return f"Lead the {label}: {_has_contract(k)}, so give the trick away and avoid a bag"
     spades = k.count(k.hand, SPADES)
     if k.count(k.hand, suit) == 1 and suit != SPADES and spades and k.tricks_left > spades + 1:
         return f"Lead your singleton {label}: once it is gone you can trump that suit"
     if card == k.my_cards(suit)[0]:
         return f"Lead the {label}: a low {_SINGULAR[suit]} keeps your high cards for later"
     return f"Lead the {label} from your {SUIT_NAMES[suit]}"
+
+
+def _has_contract(k: Knowledge) -> str:
+    return "your team has its contract" if k.partner is not None else "you have your contract"
 
 
 def _explain_follow(k: Knowledge, card: Card) -> str:
@@ -357,7 +362,7 @@ def _explain_follow(k: Knowledge, card: Card) -> str:
     if need <= 0 and k.team_bid(k.team) > 0:
         bags = k.obs.bags[k.team]
         have = f" and already {bags} bags" if bags else ""
-        return f"Duck: your team has its contract{have}, so avoid another bag"
+        return f"Duck: {_has_contract(k)}{have}, so avoid another bag"
     if suit != led:
         return f"Discard the {label}: you have no {SUIT_NAMES[led]}"
     lowest = card == min(k.obs.legal_actions, key=k.power)

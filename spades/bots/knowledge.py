@@ -6,6 +6,12 @@ which card is the highest left in a suit, who is winning the trick, how likely a
 hold, who still needs tricks, whose nil is alive, and how close each team is to a bag penalty.
 It never sees a hidden card.
 
+In cutthroat every player is a side of its own: :attr:`Knowledge.team` is then the seat
+itself, :attr:`Knowledge.partner` is None, the contract and bag questions take a seat, and
+the card set aside when everyone knows it (the 2♣ of three players) is never unseen. A
+player knocked out of a three-handed match sits the hand out: it is nobody's opponent,
+and its cards, like a card set aside unseen, are unseen cards that no player holds.
+
 The chance estimates treat every unseen card as equally likely to sit with any seat that has
 not shown a void in its suit, weighted by the number of cards each seat still holds. That is
 the textbook approximation players use at the table; it ignores what the bids suggest.
@@ -59,8 +65,11 @@ class Knowledge:
         "obs",
         "deck",
         "seat",
+        "seats_in",
+        "elsewhere",
         "partner",
         "team",
+        "opponents",
         "hand",
         "played",
         "unseen",
@@ -73,8 +82,16 @@ class Knowledge:
     obs: Observation
     deck: Deck
     seat: Seat
-    partner: Seat
+    #: The seats that play this hand, in seat order.
+    seats_in: tuple[Seat, ...]
+    #: How many unseen cards are in no hand that plays (set aside unseen, or left out).
+    elsewhere: int
+    #: The partner's seat, or None in cutthroat.
+    partner: Seat | None
+    #: This seat's side: its team, or in cutthroat the seat itself.
     team: int
+    #: The seats of the other sides, in play order from this seat's left.
+    opponents: tuple[Seat, ...]
     hand: Mask
     played: Mask
     unseen: Mask
@@ -87,16 +104,22 @@ class Knowledge:
         self.obs = obs
         self.deck = deck_for(obs.rules.jokers)
         self.seat = obs.seat
-        self.partner = obs.partner
-        self.team = obs.team
+        self.seats_in = obs.seats_in
+        partnerships = obs.rules.partnerships
+        self.partner = obs.partner if partnerships else None
+        self.team = obs.team if partnerships else obs.seat
+        self.opponents = tuple(s for s in self._after(self.seat) if s != self.partner)
         self.hand = obs.hand_mask
         self.played = obs.played_mask
-        self.unseen = FULL_DECK & ~self.played & ~self.hand
+        self.unseen = FULL_DECK & ~self.played & ~self.hand & ~obs.set_aside
+        sizes = obs.hand_sizes
+        held = sum(sizes) - (sizes[self.seat] if obs.hand is not None else 0)
+        self.elsewhere = self.unseen.bit_count() - held
         self.voids = obs.known_voids()
         # The cards this seat passed in a blind-nil exchange sit with the partner
         # until they show up on the table.
         known = [0, 0, 0, 0]
-        if obs.received:
+        if obs.received and self.partner is not None:
             known[self.partner] = cards_mask(obs.passed) & self.unseen
         self.known = (known[0], known[1], known[2], known[3])
         self.led_suit = self.deck.suit[obs.trick[0][1]] if obs.trick else None
@@ -130,7 +153,7 @@ class Knowledge:
         return self.cards(self.hand, suit)
 
     def unseen_count(self, suit: int) -> int:
-        """How many cards of ``suit`` the other three seats may still hold."""
+        """How many cards of ``suit`` the other seats may still hold."""
         return self.count(self.unseen, suit)
 
     def highest_unplayed(self, suit: int) -> Card | None:
@@ -164,9 +187,13 @@ class Knowledge:
         """Whether ``card`` would be winning the trick right after this seat plays it."""
         return self.winner is None or self.beats(card, self.winner[1])
 
+    def _after(self, seat: Seat) -> list[Seat]:
+        """The other seats that play, in play order from ``seat``'s left."""
+        return [s for s in self.seats_in if s > seat] + [s for s in self.seats_in if s < seat]
+
     def still_to_play(self) -> list[Seat]:
         """The seats that play to the current trick after this one, in order."""
-        return [(self.seat + i) % 4 for i in range(1, 4 - len(self.obs.trick))]
+        return self._after(self.seat)[: len(self.seats_in) - 1 - len(self.obs.trick)]
 
     def played_in_trick(self, seat: Seat) -> Card | None:
         """The card ``seat`` has played to the current trick, if any."""
@@ -184,15 +211,16 @@ class Knowledge:
 
     def _share(self, seat: Seat, card: Card) -> float:
         """The chance that ``seat`` (not this one) holds the unseen ``card``."""
-        for other in range(4):
+        for other in self.seats_in:
             if self.known[other] >> card & 1:
                 return 1.0 if other == seat else 0.0
         suit = self.deck.suit[card]
         if self.voids[seat] >> suit & 1:
             return 0.0
         sizes = self.obs.hand_sizes
-        pool = 0
-        for other in range(4):
+        # Unseen cards in no hand that plays are one more place an unseen card may be.
+        pool = self.elsewhere
+        for other in self.seats_in:
             if other != self.seat and not self.voids[other] >> suit & 1:
                 pool += sizes[other] - self.known[other].bit_count()
         free = sizes[seat] - self.known[seat].bit_count()
@@ -240,7 +268,7 @@ class Knowledge:
             return 0.0
         led = self.led_suit if self.led_suit is not None else self.deck.suit[card]
         later = self.still_to_play()
-        rivals = [s for s in later if team_of(s) != self.team] if against is None else list(against)
+        rivals = [s for s in later if s != self.partner] if against is None else list(against)
         chance = 1.0
         for seat in later:
             if seat in rivals:
@@ -254,9 +282,10 @@ class Knowledge:
             return 0.0
         seat, card = self.winner
         led = self.led_suit if self.led_suit is not None else self.deck.suit[card]
+        side = self.side_of(seat)
         chance = 1.0
         for later in self.still_to_play():
-            if team_of(later) != team_of(seat):
+            if self.side_of(later) != side:
                 chance *= 1.0 - self.p_beaten_by(later, card, led)
         return chance
 
@@ -278,27 +307,36 @@ class Knowledge:
     @property
     def tricks_left(self) -> int:
         """The tricks still to be won, the current one included."""
-        return 13 - len(self.obs.tricks)
+        return self.obs.rules.hand_size - len(self.obs.tricks)
 
-    def is_nil(self, seat: Seat) -> bool:
-        """Whether ``seat`` bid nil (blind or not)."""
-        return self.obs.bids[seat] == 0
+    def side_of(self, seat: Seat) -> int:
+        """The side ``seat`` plays for: its team, or in cutthroat the seat itself."""
+        return seat if self.partner is None else team_of(seat)
 
-    def nil_alive(self, seat: Seat) -> bool:
-        """Whether ``seat`` bid nil and has not taken a trick yet."""
-        return self.obs.bids[seat] == 0 and self.obs.tricks_won[seat] == 0
+    def partner_bid(self) -> int | None:
+        """The partner's bid (None before it bids, and always in cutthroat)."""
+        return None if self.partner is None else self.obs.bids[self.partner]
+
+    def is_nil(self, seat: Seat | None) -> bool:
+        """Whether ``seat`` bid nil (blind or not); False for no seat."""
+        return seat is not None and self.obs.bids[seat] == 0
+
+    def nil_alive(self, seat: Seat | None) -> bool:
+        """Whether ``seat`` bid nil and has not taken a trick yet; False for no seat (the
+        partner of cutthroat)."""
+        return seat is not None and self.obs.bids[seat] == 0 and self.obs.tricks_won[seat] == 0
 
     def team_bid(self, team: int) -> int:
-        """The team's numeric contract (nil bids add nothing)."""
-        return sum(b or 0 for s, b in enumerate(self.obs.bids) if team_of(s) == team)
+        """The side's numeric contract (nil bids add nothing)."""
+        return sum(b or 0 for s, b in enumerate(self.obs.bids) if self.side_of(s) == team)
 
     def team_tricks(self, team: int) -> int:
-        """The tricks that count toward the team's contract so far."""
+        """The tricks that count toward the side's contract so far."""
         count_nil = self.obs.rules.nil_tricks_count_toward_bid
         return sum(
             won
             for s, won in enumerate(self.obs.tricks_won)
-            if team_of(s) == team and (count_nil or self.obs.bids[s] != 0)
+            if self.side_of(s) == team and (count_nil or self.obs.bids[s] != 0)
         )
 
     def need(self, team: int) -> int:
@@ -318,10 +356,16 @@ class Knowledge:
             return 0.0
         return min(1.0, self.obs.bags[team] / max(1, limit - 1))
 
-    def deficit(self) -> int:
-        """How far this seat's team trails (negative when it leads)."""
+    def best_rival_score(self) -> int:
+        """The highest score of the other sides."""
         scores = self.obs.scores
-        return scores[1 - self.team] - scores[self.team]
+        if self.partner is not None:
+            return scores[1 - self.team]
+        return max(scores[s] for s in self.opponents)
+
+    def deficit(self) -> int:
+        """How far this seat's side trails the best other side (negative when it leads)."""
+        return self.best_rival_score() - self.obs.scores[self.team]
 
 
 # ------------------------------------------------------------------ hand value

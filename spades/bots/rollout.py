@@ -2,6 +2,10 @@
 simple card-play rules (win cheaply, duck under a nil, follow the partner), to score a
 candidate card or bid.
 
+In cutthroat every seat plays for itself: it has no partner to duck under or cover, and
+each player's own bid is its contract. Only the seats in play take turns (a player
+knocked out of a three-handed match sits the hand out).
+
 It is a speed copy of the engine's play rules and trick winners: the rules themselves live
 in :mod:`spades.deck` and :mod:`spades.state`, and ``tests/test_expert.py`` plays it
 against the engine over random games under random house rules.
@@ -47,6 +51,12 @@ class RolloutTable:
         "contract",
         "settled",
         "epsilon",
+        "players",
+        "seats_in",
+        "next_seat",
+        "tricks",
+        "mates",
+        "partnerships",
     )
 
     def __init__(
@@ -55,7 +65,10 @@ class RolloutTable:
         bids: Sequence[int | None],
         *,
         epsilon: float,
+        seats_in: Sequence[Seat] | None = None,
     ) -> None:
+        """``bids`` are the roles of the seats (None: not bid yet), and ``seats_in`` the
+        seats that play (by default every seat of the table)."""
         self.deck: Deck = deck_for(rules.jokers)
         self.suits = self.deck.suit
         self.power = self.deck.power
@@ -66,23 +79,39 @@ class RolloutTable:
         self.no_first = rules.no_spades_first_trick
         self.nil_live = [b == 0 for b in bids]
         self.live = self.nil_live[:]
-        # The seats whose tricks count toward their team's contract, and the contracts
-        # (0 while unknown: then nobody plays for bags).
+        self.seats_in = tuple(range(rules.players) if seats_in is None else seats_in)
+        self.players = len(self.seats_in)
+        # The seat that plays after each seat in play.
+        self.next_seat = [0, 0, 0, 0]
+        for index, seat in enumerate(self.seats_in):
+            self.next_seat[seat] = self.seats_in[(index + 1) % self.players]
+        self.tricks = rules.hand_size
+        self.partnerships = rules.partnerships
+        # A cutthroat seat is its own "mate": every test on the mate then fails, as the
+        # seat's own nil is handled first and it never wins a trick before playing to it.
+        self.mates = [seat ^ 2 if rules.partnerships else seat for seat in range(4)]
+        # The seats whose tricks count toward their side's contract, and the contracts
+        # of the teams, or in cutthroat of the players (0 while unknown: then nobody
+        # plays for bags).
         counts_nil = rules.nil_tricks_count_toward_bid
         self.bidders = [counts_nil or b != 0 for b in bids]
-        self.contract = [
-            sum(b or 0 for b in bids[team::2]) if all(b is not None for b in bids) else 0
-            for team in (0, 1)
-        ]
+        known = all(bids[s] is not None for s in self.seats_in)
+        if rules.partnerships:
+            self.contract = [sum(b or 0 for b in bids[team::2]) if known else 0 for team in (0, 1)]
+        else:
+            self.contract = [(b or 0) if known else 0 for b in bids]
         self.settled = False
         self.epsilon = epsilon
 
     def settle(self, won: Sequence[int]) -> None:
-        """Note whether both teams have made their contracts."""
+        """Note whether every side has made its contract."""
         contract, bidders = self.contract, self.bidders
-        self.settled = bool(contract[0] or contract[1]) and all(
-            won[t] * bidders[t] + won[t + 2] * bidders[t + 2] >= contract[t] for t in (0, 1)
-        )
+        if self.partnerships:
+            self.settled = bool(contract[0] or contract[1]) and all(
+                won[t] * bidders[t] + won[t + 2] * bidders[t + 2] >= contract[t] for t in (0, 1)
+            )
+        else:
+            self.settled = any(contract) and all(won[s] >= contract[s] for s in self.seats_in)
 
     # Card orderings inside one suit; the jokers are the only cards out of bit order.
     def low_in(self, mask: Mask) -> Card:
@@ -152,7 +181,7 @@ class RolloutTable:
         and duck once both contracts are made (every further trick is a bag)."""
         nil_live = self.live
         masks = self.masks
-        mate = seat ^ 2
+        mate = self.mates[seat]
         if not trick_len:
             if nil_live[seat]:
                 return self.lowest(legal)
@@ -187,13 +216,16 @@ class RolloutTable:
             return self.highest(duck) if duck else self.lowest(beat)
         if not beat:
             return self.lowest(duck)
-        if trick_len < 3:
+        players = self.players
+        if trick_len < players - 1:
             # Win with the cheapest card that the players still to come cannot beat
             # (following the suit, or trumping when void); when no card is that safe,
             # second hand plays low.
             threat = 0
-            for step in range(1, 4 - trick_len):
-                later = hands[(seat + step) & 3]
+            later_seat = seat
+            for _ in range(1, players - trick_len):
+                later_seat = self.next_seat[later_seat]
+                later = hands[later_seat]
                 follow = later & masks[led]
                 threat |= follow if follow else later & self.spades
             if led != SPADES and beat & masks[led] and threat & self.spades:
@@ -228,7 +260,9 @@ def heuristic_rollout(
     lead_free, no_first = table.lead_free, table.no_first
     epsilon = table.epsilon
     choose = table.choose
-    left = 13 - sum(won)
+    players = table.players
+    next_seat = table.next_seat
+    left = table.tricks - sum(won)
     live = table.live = [nil and not won[s] for s, nil in enumerate(table.nil_live)]
     table.settle(won)
     card = forced
@@ -264,8 +298,8 @@ def heuristic_rollout(
             win_seat, win_card = seat, card
         card = -1
         trick_len += 1
-        if trick_len < 4:
-            seat = (seat + 1) & 3
+        if trick_len < players:
+            seat = next_seat[seat]
             continue
         won[win_seat] += 1
         left -= 1

@@ -8,12 +8,18 @@ constraints go, so an exact count of the deals (a small dynamic programme over h
 cards of each suit go to each seat) lets it draw without bias even when voids make most
 random deals impossible.
 
+Three players hold 17 cards each, and the sampler deals them (``deal[3]`` stays empty).
+The card they set aside is known when it is the 2♣. The unseen cards that no player holds
+(a card set aside unseen, the hand of a player knocked out) are drawn like one more
+hidden hand, which no deal returns.
+
 Bids are softer evidence. With ``bid_weight`` each draw comes with an importance weight
 that says how well each bidder's original hand fits the bid, so that in weighted
 averages a nil bidder rarely holds the A♠ and a bid of 5 comes with high cards.
 
 >>> from spades.rules import Rules
 >>> from spades.state import HandState
+>>> from spades.cards import parse_card
 >>> import random
 >>> state = HandState.deal(Rules(), dealer=0, seed=1)
 >>> obs = state.observation(1)
@@ -22,6 +28,10 @@ averages a nil bidder rarely holds the A♠ and a bid of 5 comes with high cards
 (True, 52)
 >>> weight
 1.0
+>>> three = HandState.deal(Rules(players=3, partnerships=False), dealer=0, seed=1)
+>>> deal, _ = DealSampler(three.observation(1)).sample(random.Random(0))
+>>> [hand.bit_count() for hand in deal], (deal[0] | deal[1] | deal[2]) >> parse_card("2C") & 1
+([17, 17, 17, 0], 0)
 """
 
 from __future__ import annotations
@@ -32,7 +42,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from spades.cards import FULL_DECK, Card, Mask, Seat, cards_mask
+from spades.cards import Card, Mask, Seat, cards_mask
 from spades.observation import Observation
 from spades.state import SPADES, Deck, deck_for
 
@@ -86,7 +96,9 @@ class DealSampler:
 
     The observing seat's own hand is kept as it is; the other seats get the unseen cards.
     While the observing seat has not yet looked at its cards (a blind-nil choice), its own
-    hand is drawn too.
+    hand is drawn too. With three players the fourth mask is 0; the unseen cards no
+    player holds go to that slot while drawing (it has no voids) and are dropped from
+    the deal.
     """
 
     def __init__(
@@ -96,25 +108,32 @@ class DealSampler:
         self.deck: Deck = deck_for(observation.rules.jokers)
         me = observation.seat
         self.fixed: list[Mask] = [0, 0, 0, 0]
-        hidden_seats = [s for s in range(4) if s != me]
+        hidden_seats = [s for s in observation.seats_in if s != me]
         if observation.hand is None:
-            hidden_seats = [0, 1, 2, 3]
+            hidden_seats = list(observation.seats_in)
         else:
             self.fixed[me] = observation.hand_mask
-        unseen = FULL_DECK & ~observation.played_mask & ~self.fixed[me]
+        unseen = observation.unseen_mask
         # Cards passed to the partner in a finished exchange are in the partner's hand
         # until played.
         if observation.received and observation.hand is not None:
             mate = observation.partner
             self.fixed[mate] = cards_mask(observation.passed) & unseen
             unseen &= ~self.fixed[mate]
+        sizes = [*observation.hand_sizes, 0][:4]
+        # Three players: the spare fourth slot holds the unseen cards nobody plays.
+        spare = unseen.bit_count() - sum(sizes[s] - self.fixed[s].bit_count() for s in hidden_seats)
+        self.spare = observation.rules.players == 3 and spare > 0
+        if self.spare:
+            hidden_seats.append(3)
+            sizes[3] = spare
         self.seats: tuple[Seat, ...] = tuple(hidden_seats)
         self.capacity: tuple[int, ...] = tuple(
-            observation.hand_sizes[s] - self.fixed[s].bit_count() for s in hidden_seats
+            sizes[s] - self.fixed[s].bit_count() for s in hidden_seats
         )
         if sum(self.capacity) != unseen.bit_count() or min(self.capacity, default=0) < 0:
             raise InconsistentObservation("the hand sizes do not match the unseen cards")
-        voids = observation.known_voids() if use_voids else (0, 0, 0, 0)
+        voids = [*observation.known_voids(), 0][:4] if use_voids else [0, 0, 0, 0]
         # Group the unseen cards by suit; each group may go only to the seats that have
         # not shown a void in it.
         by_allowed: dict[tuple[int, ...], list[Card]] = {}
@@ -190,7 +209,7 @@ class DealSampler:
             for seat, size in zip(self.seats, self.capacity, strict=True):
                 hands[seat] |= _mask(cards[start : start + size])
                 start += size
-            return (hands[0], hands[1], hands[2], hands[3])
+            return self._deal(hands)
         capacity = self.capacity
         for index, (cards, allowed) in enumerate(self.groups):
             key = (index, capacity)
@@ -215,7 +234,11 @@ class DealSampler:
                 hands[self.seats[seat_index]] |= _mask(shuffled[start : start + take])
                 start += take
             capacity = rest
-        return (hands[0], hands[1], hands[2], hands[3])
+        return self._deal(hands)
+
+    def _deal(self, hands: list[Mask]) -> Deal:
+        """The deal of the drawn hands, without the card set aside unseen."""
+        return (hands[0], hands[1], hands[2], 0 if self.spare else hands[3])
 
     # ---------------------------------------------------------------- bid evidence
     def _cards_played_by_seat(self) -> list[Mask]:

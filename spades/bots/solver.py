@@ -119,10 +119,14 @@ def solve_position(
     ``broken`` says whether spades are broken and ``first`` whether this is the hand's
     first trick. Raises ``ValueError`` for hands that cannot arise in a hand of Spades.
 
+    Cutthroat rules, where every player plays alone, are refused with ``ValueError``.
+
     The work grows steeply with the cards left: on the reference machine a position with
     5 or 6 tricks left a hand takes a few milliseconds, 7 tricks some tens and 8 tricks
     a few hundred (``benchmarks/solver_speed.py``).
     """
+    if not rules.partnerships:
+        raise ValueError("the solver counts the tricks of two partnerships; cutthroat has none")
     bits, cards_of = _layout(rules.jokers)
     if len(hands) != 4:
         raise ValueError(f"four hands are needed, not {len(hands)}")

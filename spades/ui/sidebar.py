@@ -323,14 +323,18 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
         levels = chosen.levels(next_rules)
         seat_words = seat_names(next_rules)
         partner = " North is your partner." if next_rules.partnerships else ""
-        for seat in bot_seats(next_rules):
-            chosen.bot_levels[seat] = st.selectbox(
-                f"{seat_words[seat]} bot",
-                names,
-                index=names.index(levels[seat]),
-                key=f"bot_{SEAT_LETTERS[seat]}",
-                help=f"How strongly this seat plays.{partner}",
-            )
+        # In a container of their own: three players have one bot fewer, and the widgets
+        # after them (the house rules expander, open while a rule set is picked) must keep
+        # their place on the page, or the browser would draw them anew, closed.
+        with st.container(key="bot_levels"):
+            for seat in bot_seats(next_rules):
+                chosen.bot_levels[seat] = st.selectbox(
+                    f"{seat_words[seat]} bot",
+                    names,
+                    index=names.index(levels[seat]),
+                    key=f"bot_{SEAT_LETTERS[seat]}",
+                    help=f"How strongly this seat plays.{partner}",
+                )
         chosen.undo_allowed = st.toggle(
             "Allow undo",
             value=chosen.undo_allowed,

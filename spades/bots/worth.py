@@ -1,0 +1,116 @@
+"""What a finished hand is worth to the seat a search bot plays for: the engine's scoring
+of every side, bags at their expected cost, and the match ending.
+
+In the partnership game a hand is worth the observing team's points minus the other
+team's. In cutthroat it is the observing player's points minus the mean of the other
+players in the hand (the edge over the table that a duplicate arena measures), and a hand that ends
+the match counts as a win or a loss: so a rival about to reach the target is worth
+setting whatever it costs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from spades.observation import Observation
+from spades.rules import Rules
+from spades.scoring import match_outcome, score_team
+
+# A decided match outweighs any single hand's points.
+MATCH_BONUS: Final = 400.0
+
+#: The worth of a finished hand, from the tricks each seat took.
+HandValue = Callable[[Sequence[int]], float]
+
+
+def team_econ(
+    rules: Rules,
+    bids: tuple[int, ...],
+    blind: tuple[bool, ...],
+    tricks: tuple[int, ...],
+    bags_before: int,
+) -> tuple[int, float]:
+    """A side's hand points, and their worth once each bag is charged its expected share
+    of the bag penalty (so a bag costs the same whether or not it crosses the limit).
+
+    >>> from spades.rules import Rules
+    >>> team_econ(Rules(), (4,), (False,), (6,), 0)
+    (42, 22.0)
+    """
+    result = score_team(rules, bids=bids, blind=blind, tricks=tricks, bags_before=bags_before)
+    per_bag = rules.bag_penalty / rules.bag_limit if rules.bag_limit else 0.0
+    return result.points, result.points + result.penalty - per_bag * result.bags
+
+
+def hand_value(observation: Observation) -> HandValue:
+    """The worth of a finished hand's tricks per seat to the observing side, cached."""
+    if observation.rules.partnerships:
+        return _team_value(observation)
+    return _player_value(observation)
+
+
+def _team_value(observation: Observation) -> HandValue:
+    rules = observation.rules
+    bids = [b if b is not None else 0 for b in observation.bids]
+    blind = observation.blind
+    team = observation.team
+    scores, bags = observation.scores, observation.bags
+    cache: dict[int, float] = {}
+
+    def value(won: Sequence[int]) -> float:
+        key = won[0] | won[1] << 4 | won[2] << 8 | won[3] << 12
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+        points = []
+        worth = []
+        for t in (0, 1):
+            p, w = team_econ(
+                rules,
+                (bids[t], bids[t + 2]),
+                (blind[t], blind[t + 2]),
+                (won[t], won[t + 2]),
+                bags[t],
+            )
+            points.append(p)
+            worth.append(w)
+        total = worth[team] - worth[1 - team]
+        outcome = match_outcome(rules, (scores[0] + points[0], scores[1] + points[1]))
+        if outcome.over and outcome.winner is not None:
+            total += MATCH_BONUS if outcome.winner == team else -MATCH_BONUS
+        cache[key] = total
+        return total
+
+    return value
+
+
+def _player_value(observation: Observation) -> HandValue:
+    rules = observation.rules
+    seats = observation.seats_in
+    bids = [b if b is not None else 0 for b in observation.bids]
+    blind = observation.blind
+    me = observation.seat
+    scores, bags = observation.scores, observation.bags
+    cache: dict[tuple[int, ...], float] = {}
+
+    def value(won: Sequence[int]) -> float:
+        key = tuple(won)
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+        points = [0] * len(scores)
+        total = 0.0
+        for s in seats:
+            p, w = team_econ(rules, (bids[s],), (blind[s],), (won[s],), bags[s])
+            points[s] = p
+            total += w if s == me else -w / (len(seats) - 1)
+        outcome = match_outcome(
+            rules, tuple(score + p for score, p in zip(scores, points, strict=True))
+        )
+        if outcome.over and outcome.winner is not None:
+            total += MATCH_BONUS if outcome.winner == me else -MATCH_BONUS
+        cache[key] = total
+        return total
+
+    return value
