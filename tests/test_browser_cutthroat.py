@@ -4,6 +4,8 @@ it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from browser_helpers import (
     CARDS,
@@ -14,6 +16,7 @@ from browser_helpers import (
     pick_rule_set,
     play_a_card,
     ready_to_bid,
+    screenshot_path,
     settled,
     your_turn,
 )
@@ -50,8 +53,9 @@ def _bid(page: Page) -> None:
 
 
 def test_a_three_handed_hand_played_by_clicking_survives_a_reload(
-    page: Page, app_url: str, app_db_url: str
+    page: Page, app_url: str, app_db_url: str, tmp_path: Path
 ) -> None:
+    picture = screenshot_path("table-cutthroat.png", tmp_path)
     _start_three_handed(page, app_url)
     table = page.locator(".st-key-trick .sp-table")
     expect(table.locator(".sp-seat")).to_have_count(3, timeout=WAIT)
@@ -64,6 +68,9 @@ def test_a_three_handed_hand_played_by_clicking_survives_a_reload(
     _bid(page)
     game = game_id(page)
     for trick in range(17):
+        if trick == 3:
+            page.locator(".st-key-trick").scroll_into_view_if_needed()
+            page.screenshot(path=str(picture))
         if trick == 6:
             page.reload()
             expect(page.locator(".st-key-new_game")).to_be_visible(timeout=WAIT)
@@ -87,5 +94,6 @@ def test_a_three_handed_hand_played_by_clicking_survives_a_reload(
         loaded = store.load(game).match
     finally:
         store.close()
+    assert picture.stat().st_size > 10_000
     assert loaded.rules == Rules(players=3, partnerships=False)
     assert len(loaded.finished) == 1 and len(loaded.results[0].players) == 3

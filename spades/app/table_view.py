@@ -185,11 +185,6 @@ class TableView:
         """Where the hand on the table stands."""
         return self.obs.phase
 
-    @property
-    def partnerships(self) -> bool:
-        """Whether two teams play (otherwise it is cutthroat, everyone alone)."""
-        return self.obs.rules.partnerships
-
 
 def table_view(controller: GameController) -> TableView:
     """What ``controller``'s page draws of the table now, seen from the human's seat."""

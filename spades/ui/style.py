@@ -27,6 +27,19 @@ CSS: Final = """
 [class*="st-key-card_"] button [data-testid="stMarkdownColoredText"],
 [class*="st-key-card_"] button span[style*="color"] { color: var(--sp-red) !important; }
 .st-key-hand, .st-key-hand_waiting { gap: 0.22rem; }
+/* Three players hold up to 18 cards: past 13 the hand fans out to stay one row, each card
+   covering the right of the one before but its rank and suit; dimmed cards are drawn solid
+   so that none shows through another. */
+:is(.st-key-hand, .st-key-hand_waiting):has(> :nth-child(14)) { flex-wrap: nowrap; gap: 0; }
+:is(.st-key-hand, .st-key-hand_waiting):has(> :nth-child(14)) > [class*="st-key-card_"] {
+  position: relative; flex: 1 1 0; min-width: 0; max-width: 2.8rem;
+}
+:is(.st-key-hand, .st-key-hand_waiting):has(> :nth-child(14)) > [class*="st-key-card_"]:last-child {
+  flex: none; max-width: none;
+}
+.st-key-hand:has(> :nth-child(14)) [class*="st-key-card_"] button:disabled {
+  opacity: 1; background: #c9c4b7;
+}
 .st-key-bids { gap: 0.3rem; }
 .st-key-bids button { min-width: 2.3rem; padding: 0.2rem 0.45rem; }
 [class*="st-key-card_"] button:enabled:hover, [class*="st-key-card_"] button:enabled:focus-visible {
