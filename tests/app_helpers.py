@@ -3,9 +3,54 @@ the move a player would click."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from streamlit.testing.v1 import AppTest
 
 from spades.app.play import GameController
+from spades.ui.identity import STATE_KEY
+
+PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
+
+
+def open_play(
+    *,
+    speed: str = "instant",
+    rule_set: str | None = None,
+    name: str | None = None,
+    query: dict[str, str] | None = None,
+    same_player_as: AppTest | None = None,
+) -> AppTest:
+    """The Play page with random bots at ``speed``, on a new game (of ``rule_set``, a
+    preset's name, when given; played under ``name``) or on the game in ``query``.
+
+    A new AppTest is a new browser: a new player, unless ``same_player_as`` names a page
+    whose player it carries on (as the player's cookie does in a real browser).
+    """
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    if same_player_as is not None:
+        at.session_state[STATE_KEY] = same_player_as.session_state[STATE_KEY]
+    at.run()
+    at.radio(key="speed").set_value(speed)
+    if name is not None:
+        at.text_input(key="player_name").set_value(name)
+    if rule_set is not None:
+        at.selectbox(key="preset").set_value(rule_set).run()
+    for key in bot_keys(at):
+        at.selectbox(key=key).set_value("random")
+    if query:
+        at.run()
+    else:
+        at.button(key="new_game").click().run()
+    assert not at.exception
+    return at
+
+
+def bot_keys(at: AppTest) -> list[str]:
+    """The keys of the sidebar's bot level pickers, one a bot seat of the next game."""
+    return [box.key for box in at.selectbox if box.key and box.key.startswith("bot_")]
 
 
 def play_controller(at: AppTest) -> GameController:

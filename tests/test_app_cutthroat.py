@@ -4,10 +4,8 @@ and a reload that resumes a three-handed game."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from app_helpers import button_keys, enabled, human_move, play_controller
+from app_helpers import bot_keys, button_keys, enabled, human_move, open_play, play_controller
 from streamlit.testing.v1 import AppTest
 
 from spades.app.play import GameController
@@ -19,10 +17,8 @@ from spades.rules import Rules
 from spades.state import Phase
 from spades.store import Store
 from spades.ui.cards import card_key, sort_cards
-from spades.ui.identity import STATE_KEY
 from spades.ui.table_html import seat_views
 
-PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
 THREE = "Cutthroat (3)"
 FOUR = "Cutthroat (4)"
 
@@ -32,29 +28,9 @@ pytestmark = pytest.mark.apptest
 def _app(
     rule_set: str, *, query: dict[str, str] | None = None, like: AppTest | None = None
 ) -> AppTest:
-    """The Play page on a new game of ``rule_set`` with random bots at the instant pace (or
-    the game in ``query``, opened by the player of ``like``)."""
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    if like is not None:
-        at.session_state[STATE_KEY] = like.session_state[STATE_KEY]
-    at.run()
-    at.radio(key="speed").set_value("instant")
-    at.text_input(key="player_name").set_value("Ada")
-    at.selectbox(key="preset").set_value(rule_set).run()
-    for key in _bot_keys(at):
-        at.selectbox(key=key).set_value("random")
-    if query:
-        at.run()
-    else:
-        at.button(key="new_game").click().run()
-    assert not at.exception
-    return at
-
-
-def _bot_keys(at: AppTest) -> list[str]:
-    return [box.key for box in at.selectbox if box.key and box.key.startswith("bot_")]
+    """The Play page on a new game of ``rule_set`` played by Ada (or the game in ``query``,
+    opened by the player of ``like``)."""
+    return open_play(rule_set=rule_set, name="Ada", query=query, same_player_as=like)
 
 
 def _table_html(at: AppTest) -> str:
@@ -73,8 +49,8 @@ def test_the_three_handed_table_seats_you_with_left_and_right() -> None:
     controller = play_controller(at)
     assert controller.rules == Rules(players=3, partnerships=False)
     assert controller.players == ("Left", "Right", "Ada")
-    assert sorted(_bot_keys(at)) == ["bot_E", "bot_N"]
-    labels = {box.key: box.label for box in at.selectbox if box.key in _bot_keys(at)}
+    assert sorted(bot_keys(at)) == ["bot_E", "bot_N"]
+    labels = {box.key: box.label for box in at.selectbox if box.key in bot_keys(at)}
     assert labels == {"bot_N": "Left bot", "bot_E": "Right bot"}
     table = _table_html(at)
     assert "sp-north" not in table
@@ -127,10 +103,8 @@ def test_the_four_handed_table_has_a_panel_for_every_player_and_no_partner() -> 
     at = _app(FOUR)
     controller = play_controller(at)
     assert controller.rules == Rules(players=4, partnerships=False)
-    assert sorted(_bot_keys(at)) == ["bot_E", "bot_N", "bot_W"]
-    assert all(
-        "partner" not in (box.help or "") for box in at.selectbox if box.key in _bot_keys(at)
-    )
+    assert sorted(bot_keys(at)) == ["bot_E", "bot_N", "bot_W"]
+    assert all("partner" not in (box.help or "") for box in at.selectbox if box.key in bot_keys(at))
     assert _panel_names(at) == ["Ada", "West", "North", "East"]
     assert _table_html(at).count('class="sp-seat') == 4
 

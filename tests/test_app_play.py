@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import button_keys, enabled, human_move, play_controller
+from app_helpers import PAGE, button_keys, enabled, human_move, open_play, play_controller
 from streamlit.testing.v1 import AppTest
 
 from spades.app.play import READ_ONLY
@@ -20,38 +20,7 @@ from spades.store import Store
 from spades.ui.identity import STATE_KEY
 from spades.ui.sidebar import CUSTOM
 
-PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
-BOT_KEYS = ("bot_N", "bot_E", "bot_W")
-
 pytestmark = pytest.mark.apptest
-
-
-def _app(
-    *,
-    speed: str = "instant",
-    query: dict[str, str] | None = None,
-    same_player_as: AppTest | None = None,
-) -> AppTest:
-    """The page with random bots at ``speed``, on a new game (or the game in ``query``).
-
-    A new AppTest is a new browser: a new player, unless ``same_player_as`` names a page
-    whose player it carries on (as the player's cookie does in a real browser).
-    """
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    if same_player_as is not None:
-        at.session_state[STATE_KEY] = same_player_as.session_state[STATE_KEY]
-    at.run()
-    at.radio(key="speed").set_value(speed)
-    for key in BOT_KEYS:
-        at.selectbox(key=key).set_value("random")
-    if query:
-        at.run()
-    else:
-        at.button(key="new_game").click().run()
-    assert not at.exception
-    return at
 
 
 def _pick(at: AppTest, rule_set: str) -> None:
@@ -71,7 +40,7 @@ def _to_first_card(at: AppTest) -> None:
 
 
 def test_bid_then_play_a_legal_card() -> None:
-    at = _app()
+    at = open_play()
     if "look" in button_keys(at):
         at.button(key="look").click().run()
     bids = [k for k in enabled(at, "bid_") if k != "bid_blind_nil"]
@@ -95,7 +64,7 @@ def test_bid_then_play_a_legal_card() -> None:
 
 
 def test_exactly_the_legal_cards_are_enabled_and_the_others_say_why() -> None:
-    at = _app()
+    at = open_play()
     _to_first_card(at)
     checked = 0
     while checked < 5 and not play_controller(at).match.is_over:
@@ -120,7 +89,7 @@ def test_exactly_the_legal_cards_are_enabled_and_the_others_say_why() -> None:
 
 
 def test_only_legal_bids_are_enabled_under_a_minimum_team_bid() -> None:
-    at = _app()
+    at = open_play()
     _pick(at, CUSTOM)
     at.number_input(key="rule_min_team_bid").set_value(6)
     at.button(key="new_game").click().run()
@@ -138,7 +107,7 @@ def test_only_legal_bids_are_enabled_under_a_minimum_team_bid() -> None:
 
 
 def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
-    at = _app()
+    at = open_play()
     # Without the mercy score no single hand can end the match.
     _pick(at, CUSTOM)
     at.toggle(key="rule_mercy_score_on").set_value(False)
@@ -159,7 +128,7 @@ def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
 
 
 def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
-    at = _app()
+    at = open_play()
     _pick(at, CUSTOM)
     at.number_input(key="rule_target_score").set_value(150)
     at.button(key="new_game").click().run()
@@ -220,7 +189,7 @@ def _non_default(name: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("name", [option[0] for option in describe_options()])
 def test_each_sidebar_rule_reaches_the_engine(name: str, database: str) -> None:
-    at = _app()
+    at = open_play()
     _pick(at, CUSTOM)
     change = _non_default(name)
     for field, value in change.items():
@@ -238,7 +207,7 @@ def test_each_sidebar_rule_reaches_the_engine(name: str, database: str) -> None:
 
 
 def test_the_mercy_score_can_be_turned_off() -> None:
-    at = _app()
+    at = open_play()
     _pick(at, CUSTOM)
     at.toggle(key="rule_mercy_score_on").set_value(False)
     at.button(key="new_game").click().run()
@@ -246,7 +215,7 @@ def test_the_mercy_score_can_be_turned_off() -> None:
 
 
 def test_contradictory_rules_are_refused_with_the_reason() -> None:
-    at = _app()
+    at = open_play()
     before = play_controller(at)
     _pick(at, CUSTOM)
     at.toggle(key="rule_whiz").set_value(True)
@@ -258,7 +227,7 @@ def test_contradictory_rules_are_refused_with_the_reason() -> None:
 
 
 def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> None:
-    at = _app()
+    at = open_play()
     at.selectbox(key="bot_E").set_value("basic")
     at.text_input(key="player_name").set_value("Ada")
     at.toggle(key="allow_undo").set_value(False)
@@ -273,7 +242,7 @@ def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> 
 
 
 def test_undo_takes_back_the_last_card_and_marks_the_game(database: str) -> None:
-    at = _app()
+    at = open_play()
     _to_first_card(at)
     before = list(play_controller(at).match.history)
     at.button(key=enabled(at, "card_")[0]).click().run()
@@ -286,7 +255,7 @@ def test_undo_takes_back_the_last_card_and_marks_the_game(database: str) -> None
 
 
 def test_hint_names_a_legal_action_with_its_reason() -> None:
-    at = _app()
+    at = open_play()
     _to_first_card(at)
     at.button(key="hint").click().run()
     controller = play_controller(at)
@@ -298,13 +267,13 @@ def test_hint_names_a_legal_action_with_its_reason() -> None:
 
 
 def test_reload_by_id_resumes_the_same_position() -> None:
-    at = _app()
+    at = open_play()
     _to_first_card(at)
     at.button(key=enabled(at, "card_")[0]).click().run()
     first = play_controller(at)
     game_id = at.query_params["game"]
     assert game_id == first.game_id
-    again = _app(query={"game": game_id}, same_player_as=at)
+    again = open_play(query={"game": game_id}, same_player_as=at)
     resumed = play_controller(again)
     assert resumed.game_id == game_id
     assert resumed.match.history == first.match.history
@@ -317,7 +286,7 @@ def test_reload_by_id_resumes_the_same_position() -> None:
     "value", ["'; drop table games; --", "[x](https://a.example)", "a" * 100_000]
 )
 def test_a_tampered_game_id_starts_a_new_game_without_echoing_it(value: str) -> None:
-    at = _app(query={"game": value})
+    at = open_play(query={"game": value})
     controller = play_controller(at)
     assert controller.game_id is None, "nothing is stored before the player moves"
     assert any("does not name a game" in w.value for w in at.warning)
@@ -327,10 +296,10 @@ def test_a_tampered_game_id_starts_a_new_game_without_echoing_it(value: str) -> 
 
 
 def test_another_browser_may_watch_a_game_in_play_but_not_play_it(database: str) -> None:
-    owner = _app()
+    owner = open_play()
     _to_first_card(owner)
     game_id = owner.query_params["game"]
-    stranger = _app(query={"game": game_id})
+    stranger = open_play(query={"game": game_id})
     watching = play_controller(stranger)
     assert watching.read_only and watching.game_id == game_id
     assert not [b for b in stranger.button if b.key.startswith(("card_", "bid_"))]
@@ -343,7 +312,7 @@ def test_another_browser_may_watch_a_game_in_play_but_not_play_it(database: str)
 
 
 def test_blind_nil_is_offered_before_the_cards_when_the_rules_allow_it() -> None:
-    at = _app()
+    at = open_play()
     _pick(at, CUSTOM)
     at.number_input(key="rule_blind_nil_deficit").set_value(0)
     at.button(key="new_game").click().run()
@@ -357,7 +326,7 @@ def test_blind_nil_is_offered_before_the_cards_when_the_rules_allow_it() -> None
 
 
 def test_without_blind_nil_the_cards_show_at_once() -> None:
-    at = _app()
+    at = open_play()
     _pick(at, CUSTOM)
     at.toggle(key="rule_blind_nil").set_value(False)
     at.button(key="new_game").click().run()
@@ -366,7 +335,7 @@ def test_without_blind_nil_the_cards_show_at_once() -> None:
 
 
 def test_the_last_trick_view_shows_the_previous_trick() -> None:
-    at = _app()
+    at = open_play()
     _to_first_card(at)
     at.button(key=enabled(at, "card_")[0]).click().run()
     while not play_controller(at).match.hand.tricks:
@@ -383,16 +352,16 @@ def test_a_simulated_game_id_is_not_taken_over(database: str) -> None:
     game_id = store.save_match(
         match, players=("N", "E", "S", "W"), kind="simulated", bot_levels=levels
     )
-    at = _app(query={"game": game_id})
+    at = open_play(query={"game": game_id})
     assert play_controller(at).game_id != game_id
     assert any("played by bots only" in w.value for w in at.warning)
 
 
 def test_a_stale_window_reopens_the_game_instead_of_forking_it(database: str) -> None:
-    first = _app()
+    first = open_play()
     _to_first_card(first)
     game_id = first.query_params["game"]
-    second = _app(query={"game": game_id}, same_player_as=first)
+    second = open_play(query={"game": game_id}, same_player_as=first)
     first.button(key=enabled(first, "card_")[0]).click().run()
     second.button(key=enabled(second, "card_")[0]).click().run()
     assert not second.exception
@@ -402,7 +371,7 @@ def test_a_stale_window_reopens_the_game_instead_of_forking_it(database: str) ->
 
 
 def test_the_bots_bid_one_at_a_time_at_a_paced_speed() -> None:
-    at = _app(speed="normal")
+    at = open_play(speed="normal")
     controller = play_controller(at)
     controller.clock = lambda: 0.0  # time stands still unless the test moves the beat
     bot_bids = 0
@@ -451,7 +420,7 @@ def test_a_broken_database_shows_a_plain_message_and_is_left_as_it_was(
 
 
 def test_a_visit_without_a_move_stores_nothing(database: str) -> None:
-    at = _app()
+    at = open_play()
     at.run()
     assert Store(database).list_games().empty
     assert "game" not in at.query_params
@@ -460,7 +429,7 @@ def test_a_visit_without_a_move_stores_nothing(database: str) -> None:
 
 
 def test_new_game_asks_before_giving_up_a_game_in_progress(database: str) -> None:
-    at = _app()
+    at = open_play()
     human_move(at)
     playing = play_controller(at)
     at.button(key="new_game").click().run()
@@ -478,7 +447,7 @@ def test_new_game_asks_before_giving_up_a_game_in_progress(database: str) -> Non
 
 
 def test_a_new_game_before_any_move_is_not_asked_about() -> None:
-    at = _app()
+    at = open_play()
     before = play_controller(at)
     at.button(key="new_game").click().run()
     assert "confirm_new_game" not in button_keys(at)
@@ -486,7 +455,7 @@ def test_a_new_game_before_any_move_is_not_asked_about() -> None:
 
 
 def test_the_players_unfinished_game_is_offered_on_their_next_visit(database: str) -> None:
-    first = _app()
+    first = open_play()
     human_move(first)
     game_id = play_controller(first).game_id
     again = AppTest.from_file(PAGE, default_timeout=30)
@@ -503,7 +472,7 @@ def test_the_players_unfinished_game_is_offered_on_their_next_visit(database: st
 
 
 def test_rules_that_wait_for_the_next_game_offer_to_start_it() -> None:
-    at = _app()
+    at = open_play()
     assert "new_game_with_rules" not in button_keys(at)
     _pick(at, "Casual")
     assert any("start with the next game" in c.value for c in at.sidebar.caption)
@@ -520,7 +489,7 @@ def test_rules_that_wait_for_the_next_game_offer_to_start_it() -> None:
 
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda preset: preset.name)
 def test_a_preset_reaches_the_engine(preset: Preset, database: str) -> None:
-    at = _app()
+    at = open_play()
     _pick(at, preset.name)
     assert preset.description in " ".join(c.value for c in at.sidebar.caption)
     assert not _rule_widget_keys(at), "a preset's options are read-only text"
@@ -534,7 +503,7 @@ def test_a_preset_reaches_the_engine(preset: Preset, database: str) -> None:
 
 
 def test_custom_starts_from_the_preset_picked_before_and_reaches_the_engine() -> None:
-    at = _app()
+    at = open_play()
     _pick(at, "Jokers")
     _pick(at, CUSTOM)
     assert at.toggle(key="rule_jokers").value is True
@@ -546,7 +515,7 @@ def test_custom_starts_from_the_preset_picked_before_and_reaches_the_engine() ->
 
 
 def test_a_preset_picked_after_custom_replaces_the_custom_options() -> None:
-    at = _app()
+    at = open_play()
     _pick(at, CUSTOM)
     at.number_input(key="rule_target_score").set_value(300).run()
     _pick(at, "Whiz")
@@ -559,7 +528,7 @@ def test_a_preset_picked_after_custom_replaces_the_custom_options() -> None:
 
 
 def test_the_tie_rule_reads_in_plain_words() -> None:
-    at = _app()
+    at = open_play()
     _pick(at, CUSTOM)
     tie = at.selectbox(key="rule_tie_policy")
     assert tie.options == ["play another hand", "share the game"]
