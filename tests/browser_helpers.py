@@ -10,6 +10,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -149,3 +150,40 @@ def open_house_rules(page: Page) -> None:
     settled(page)
     page.get_by_text("House rules for the next game").click()
     expect(page.locator(".st-key-preset input")).to_be_visible(timeout=WAIT)
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's WCAG 2 A and AA violations on the page once it has settled (Streamlit's
+    own page menu aside, and its tooltips: one fading in under the pointer mid-check is
+    judged half drawn). A fault seen while something on the page was still changing is
+    judged again once it has settled once more: only one found twice is reported."""
+    settled(page)
+    found = _axe_once(page)
+    if found:
+        settled(page)
+        found = _axe_once(page)
+    return found
+
+
+def _axe_once(page: Page) -> list[dict[str, Any]]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(
+        page,
+        context={
+            "exclude": [
+                ["[data-testid='stSidebarNav']"],
+                ["[role='tooltip']"],
+                [".stTooltipContent"],
+            ]
+        },
+        options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}},
+    )
+    violations: list[dict[str, Any]] = results.response["violations"]
+    return [
+        {
+            "id": v["id"],
+            "nodes": [(n["target"], n["html"][:300], n["failureSummary"]) for n in v["nodes"]],
+        }
+        for v in violations
+    ]

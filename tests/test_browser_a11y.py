@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from browser_helpers import (
     CARDS,
     WAIT,
+    axe_violations,
     choose,
     look_then_ready_to_bid,
     offered_blind_nil,
@@ -205,43 +205,6 @@ def test_animations_follow_the_pace_and_stop_for_reduced_motion(page: Page, app_
     assert _animation(page, ".sp-fresh")[0].startswith("sp-from-")
 
 
-def _axe(page: Page) -> list[dict[str, Any]]:
-    """axe-core's WCAG 2 A and AA violations on the page once it has settled (Streamlit's
-    own page menu aside, and its tooltips: one fading in under the pointer mid-check is
-    judged half drawn). A fault seen while something on the page was still changing is
-    judged again once it has settled once more: only one found twice is reported."""
-    settled(page)
-    found = _axe_once(page)
-    if found:
-        settled(page)
-        found = _axe_once(page)
-    return found
-
-
-def _axe_once(page: Page) -> list[dict[str, Any]]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(
-        page,
-        context={
-            "exclude": [
-                ["[data-testid='stSidebarNav']"],
-                ["[role='tooltip']"],
-                [".stTooltipContent"],
-            ]
-        },
-        options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}},
-    )
-    violations: list[dict[str, Any]] = results.response["violations"]
-    return [
-        {
-            "id": v["id"],
-            "nodes": [(n["target"], n["html"][:300], n["failureSummary"]) for n in v["nodes"]],
-        }
-        for v in violations
-    ]
-
-
 def _labels_of(page: Page, selector: str) -> list[str]:
     return [str(b.get_attribute("aria-label")) for b in page.locator(selector).all()]
 
@@ -262,7 +225,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         assert BID_LABEL.fullmatch(label), label
     for label in _labels_of(page, CARDS):
         assert CARD_LABEL.fullmatch(label), label
-    assert _axe(page) == []
+    assert axe_violations(page) == []
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
     your_turn(page)
@@ -286,7 +249,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         page.locator(".st-key-table_felt").scroll_into_view_if_needed()
         page.locator(".st-key-header").hover()
         expect(page.locator(".stTooltipContent")).to_have_count(0, timeout=WAIT)
-        assert _axe(page) == [], felt
+        assert axe_violations(page) == [], felt
         picture = screenshot_path(f"theme-{felt}.png", tmp_path)
         page.screenshot(path=str(picture))
         assert picture.stat().st_size > 10_000

@@ -10,6 +10,7 @@ import pytest
 from browser_helpers import (
     CARDS,
     WAIT,
+    axe_violations,
     game_id,
     offered_blind_nil,
     open_house_rules,
@@ -66,6 +67,7 @@ def test_a_three_handed_hand_played_by_clicking_survives_a_reload(
         expect(page.locator(f".st-key-player_{seat}")).to_be_visible()
     expect(page.locator(".st-key-team_us")).to_have_count(0)
     _bid(page)
+    assert axe_violations(page) == []
     game = game_id(page)
     for trick in range(17):
         if trick == 3:
