@@ -227,3 +227,15 @@ def test_a_player_knocked_out_shows_out_and_the_two_others_play_on() -> None:
         assert view.obs.current_player != gone
         return
     pytest.fail("no seed knocked out a bot while the player stayed in")
+
+
+def test_a_hint_at_the_three_handed_table_names_a_legal_move_with_its_reason() -> None:
+    at = _app(THREE)
+    for _ in range(3):
+        controller = play_controller(at)
+        at.button(key="hint").click().run()
+        advice = play_controller(at).current_hint()
+        assert advice is not None and advice.action in controller.match.legal_actions()
+        (shown,) = (i.value for i in at.info)
+        assert shown.replace("\\", "") == advice.reason
+        human_move(at)
