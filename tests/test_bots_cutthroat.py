@@ -6,6 +6,7 @@ duplicate."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 
 import pytest
@@ -13,11 +14,26 @@ from engine_helpers import cards
 
 from spades.arena_cutthroat import lineup_of, run_cutthroat_deals
 from spades.bots import Bot, make_bot
+from spades.bots.basic import sure_winners
 from spades.bots.expert import ExpertBot
-from spades.bots.knowledge import Knowledge
+from spades.bots.hint import blunder, explain, hint
+from spades.bots.knowledge import Knowledge, evaluate_hand
 from spades.bots.sampler import DealSampler
 from spades.bots.standard import choose_play, nil_success, read_hand, set_target
-from spades.cards import BLIND_NIL, LOOK, NIL, Action, bid_action, bid_of, parse_card
+from spades.bots.worth import match_bag_costs, team_econ
+from spades.cards import (
+    ADDED_BIG_JOKER,
+    ADDED_LITTLE_JOKER,
+    BLIND_NIL,
+    LOOK,
+    NIL,
+    Action,
+    Card,
+    bid_action,
+    bid_of,
+    card_action,
+    parse_card,
+)
 from spades.cli import main
 from spades.rules import Rules
 from spades.state import HandState, Phase
@@ -355,3 +371,135 @@ def test_cutthroat_bots_look_at_their_cards_rather_than_bid_blind_nil(
     seat = state.current_player
     assert seat == 1 and BLIND_NIL in state.legal_actions()
     assert make_bot(name, seed=0).act(state.observation(seat)) == LOOK
+
+
+# ------------------------------------------------------------------ the 54-card deck
+JOKERS = Rules(players=3, partnerships=False, jokers_added=True)
+JOKER_PLAYS = (card_action(ADDED_LITTLE_JOKER), card_action(ADDED_BIG_JOKER))
+
+
+def _j54(text: str) -> list[Card]:
+    return [parse_card(code, jokers_added=True) for code in text.split()]
+
+
+@pytest.mark.parametrize(("name", "hands"), [("basic", 150), ("standard", 150), ("expert", 40)])
+def test_bots_play_54_card_hands_with_legal_actions_only_the_jokers_by_their_own_actions(
+    name: str, hands: int
+) -> None:
+    rng = random.Random(5)
+    jokers_played = 0
+    for index in range(hands):
+        state = HandState.deal(
+            JOKERS,
+            dealer=index % 3,
+            seed=index,
+            scores=tuple(rng.choice((-40, 0, 150, 420)) for _ in range(3)),
+            bags=tuple(rng.randrange(10) for _ in range(3)),
+        )
+        bots = {seat: _bot(name, seat) for seat in range(3)}
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            action = bots[seat].act(state.observation(seat))
+            assert action in state.legal_actions(), (seat, action)
+            jokers_played += action in JOKER_PLAYS
+            state.apply(action)
+        assert sum(state.tricks_won) == 18
+    # Every card is dealt and played: both jokers in every hand, by actions 126 and 127.
+    assert jokers_played == 2 * hands
+
+
+@pytest.mark.parametrize("name", ["basic", "standard", "expert"])
+def test_bots_play_a_54_card_hand_with_a_player_knocked_out(name: str) -> None:
+    rules = JOKERS.replace(mercy_score=-50)
+    for seed in range(4):
+        dealer = (0, 2)[seed % 2]
+        state = HandState.deal(rules, dealer=dealer, seed=seed, scores=(60, -80, 10), out=(1,))
+        _play_out(state, {seat: _bot(name, seat) for seat in (0, 2)})
+        assert state.tricks_won[1] == 0 and sum(state.tricks_won) == 18
+
+
+BIG_JOKER_AND_JUNK = "BJ 2S 3S 2H 3H 4H 5H 6H 2D 3D 4D 5D 6D 2C 3C 4C 5C 6C"
+
+
+def _jokers_bidder(mine: list[Card]) -> HandState:
+    """A 54-card hand in which seat 2, dealt ``mine``, bids first (seat 1 dealt)."""
+    rest = [c for c in range(54) if c not in mine]
+    state = HandState.from_hands(JOKERS, [rest[:18], rest[18:], mine], dealer=1)
+    assert state.current_player == 2
+    return state
+
+
+def test_bots_count_the_big_joker_as_a_sure_trick_in_the_bid() -> None:
+    with_joker = _jokers_bidder(_j54(BIG_JOKER_AND_JUNK))
+    without = _jokers_bidder(_j54(BIG_JOKER_AND_JUNK.replace("BJ", "7C")))
+    k, k_without = Knowledge(with_joker.observation(2)), Knowledge(without.observation(2))
+    assert ADDED_BIG_JOKER in evaluate_hand(k.obs.hand or (), k.deck).winners
+    assert read_hand(k).tricks - read_hand(k_without).tricks >= 1.0
+    assert (sure_winners(k), sure_winners(k_without)) == (1, 0)
+    # Junk bids nil, but the Big Joker is a trick that no nil survives.
+    assert make_bot("standard").act(without.observation(2)) == NIL
+    for name in ("basic", "standard", "expert"):
+        bid = bid_of(make_bot(name, **FAST_EXPERT if name == "expert" else {}).act(k.obs))
+        assert bid is not None and bid >= 1, name
+    assert blunder(k.obs, NIL) == "not nil: the Big Joker could win a trick"
+
+
+def _joker_trump_position() -> HandState:
+    """Seat 1 leads the A♥; seat 2 has no hearts; seat 0, holding both jokers and no
+    hearts, may trump with any spade."""
+    hands = [
+        _j54("BJ LJ AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AC KC QC"),
+        _j54("AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AD KD QD JD TD"),
+        _j54("JC TC 9C 8C 7C 6C 5C 4C 3C 2C 9D 8D 7D 6D 5D 4D 3D 2D"),
+    ]
+    state = HandState.from_hands(JOKERS, hands, dealer=0)
+    _bid(state, [3, 1, 10])
+    state.apply(C("AH"))
+    state.apply(C("2D"))
+    assert state.current_player == 0 and set(JOKER_PLAYS) <= set(state.legal_actions())
+    return state
+
+
+def test_the_hint_plays_and_explains_the_54_card_deck() -> None:
+    obs = _joker_trump_position().observation(0)
+    tip = hint(obs)
+    assert tip.action in obs.legal_actions and tip.reason
+    assert explain(obs, card_action(ADDED_BIG_JOKER)) == (
+        "Trump: you have no hearts, and the Big Joker takes the trick"
+    )
+    bidding = _jokers_bidder(_j54(BIG_JOKER_AND_JUNK)).observation(2)
+    tip = hint(bidding)
+    assert bid_of(tip.action) and tip.reason.startswith("Bid")
+    assert "Big Joker" in tip.reason
+
+
+@pytest.mark.parametrize("bots", ["basic,standard,random", "expert,standard,basic"])
+def test_simulate_plays_54_card_matches_with_knock_outs_with_every_bot(
+    bots: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = '{"jokers_added": true, "mercy_score": -50, "target_score": 150}'
+    argv = ["simulate", "--players", "3", "--matches", "2", "--bots", bots, "--rules", rules]
+    assert main([*argv, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["matches"] == 2 and summary["unfinished"] == 0
+
+
+# ------------------------------------------------------------------ bags at four
+def test_four_handed_bags_cost_what_they_add_to_the_penalties_before_the_match_ends() -> None:
+    # Three players and partners charge each bag its share of the penalty, as before.
+    assert match_bag_costs(THREE, 0, (0, 0, 0)) is None
+    assert match_bag_costs(Rules(), 0, (0, 0)) is None
+    early = match_bag_costs(FOUR, 0, (0, 0, 0, 0))
+    close = match_bag_costs(FOUR, 8, (300, 0, 0, 0))
+    last_hand = match_bag_costs(FOUR, 2, (480, 0, 0, 0))
+    assert early is not None and close is not None and last_hand is not None
+    # From 0-0 a bag is far from the limit: it costs well under its share of 10 points.
+    assert early[0] == 0 and 0 < early[1] < 5 and early[2] - early[1] > early[1]
+    # Two bags from the limit with the match half over, two bags cost more than their
+    # share: the penalty now, which the later hands might well have brought anyway.
+    assert 20 < close[2] < 100 and close[2] > 4 * early[2]
+    # In the last hand of the match, bags that stay under the limit cost nothing.
+    assert last_hand[7] == 0 and last_hand[8] == 100
+    share = team_econ(FOUR, (3,), (False,), (5,), 0)[1]
+    assert team_econ(FOUR, (3,), (False,), (5,), 0, early)[1] > share

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from spades.bots.base import register, require_turn
 from spades.bots.knowledge import SIDE_SUITS, Knowledge, closest_bid, exchange_pass
-from spades.cards import LOOK, Action, Card
+from spades.cards import LOOK, Action, Card, card_action
 from spades.observation import Observation
 from spades.state import SPADES, Phase
 
@@ -43,8 +43,8 @@ class BasicBot:
         if observation.phase is Phase.EXCHANGE:
             return exchange_pass(k)
         if observation.trick:
-            return _follow(k, list(legal))
-        return _lead(k, list(legal))
+            return card_action(_follow(k, k.legal_cards()))
+        return card_action(_lead(k, k.legal_cards()))
 
 
 def sure_winners(k: Knowledge) -> int:

@@ -23,8 +23,10 @@ in duplicate play the rules keep more nils.
 
 In cutthroat the search plays for its own seat: a hand is worth the bot's points minus
 the mean of the other players' (:mod:`spades.bots.worth`), the rollouts play 17-card
-hands of three-card tricks with three players, and nobody has a partner. The random
-rollouts play the partnership game only.
+hands of three-card tricks with three players, and nobody has a partner. At a table of
+four a bag is charged what it adds to the bag penalties before the match ends
+(:func:`~spades.bots.worth.match_bag_costs`), which early in a match is little more than
+the point it scores. The random rollouts play the partnership game only.
 
 The work per decision is a fixed number of simulated card plays (and sampled deals), so
 the same seed and the same observation always give the same choice. ``time_budget``
@@ -36,22 +38,32 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
-import numpy.typing as npt
 
 from spades.bots.base import register, require_turn
-from spades.bots.knowledge import Knowledge
+from spades.bots.batched import draw, playout_rows, row_values
+from spades.bots.knowledge import Knowledge, rules_deck
 from spades.bots.rollout import RolloutTable, heuristic_rollout
-from spades.bots.sampler import Deal, DealSampler, InconsistentObservation, estimate_tricks
+from spades.bots.sampler import DealSampler, InconsistentObservation, estimate_tricks
 from spades.bots.standard import blind_nil_choice, choose_play, nil_points, read_hand
-from spades.bots.worth import hand_value, team_econ
-from spades.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, Action, Card, Seat, bid_of
+from spades.bots.worth import hand_value, match_bag_costs, team_econ
+from spades.cards import (
+    BLIND_NIL,
+    EXCHANGE_BASE,
+    LOOK,
+    Action,
+    Card,
+    Seat,
+    action_card,
+    bid_of,
+    card_action,
+)
 from spades.observation import Observation
-from spades.playout import Ints, PlayoutBatch, random_playouts
-from spades.state import SPADES, Deck, Phase, deck_for, trick_winner
+from spades.playout import Ints, random_playouts
+from spades.state import SPADES, Deck, Phase, trick_winner
 
 # Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
 # CPython 3.11), measured with benchmarks/expert_speed.py; it turns seconds into work.
@@ -96,64 +108,6 @@ def _public_key(observation: Observation) -> str:
     )
 
 
-def _draw(
-    sampler: DealSampler, rng: random.Random, count: int, deadline: float | None
-) -> tuple[list[Deal], list[float]]:
-    """Up to ``count`` sampled deals and their weights; at least one, fewer once the
-    deadline has passed."""
-    deals: list[Deal] = []
-    weights: list[float] = []
-    for _ in range(count):
-        deal, weight = sampler.sample(rng)
-        deals.append(deal)
-        weights.append(weight)
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-    return deals, weights
-
-
-def _batch(
-    deals: Sequence[Deal],
-    repeat: int,
-    seat: Seat,
-    trick: Sequence[tuple[Seat, Card]],
-    deck: Deck,
-    broken: bool,
-    won: Sequence[int],
-) -> PlayoutBatch:
-    """The playouts of each deal ``repeat`` times over (in consecutive rows) from the
-    public state of the play: the seat to play, the current trick, spades broken and the
-    tricks won so far."""
-    rows = len(deals) * repeat
-    if trick:
-        win_seat, win_card = trick_winner(deck, trick)
-        led = deck.suit[trick[0][1]]
-    else:
-        # Ignored by the playouts while the trick has no card.
-        win_seat, win_card, led = seat, 0, 0
-    return PlayoutBatch(
-        hands=np.repeat(np.array(deals, dtype=np.uint64).reshape(-1, 4), repeat, axis=0),
-        seat=np.full(rows, seat, dtype=np.intp),
-        led=np.full(rows, led, dtype=np.intp),
-        win_seat=np.full(rows, win_seat, dtype=np.intp),
-        win_card=np.full(rows, win_card, dtype=np.intp),
-        broken=np.full(rows, broken, dtype=np.bool_),
-        won=np.tile(np.array(won, dtype=np.intp), (rows, 1)),
-    )
-
-
-def _row_values(won: Ints, value: Callable[[Sequence[int]], float]) -> npt.NDArray[np.float64]:
-    """``value`` of each row's tricks per seat, computed once for each distinct row."""
-    keys = won[:, 0] | won[:, 1] << 4 | won[:, 2] << 8 | won[:, 3] << 12
-    distinct, index = np.unique(keys, return_inverse=True)
-    worth = np.array(
-        [value([k & 15, k >> 4 & 15, k >> 8 & 15, k >> 12]) for k in distinct.tolist()],
-        dtype=np.float64,
-    )
-    values: npt.NDArray[np.float64] = worth[index]
-    return values
-
-
 def _partner_bids(
     observation: Observation,
     weights: Sequence[float],
@@ -192,6 +146,7 @@ def _own_bid_worth(
     safer than they are."""
     rules = observation.rules
     bags = observation.bags[observation.seat]
+    costs = match_bag_costs(rules, bags, observation.scores)
     total_weight = sum(weights)
     values: dict[Action, float] = {}
     for action in observation.legal_actions:
@@ -203,7 +158,7 @@ def _own_bid_worth(
             continue
         total = 0.0
         for weight, (taken, _) in zip(weights, outcomes[0], strict=True):
-            total += weight * team_econ(rules, (bid,), (False,), (taken,), bags)[1]
+            total += weight * team_econ(rules, (bid,), (False,), (taken,), bags, costs)[1]
         values[action] = total / total_weight
     return values
 
@@ -277,15 +232,16 @@ class ExpertBot:
             # it better than the search, whose clairvoyant rollouts never fear for it.
             return choose_play(knowledge)
         scores = self.evaluate(observation, rng)
-        return max(scores, key=lambda card: (scores[card], -card))
+        return card_action(max(scores, key=lambda card: (scores[card], -card)))
 
     # ------------------------------------------------------------------- play
     def candidates(self, observation: Observation) -> list[Card]:
         """The legal cards worth searching: one card for each run of equivalent cards
         (no unseen card ranks between them), minus plays no good partner makes."""
-        deck = deck_for(observation.rules.jokers)
+        deck = rules_deck(observation.rules)
         unseen = observation.unseen_mask
-        legal = sorted(observation.legal_actions, key=lambda c: (deck.suit[c], deck.power[c]))
+        cards = [c for a in observation.legal_actions if (c := action_card(a)) is not None]
+        legal = sorted(cards, key=lambda c: (deck.suit[c], deck.power[c]))
         moves: list[Card] = []
         for card in legal:
             if moves and deck.suit[moves[-1]] == deck.suit[card]:
@@ -299,7 +255,7 @@ class ExpertBot:
     def _partner_guards(self, observation: Observation, moves: list[Card]) -> list[Card]:
         if not observation.trick or not observation.rules.partnerships:
             return moves
-        deck = deck_for(observation.rules.jokers)
+        deck = rules_deck(observation.rules)
         win_seat, win_card = trick_winner(deck, observation.trick)
         mate = observation.partner
         if win_seat != mate:
@@ -358,7 +314,7 @@ class ExpertBot:
         deadline = self._deadline()
         if not self.heuristic:
             return self._evaluate_random(observation, moves, sampler, deals, deadline, rng)
-        deck = deck_for(observation.rules.jokers)
+        deck = rules_deck(observation.rules)
         table = RolloutTable(
             observation.rules, observation.bids, epsilon=self.epsilon, seats_in=observation.seats_in
         )
@@ -410,7 +366,7 @@ class ExpertBot:
         """:meth:`evaluate` with random playouts: each deal played out once with each
         candidate card first, many deals in one batch."""
         rules = observation.rules
-        deck = deck_for(rules.jokers)
+        deck = rules_deck(rules)
         value = hand_value(observation)
         generator = np.random.default_rng(rng.getrandbits(64))
         firsts = np.array(moves, dtype=np.intp)
@@ -418,8 +374,8 @@ class ExpertBot:
         totals = np.zeros(len(moves), dtype=np.float64)
         weights = 0.0
         while deals > 0:
-            drawn, weight = _draw(sampler, rng, min(per_batch, deals), deadline)
-            batch = _batch(
+            drawn, weight = draw(sampler, rng, min(per_batch, deals), deadline)
+            batch = playout_rows(
                 drawn,
                 len(moves),
                 observation.seat,
@@ -436,7 +392,7 @@ class ExpertBot:
                 first_cards=np.tile(firsts, len(drawn)),
                 common=len(moves),
             )
-            totals += np.array(weight) @ _row_values(won, value).reshape(len(drawn), len(moves))
+            totals += np.array(weight) @ row_values(won, value).reshape(len(drawn), len(moves))
             weights += sum(weight)
             deals -= len(drawn)
             if deadline is not None and time.perf_counter() > deadline:
@@ -546,15 +502,15 @@ class ExpertBot:
         lead, each distinct outcome once with the summed weight of its deals."""
         rules = observation.rules
         me, mate = observation.seat, observation.partner
-        deck = deck_for(rules.jokers)
+        deck = rules_deck(rules)
         deadline = self._deadline()
         generator = np.random.default_rng(rng.getrandbits(64))
         keys: list[Ints] = []
         weights: list[float] = []
         left = self.bid_samples
         while left > 0:
-            drawn, weight = _draw(sampler, rng, min(_BATCH_ROWS, left), deadline)
-            batch = _batch(drawn, 1, leader, (), deck, False, (0, 0, 0, 0))
+            drawn, weight = draw(sampler, rng, min(_BATCH_ROWS, left), deadline)
+            batch = playout_rows(drawn, 1, leader, (), deck, False, (0, 0, 0, 0))
             won = random_playouts(batch, rules, generator)
             keys.append(won[:, me] << 4 | won[:, mate])
             weights.extend(weight)
@@ -592,7 +548,7 @@ class ExpertBot:
     @staticmethod
     def _exchange(observation: Observation) -> Action:
         """A blind nil bidder passes its highest cards; the partner passes its lowest."""
-        deck = deck_for(observation.rules.jokers)
+        deck = rules_deck(observation.rules)
         cards = [a - EXCHANGE_BASE for a in observation.legal_actions]
         order = sorted(cards, key=lambda c: (deck.power[c], deck.suit[c] == SPADES))
         pick = order[-1] if observation.blind[observation.seat] else order[0]

@@ -34,8 +34,9 @@ from spades.cards import (
     SUIT_NAMES,
     Action,
     Card,
+    action_card,
     bid_of,
-    is_card,
+    card_action,
     passed_card,
 )
 from spades.observation import Observation
@@ -106,12 +107,13 @@ def blunder(observation: Observation, action: Action) -> str | None:
         if honours:
             return f"not nil: the {_join([k.label(c) for c in honours])} could win a trick"
         return None
-    if observation.phase is not Phase.PLAYING or not is_card(action):
+    card = action_card(action)
+    if observation.phase is not Phase.PLAYING or card is None:
         return None
     k = Knowledge(observation)
-    if k.nil_alive(k.partner) or not k.partner_sure_winner() or not k.wins_now(action):
+    if k.nil_alive(k.partner) or not k.partner_sure_winner() or not k.wins_now(card):
         return None
-    if k.suit(action) == SPADES and k.led_suit != SPADES:
+    if k.suit(card) == SPADES and k.led_suit != SPADES:
         return "trumping your partner's sure winner wastes a trick"
     return "overtaking your partner's sure winner wastes a trick"
 
@@ -123,7 +125,7 @@ def _best_sound(observation: Observation, bot: Bot, sound: list[Action]) -> Acti
         if observation.phase is Phase.BIDDING:
             scores = bot.bid_values(observation)
         else:
-            scores = bot.evaluate(observation)
+            scores = {card_action(c): v for c, v in bot.evaluate(observation).items()}
         rated = [a for a in sound if a in scores]
         if rated:
             return max(rated, key=lambda a: (scores[a], -a))
@@ -135,7 +137,7 @@ def _best_sound(observation: Observation, bot: Bot, sound: list[Action]) -> Acti
         choice = choose_play(k)
     if choice in sound:
         return choice
-    return min(sound, key=lambda a: (k.power(a) if is_card(a) else 0, a))
+    return min(sound, key=lambda a: (k.power(c) if (c := action_card(a)) is not None else 0, a))
 
 
 def explain(observation: Observation, action: Action) -> str:
@@ -154,12 +156,13 @@ def explain(observation: Observation, action: Action) -> str:
         return _explain_bid(k, bid)
     passed = passed_card(action)
     if passed is not None:
-        card = k.label(passed)
+        label = k.label(passed)
         if observation.blind[k.seat]:
-            return f"Pass the {card}: as the blind nil bidder, give away your highest cards"
-        return f"Pass the {card}: give your blind-nil partner low cards to duck with"
-    if is_card(action):
-        return _explain_play(k, action)
+            return f"Pass the {label}: as the blind nil bidder, give away your highest cards"
+        return f"Pass the {label}: give your blind-nil partner low cards to duck with"
+    card = action_card(action)
+    if card is not None:
+        return _explain_play(k, card)
     return "Claim the rest: every remaining trick is yours"
 
 
@@ -290,7 +293,7 @@ def _explain_cover(k: Knowledge, card: Card) -> str | None:
     if wins:
         if k.suit(card) == SPADES and k.led_suit != SPADES:
             return f"Trump with the {label}: your partner bid nil and plays after you"
-        if card == max(k.obs.legal_actions, key=k.power):
+        if card == max(k.legal_cards(), key=k.power):
             return f"Play high: the {label} covers your partner, who bid nil and plays after you"
         return f"Play the {label}: your partner bid nil and can stay under it"
     return None
@@ -350,10 +353,11 @@ def _explain_follow(k: Knowledge, card: Card) -> str:
             takes = "takes" if k.sure_winner(card) else "should take"
             return f"Trump: you have no {SUIT_NAMES[led]}, and the {label} {takes} the trick"
         if not k.still_to_play():
-            winners = [c for c in k.obs.legal_actions if k.wins_now(c)]
+            legal = k.legal_cards()
+            winners = [c for c in legal if k.wins_now(c)]
             if card == min(winners, key=k.power):
                 return f"Win with the {label}: the cheapest card that takes the trick"
-            if len(winners) == len(k.obs.legal_actions):
+            if len(winners) == len(legal):
                 return f"Win with the {label}: every card you hold takes this trick"
             return f"Win with the {label}: it takes the trick"
         if k.is_master(card):
@@ -365,8 +369,9 @@ def _explain_follow(k: Knowledge, card: Card) -> str:
         return f"Duck: {_has_contract(k)}{have}, so avoid another bag"
     if suit != led:
         return f"Discard the {label}: you have no {SUIT_NAMES[led]}"
-    lowest = card == min(k.obs.legal_actions, key=k.power)
-    if not any(k.wins_now(c) for c in k.obs.legal_actions):
+    legal = k.legal_cards()
+    lowest = card == min(legal, key=k.power)
+    if not any(k.wins_now(c) for c in legal):
         if lowest:
             return f"Play low: you cannot beat the {k.label(top)}"
         return f"Play the {label}: you cannot beat the {k.label(top)} anyway"

@@ -38,12 +38,12 @@ from typing import Final, NamedTuple
 
 from spades.cards import (
     EXCHANGE_BASE,
-    FULL_DECK,
     NIL,
     Action,
     Card,
     Mask,
     Seat,
+    action_card,
     bid_action,
     bid_of,
     card_label,
@@ -51,11 +51,17 @@ from spades.cards import (
     team_of,
 )
 from spades.observation import Observation
+from spades.rules import Rules
 from spades.state import SPADES, Deck, deck_for, trick_winner
 
 SIDE_SUITS: Final = (0, 1, 2)
 # The trick-taking rank of an ace (a king is one below; the jokers rank above).
 _ACE_POWER: Final = 12
+
+
+def rules_deck(rules: Rules) -> Deck:
+    """The deck of a table's rules: the jokers deck, the 54-card deck or the standard one."""
+    return deck_for(rules.jokers, rules.jokers_added)
 
 
 class Knowledge:
@@ -102,7 +108,7 @@ class Knowledge:
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
-        self.deck = deck_for(obs.rules.jokers)
+        self.deck = rules_deck(obs.rules)
         self.seat = obs.seat
         self.seats_in = obs.seats_in
         partnerships = obs.rules.partnerships
@@ -111,7 +117,7 @@ class Knowledge:
         self.opponents = tuple(s for s in self._after(self.seat) if s != self.partner)
         self.hand = obs.hand_mask
         self.played = obs.played_mask
-        self.unseen = FULL_DECK & ~self.played & ~self.hand & ~obs.set_aside
+        self.unseen = self.deck.cards & ~self.played & ~self.hand & ~obs.set_aside
         sizes = obs.hand_sizes
         held = sum(sizes) - (sizes[self.seat] if obs.hand is not None else 0)
         self.elsewhere = self.unseen.bit_count() - held
@@ -147,6 +153,11 @@ class Knowledge:
     def count(self, mask: Mask, suit: int) -> int:
         """How many cards of ``suit`` are in ``mask``."""
         return (mask & self.deck.suit_masks[suit]).bit_count()
+
+    def legal_cards(self) -> list[Card]:
+        """The cards this seat may play now: its legal play actions as card ids (the
+        jokers of the 54-card deck are played by actions of their own, 126 and 127)."""
+        return [card for a in self.obs.legal_actions if (card := action_card(a)) is not None]
 
     def my_cards(self, suit: int | None = None) -> list[Card]:
         """This seat's cards (of ``suit`` if given), lowest first."""

@@ -69,7 +69,7 @@ class RolloutTable:
     ) -> None:
         """``bids`` are the roles of the seats (None: not bid yet), and ``seats_in`` the
         seats that play (by default every seat of the table)."""
-        self.deck: Deck = deck_for(rules.jokers)
+        self.deck: Deck = deck_for(rules.jokers, rules.jokers_added)
         self.suits = self.deck.suit
         self.power = self.deck.power
         self.masks = self.deck.suit_masks

@@ -28,7 +28,7 @@ from spades.bots.knowledge import (
     evaluate_hand,
     exchange_pass,
 )
-from spades.cards import BLIND_NIL, LOOK, NIL, Action, Card, Seat
+from spades.cards import BLIND_NIL, LOOK, NIL, Action, Card, Seat, card_action
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import SPADES, Phase
@@ -231,9 +231,14 @@ def choose_bid(k: Knowledge, *, bid_bias: float = BID_BIAS, nil_risk: float = NI
 
 
 # -------------------------------------------------------------------- play
-def choose_play(k: Knowledge) -> Card:
+def choose_play(k: Knowledge) -> Action:
+    """The action that plays the chosen card (see :func:`choose_card`)."""
+    return card_action(choose_card(k))
+
+
+def choose_card(k: Knowledge) -> Card:
     """The card to play."""
-    legal = sorted(k.obs.legal_actions, key=k.deck.power.__getitem__)
+    legal = sorted(k.legal_cards(), key=k.deck.power.__getitem__)
     if k.nil_alive(k.seat):
         return nil_play(k, legal)
     if k.nil_alive(k.partner) and not k.is_nil(k.seat):
