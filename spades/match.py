@@ -172,6 +172,23 @@ class Match:
             self.hand = self._deal()
         return result
 
+    def places(self) -> tuple[int, ...]:
+        """Each side's place at the end of the match, 1 the winner's: the sides still in by
+        their scores (level ones share a place), then those knocked out, the last one out
+        first (the first one out finishes last).
+
+        >>> m = Match(Rules(players=3, partnerships=False), seed=1)
+        >>> m.scores = (120, 340, 90)
+        >>> m.places()
+        (2, 1, 3)
+        """
+        out = self.out
+        keys = [
+            (0, out.index(side)) if side in out else (1, score)
+            for side, score in enumerate(self.scores)
+        ]
+        return tuple(1 + sum(other > key for other in keys) for key in keys)
+
     def score_history(self) -> list[tuple[int, int]]:
         """The running scores after each finished hand."""
         totals = []

@@ -7,6 +7,7 @@ rule: the mercy score ends the match (tests/test_cutthroat.py)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -314,3 +315,26 @@ def test_random_matches_with_knock_outs_keep_every_invariant(chunk: int) -> None
                 match.winner,
             )
     assert knocked > 240 and after > 120
+
+
+def test_places_rank_the_players_in_by_score_and_the_first_one_out_last() -> None:
+    rules = Rules(players=3, partnerships=False, mercy_score=-50)
+    seen_out = False
+    for seed in range(40):
+        match = play_random_match(rules, seed, views=False)
+        places = match.places()
+        assert min(places) == 1
+        if match.winner is not None:
+            assert places[match.winner] == 1
+        still_in = [s for s in range(3) if s not in match.out]
+        for a in still_in:
+            for b in still_in:
+                if match.scores[a] > match.scores[b]:
+                    assert places[a] < places[b]
+        for earlier, later in itertools.pairwise(match.out):
+            assert places[earlier] > places[later]
+        if match.out:
+            seen_out = True
+            assert places[match.out[0]] == 3
+            assert all(places[s] < places[match.out[-1]] for s in still_in)
+    assert seen_out

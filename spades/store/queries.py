@@ -26,7 +26,6 @@ from spades.store.errors import StaleWrite, StoreError
 from spades.store.rows import (
     bot_levels_label,
     hand_rows,
-    places,
     player_hand_rows,
     rule_set_label,
     utc_now,
@@ -205,7 +204,7 @@ def result_values(match: Match, when: datetime | None) -> dict[str, Any]:
         teams = {"score_ns": match.scores[0], "score_ew": match.scores[1]}
         return values | teams | {"bags_ns": match.bags[0], "bags_ew": match.bags[1]}
     values |= {"score_ns": 0, "score_ew": 0, "bags_ns": 0, "bags_ew": 0}
-    placed = places(match) if match.is_over else (None,) * match.rules.players
+    placed = match.places() if match.is_over else (None,) * match.rules.players
     for seat, key in enumerate(SEAT_KEYS[: match.rules.players]):
         values[f"score_{key}"] = match.scores[seat]
         values[f"bags_{key}"] = match.bags[seat]

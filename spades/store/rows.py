@@ -146,24 +146,6 @@ def player_hand_rows(match: Match) -> list[dict[str, Any]]:
     return rows
 
 
-def places(match: Match) -> tuple[int, ...]:
-    """Each player's place at the end of a cutthroat match that is over, 1 the winner's:
-    the players still in by their scores (level ones share a place), then those knocked
-    out, the last one out first.
-
-    >>> from spades.drive import play_match
-    >>> m = play_match(Rules(players=4, partnerships=False), 2, ["random"] * 4)
-    >>> ranked = sorted(range(4), key=places(m).__getitem__)
-    >>> ranked[0] == m.winner, [m.scores[seat] for seat in ranked] == sorted(m.scores)[::-1]
-    (True, True)
-    """
-    keys = [
-        (0, match.out.index(seat)) if seat in match.out else (1, score)
-        for seat, score in enumerate(match.scores)
-    ]
-    return tuple(1 + sum(other > key for other in keys) for key in keys)
-
-
 @dataclass(frozen=True, slots=True)
 class GameFilter:
     """Which games an analytics query covers; ``None`` means no restriction.
