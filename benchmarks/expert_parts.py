@@ -1,0 +1,120 @@
+"""Where the expert's duplicate margin comes from: its bidding and its play apart, and any
+variant paired deal by deal with an earlier run on the same deals.
+
+Two bots made of halves are registered here: ``expert-bids`` bids (and chooses blind
+nil and the exchange) as the expert does and plays the cards as standard does;
+``expert-plays`` bids as standard does and plays as the expert does. Each is played
+against standard in the hand-level duplicate of ``python -m spades arena`` (the same
+deals, seeds and seat seeding), so the three margins (expert, expert-bids,
+expert-plays, each against standard) split the expert's lead between its two halves.
+
+Every run can keep its deals (``--out``): each deal's margin, both sides' bags, nils and
+sets. A later run on the same deals with ``--base`` prints the paired difference, the
+mean over the deals of this run's margin minus the earlier one's, whose interval is far
+narrower than that of two separate margins: a bot's choices are fixed by the deal, the
+seat and what it sees, so a variant plays exactly as before up to its first different
+choice.
+
+    python benchmarks/expert_parts.py expert --deals 300 --seed 20000 --out expert.json
+    python benchmarks/expert_parts.py expert-bids --deals 300 --seed 20000
+    python benchmarks/expert_parts.py expert-plays --deals 300 --seed 20000
+    python benchmarks/expert_parts.py expert --options '{"epsilon": 0.2}' \
+        --deals 300 --seed 20000 --base expert.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from spades.arena import DealResult, mean_interval, play_all, play_deal
+from spades.bots import make_bot, register
+from spades.cards import Action
+from spades.observation import Observation, Phase
+from spades.rules import Rules
+
+
+class _Halves:
+    """A bot that bids with one bot and plays the cards with another."""
+
+    name = "halves"
+
+    def __init__(self, bidder: str, player: str, seed: int | None, options: dict[str, Any]):
+        self.bidder = make_bot(bidder, seed=seed, **(options if bidder == "expert" else {}))
+        self.player = make_bot(player, seed=seed, **(options if player == "expert" else {}))
+
+    def act(self, observation: Observation) -> Action:
+        bot = self.player if observation.phase is Phase.PLAYING else self.bidder
+        return bot.act(observation)
+
+
+@register("expert-bids")
+def _expert_bids(*, seed: int | None = None, **options: Any) -> _Halves:
+    return _Halves("expert", "standard", seed, options)
+
+
+@register("expert-plays")
+def _expert_plays(*, seed: int | None = None, **options: Any) -> _Halves:
+    return _Halves("standard", "expert", seed, options)
+
+
+def _row(deal: DealResult) -> dict[str, Any]:
+    row: dict[str, Any] = {"seed": deal.seed, "margin": deal.margin}
+    for name, side in deal.sides.items():
+        row[name] = {
+            "bags": side.bags,
+            "nil_bids": side.nil_bids,
+            "nil_made": side.nil_made,
+            "contracts": side.contracts,
+            "sets": side.under,
+        }
+    return row
+
+
+def _line(label: str, values: list[float]) -> str:
+    mean, low, high = mean_interval(values)
+    return f"{label}: {mean:+.1f} points a hand (95% CI {low:+.1f} to {high:+.1f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("bot", help="side A: expert, expert-bids, expert-plays or any bot")
+    parser.add_argument("--options", default="{}", help="side A's options as JSON")
+    parser.add_argument("--against", default="standard", help="side B's bot")
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=20000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", help="keep each deal's figures in this JSON file")
+    parser.add_argument("--base", help="an earlier --out file on the same deals, to pair with")
+    args = parser.parse_args()
+    rules = Rules()
+    a = (args.bot, json.loads(args.options))
+    b = (args.against, {})
+    tasks = [(rules, args.seed + i, a, b) for i in range(args.deals)]
+    rows = [_row(deal) for deal in play_all(play_deal, tasks, args.workers, "deals")]
+    per_bag = rules.bag_penalty / rules.bag_limit
+    margins = [row["margin"] for row in rows]
+    costed = [row["margin"] - per_bag * (row["a"]["bags"] - row["b"]["bags"]) / 2 for row in rows]
+    print(f"{args.bot} {args.options} against {args.against}, {len(rows)} deals from {args.seed}")
+    print(_line("margin", margins))
+    print(_line("with bags at their share of the penalty", costed))
+    for name in ("a", "b"):
+        total = {key: sum(row[name][key] for row in rows) for key in rows[0][name]}
+        print(
+            f"side {name.upper()}: {total['nil_bids']} nils ({total['nil_made']} made), "
+            f"{total['sets']} sets of {total['contracts']} contracts, {total['bags']} bags"
+        )
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as file:
+            json.dump(rows, file)
+    if args.base:
+        with open(args.base, encoding="utf-8") as file:
+            before = {row["seed"]: row["margin"] for row in json.load(file)}
+        paired = [row["margin"] - before[row["seed"]] for row in rows if row["seed"] in before]
+        changed = sum(1 for value in paired if value)
+        print(_line(f"paired with {args.base} ({changed} deals changed)", paired))
+
+
+if __name__ == "__main__":
+    main()
