@@ -28,7 +28,14 @@ import argparse
 import json
 from typing import Any
 
-from spades.arena import DealResult, mean_interval, play_all, play_deal
+from spades.arena import (
+    DealResult,
+    format_deals,
+    mean_interval,
+    play_all,
+    play_deal,
+    summarise_deals,
+)
 from spades.bots import make_bot, register
 from spades.cards import Action
 from spades.observation import Observation, Phase
@@ -72,9 +79,17 @@ def _row(deal: DealResult) -> dict[str, Any]:
     return row
 
 
-def _line(label: str, values: list[float]) -> str:
-    mean, low, high = mean_interval(values)
-    return f"{label}: {mean:+.1f} points a hand (95% CI {low:+.1f} to {high:+.1f})"
+def _paired(rows: list[dict[str, Any]], base: str) -> str:
+    """The mean difference, deal by deal, between ``rows`` and the run kept in ``base``."""
+    with open(base, encoding="utf-8") as file:
+        before = {row["seed"]: row["margin"] for row in json.load(file)}
+    paired = [row["margin"] - before[row["seed"]] for row in rows if row["seed"] in before]
+    mean, low, high = mean_interval(paired)
+    changed = sum(1 for value in paired if value)
+    return (
+        f"paired with {base} ({changed} of {len(paired)} deals changed): "
+        f"{mean:+.1f} points a hand (95% CI {low:+.1f} to {high:+.1f})"
+    )
 
 
 def main() -> None:
@@ -92,28 +107,23 @@ def main() -> None:
     a = (args.bot, json.loads(args.options))
     b = (args.against, {})
     tasks = [(rules, args.seed + i, a, b) for i in range(args.deals)]
-    rows = [_row(deal) for deal in play_all(play_deal, tasks, args.workers, "deals")]
-    per_bag = rules.bag_penalty / rules.bag_limit
-    margins = [row["margin"] for row in rows]
-    costed = [row["margin"] - per_bag * (row["a"]["bags"] - row["b"]["bags"]) / 2 for row in rows]
-    print(f"{args.bot} {args.options} against {args.against}, {len(rows)} deals from {args.seed}")
-    print(_line("margin", margins))
-    print(_line("with bags at their share of the penalty", costed))
+    deals = play_all(play_deal, tasks, args.workers, "deals")
+    summary = summarise_deals(
+        deals, a=args.bot, b=args.against, seed=args.seed, rules=rules, workers=args.workers
+    )
+    print(format_deals(summary))
+    rows = [_row(deal) for deal in deals]
     for name in ("a", "b"):
         total = {key: sum(row[name][key] for row in rows) for key in rows[0][name]}
         print(
-            f"side {name.upper()}: {total['nil_bids']} nils ({total['nil_made']} made), "
+            f"{name.upper()} in all: {total['nil_bids']} nils ({total['nil_made']} made), "
             f"{total['sets']} sets of {total['contracts']} contracts, {total['bags']} bags"
         )
     if args.out:
         with open(args.out, "w", encoding="utf-8") as file:
             json.dump(rows, file)
     if args.base:
-        with open(args.base, encoding="utf-8") as file:
-            before = {row["seed"]: row["margin"] for row in json.load(file)}
-        paired = [row["margin"] - before[row["seed"]] for row in rows if row["seed"] in before]
-        changed = sum(1 for value in paired if value)
-        print(_line(f"paired with {args.base} ({changed} deals changed)", paired))
+        print(_paired(rows, args.base))
 
 
 if __name__ == "__main__":
