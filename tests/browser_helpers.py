@@ -142,13 +142,30 @@ def pick_rule_set(page: Page, name: str) -> None:
     settled(page)
 
 
+def fold(page: Page, label: str, *, open_: bool) -> None:
+    """Open (or close) the expander labelled ``label`` and wait until its content shows (or
+    hides). Its header is clicked only once it has come to rest: one above it still folding
+    moves it, and a click aimed at a moving header lands on whatever takes its place."""
+    expander = page.get_by_test_id("stExpander").filter(
+        has=page.locator("summary").get_by_text(label, exact=True)
+    )
+    header = expander.locator("summary")
+    at_rest(page, header)
+    header.click()
+    content = expander.get_by_test_id("stExpanderDetails")
+    if open_:
+        expect(content).to_be_visible(timeout=WAIT)
+    else:
+        expect(content).to_be_hidden(timeout=WAIT)
+
+
 def open_house_rules(page: Page) -> None:
     """Open the house rules expander once the page has drawn the game and is at rest (a run
     still drawing it could close the rule set picker's list as it opens). A new game offers
     no blind nil, so the bids are up."""
     ready_to_bid(page)
     settled(page)
-    page.get_by_text("House rules for the next game").click()
+    fold(page, "House rules for the next game", open_=True)
     expect(page.locator(".st-key-preset input")).to_be_visible(timeout=WAIT)
 
 

@@ -10,6 +10,7 @@ from browser_helpers import (
     CARDS,
     WAIT,
     card_key,
+    fold,
     game_id,
     look_then_ready_to_bid,
     open_house_rules,
@@ -69,11 +70,10 @@ def _new_game_without_mercy(page: Page) -> None:
     expect(switch.locator("input")).not_to_be_checked(timeout=WAIT)
     page.locator(".st-key-new_game button:visible").click()
     settled(page)
-    page.get_by_text("House rules for the next game").click()
-    settled(page)
-    page.get_by_text("This game's rules").click()
+    fold(page, "House rules for the next game", open_=False)
+    fold(page, "This game's rules", open_=True)
     expect(page.get_by_text("Mercy score: off")).to_be_visible(timeout=WAIT)
-    page.get_by_text("This game's rules").click()
+    fold(page, "This game's rules", open_=False)
     page.locator("[data-testid='stSidebarContent']").evaluate("el => el.scrollTop = 0")
 
 
