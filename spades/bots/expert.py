@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 
@@ -79,6 +79,17 @@ RANDOM_PLAYS_PER_SECOND: Final = 18_000_000
 # and between batches the wall-clock cap is checked.
 _BATCH_ROWS: Final = 4096
 DEFAULT_TIME_BUDGET: Final = 0.1
+
+
+class BidRollouts(NamedTuple):
+    """The rollouts behind a bid (:meth:`ExpertBot.bid_rollouts`): each sampled deal's
+    weight, the tricks (own, partner's) in each deal as a numeric bidder
+    (``outcomes[0]``) and as a nil bidder, and the partner's quick trick count in each
+    deal (None in cutthroat)."""
+
+    weights: list[float]
+    outcomes: list[list[tuple[int, int]]]
+    readings: list[float] | None
 
 
 def _sampler(observation: Observation, *, bid_weight: bool) -> DealSampler:
@@ -409,17 +420,23 @@ class ExpertBot:
         if rng is None:
             rng = random.Random(f"expert:{self._seed}:{_public_key(observation)}")
         self._check_rollout(observation)
+        if not self.heuristic:
+            summed, taken = self._random_bid_outcomes(observation, rng)
+            return self._bid_worth(observation, summed, [taken, taken])
+        rollouts = self.bid_rollouts(observation, rng)
+        return self._bid_worth(observation, *rollouts)
+
+    def bid_rollouts(self, observation: Observation, rng: random.Random) -> BidRollouts:
+        """The heuristic rollouts behind a bid: ``bid_samples`` sampled deals, each played
+        out from the first lead with this seat as a numeric bidder (any positive number:
+        the contracts are not known yet) and, but in cutthroat (see _own_bid_worth), as a
+        nil bidder; with each deal's weight and, in the partnership game, a quick trick
+        count of the partner's hand in it."""
         rules = observation.rules
         me = observation.seat
         mate = observation.partner if rules.partnerships else None
         sampler = _sampler(observation, bid_weight=self.bid_inference)
         leader = _after(observation.seats_in, observation.dealer)[0]
-        if not self.heuristic:
-            summed, taken = self._random_bid_outcomes(observation, sampler, leader, rng)
-            return self._bid_worth(observation, summed, [taken, taken])
-        # The rollouts play the hand once with this seat as a numeric bidder (any
-        # positive number: the contracts are not known yet) and, but in cutthroat (see
-        # _own_bid_worth), once as a nil bidder.
         plain: list[int | None] = list(observation.bids)
         plain[me] = 1
         as_nil = plain[:]
@@ -454,9 +471,7 @@ class ExpertBot:
                     random.Random(seed).random,
                 )
                 out.append((won[me], 0 if mate is None else won[mate]))
-        return self._bid_worth(
-            observation, weights, outcomes, readings if mate is not None else None
-        )
+        return BidRollouts(weights, outcomes, readings if mate is not None else None)
 
     @staticmethod
     def _bid_worth(
@@ -496,11 +511,13 @@ class ExpertBot:
         return values
 
     def _random_bid_outcomes(
-        self, observation: Observation, sampler: DealSampler, leader: Seat, rng: random.Random
+        self, observation: Observation, rng: random.Random
     ) -> tuple[list[float], list[tuple[int, int]]]:
         """The tricks (own, partner's) of random playouts of sampled deals from the first
         lead, each distinct outcome once with the summed weight of its deals."""
         rules = observation.rules
+        sampler = _sampler(observation, bid_weight=self.bid_inference)
+        leader = _after(observation.seats_in, observation.dealer)[0]
         me, mate = observation.seat, observation.partner
         deck = rules_deck(rules)
         deadline = self._deadline()
