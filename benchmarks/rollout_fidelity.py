@@ -169,9 +169,7 @@ def policy_card(state: HandState, table: RolloutTable) -> tuple[Card, Mask]:
     seat = state.current_player
     assert seat is not None
     observation = state.observation(seat)
-    won = list(observation.tricks_won)
-    table.live = [nil and not won[s] for s, nil in enumerate(table.nil_live)]
-    table.settle(won)
+    table.start(observation.tricks_won)
     trick = observation.trick
     if trick:
         led = deck.suit[trick[0][1]]

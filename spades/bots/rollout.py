@@ -103,6 +103,14 @@ class RolloutTable:
         self.settled = False
         self.epsilon = epsilon
 
+    def start(self, won: Sequence[int]) -> list[bool]:
+        """Set up a rollout from a position where the seats have taken ``won`` tricks: the
+        nils still alive (returned, and kept for :meth:`choose`) and whether every side
+        has made its contract."""
+        self.live = [nil and not won[s] for s, nil in enumerate(self.nil_live)]
+        self.settle(won)
+        return self.live
+
     def settle(self, won: Sequence[int]) -> None:
         """Note whether every side has made its contract."""
         contract, bidders = self.contract, self.bidders
@@ -263,8 +271,7 @@ def heuristic_rollout(
     players = table.players
     next_seat = table.next_seat
     left = table.tricks - sum(won)
-    live = table.live = [nil and not won[s] for s, nil in enumerate(table.nil_live)]
-    table.settle(won)
+    live = table.start(won)
     card = forced
     while True:
         hand = hands[seat]
