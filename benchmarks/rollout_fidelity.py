@@ -105,7 +105,7 @@ def _bid_notes(seed: int) -> list[dict[str, Any]]:
 
 
 def _numeric_report(notes: list[dict[str, Any]]) -> list[str]:
-    own_foreseen, team_foreseen, spreads, misses = [], [], [], []
+    own_foreseen, team_foreseen, spreads = [], [], []
     bins: Counter[int] = Counter()
     for note in notes:
         total = sum(note["weights"])
@@ -120,7 +120,6 @@ def _numeric_report(notes: list[dict[str, Any]]) -> list[str]:
         own_foreseen.append(own - note["took"])
         team_foreseen.append(mean - taken)
         spreads.append(math.sqrt(spread))
-        misses.append(taken - mean)
         # Where the tricks taken fall in the foreseen distribution (half the chance of
         # the very number taken counted below it).
         place = sum(chances[:taken]) + chances[taken] / 2
@@ -130,7 +129,7 @@ def _numeric_report(notes: list[dict[str, Any]]) -> list[str]:
         f"  the bidder's tricks, foreseen minus taken: {statistics.fmean(own_foreseen):+.2f}",
         f"  the team's tricks, foreseen minus taken: {statistics.fmean(team_foreseen):+.2f}",
         f"  spread of the team's tricks: foreseen {statistics.fmean(spreads):.2f}, "
-        f"taken about the foreseen mean {statistics.pstdev(misses):.2f}",
+        f"taken about the foreseen mean {statistics.pstdev(team_foreseen):.2f}",
         "  tricks taken in the foreseen distribution's tenths (low to high): "
         + " ".join(str(bins[i]) for i in range(_BINS)),
     ]
