@@ -37,13 +37,14 @@ from typing import Any
 from spades.arena import play_all
 from spades.bots import make_bot
 from spades.bots.expert import ExpertBot
-from spades.bots.rollout import RolloutTable
+from spades.bots.knowledge import touching
+from spades.bots.rollout import RolloutTable, trick_start
 from spades.cards import Card, Mask, Seat, action_card, team_of
 from spades.drive import drive
 from spades.match import Match
 from spades.observation import Observation, Phase
 from spades.rules import Rules
-from spades.state import Deck, HandState, legal_play_mask, trick_winner
+from spades.state import Deck, HandState, legal_play_mask
 
 _BINS = 10
 
@@ -170,11 +171,7 @@ def policy_card(state: HandState, table: RolloutTable) -> tuple[Card, Mask]:
     observation = state.observation(seat)
     table.start(observation.tricks_won)
     trick = observation.trick
-    if trick:
-        led = deck.suit[trick[0][1]]
-        win_seat, win_card = trick_winner(deck, trick)
-    else:
-        led, win_seat, win_card = 0, seat, -1
+    led, win_seat, win_card = trick_start(deck, trick, seat)
     legal = legal_play_mask(
         state.hands[seat],
         len(trick),
@@ -190,15 +187,9 @@ def policy_card(state: HandState, table: RolloutTable) -> tuple[Card, Mask]:
 
 
 def equal_cards(deck: Deck, a: Card, b: Card, others: Mask) -> bool:
-    """Whether ``a`` and ``b`` are the same card to the seat that holds them: one suit,
-    and none of ``others`` (the cards the other seats hold) ranks between them."""
-    if a == b:
-        return True
-    if deck.suit[a] != deck.suit[b]:
-        return False
-    low, high = sorted((deck.power[a], deck.power[b]))
-    between = others & deck.suit_masks[deck.suit[a]]
-    return not any(low < deck.power[c] < high for c in deck.chunks(between))
+    """Whether ``a`` and ``b`` are the same card to the seat that holds them (``others``:
+    the cards the other seats hold)."""
+    return a == b or (deck.suit[a] == deck.suit[b] and touching(deck, a, b, others))
 
 
 def _play_counts(task: tuple[int, str]) -> Counter[tuple[str, int]]:

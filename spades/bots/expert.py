@@ -45,8 +45,8 @@ import numpy as np
 
 from spades.bots.base import register, require_turn
 from spades.bots.batched import draw, playout_rows, row_values
-from spades.bots.knowledge import Knowledge, rules_deck
-from spades.bots.rollout import RolloutTable, heuristic_rollout
+from spades.bots.knowledge import Knowledge, rules_deck, touching
+from spades.bots.rollout import RolloutTable, heuristic_rollout, trick_start
 from spades.bots.sampler import DealSampler, InconsistentObservation, estimate_tricks
 from spades.bots.standard import blind_nil_choice, choose_play, nil_points, read_hand
 from spades.bots.worth import hand_value, match_bag_costs, team_econ
@@ -255,11 +255,12 @@ class ExpertBot:
         legal = sorted(cards, key=lambda c: (deck.suit[c], deck.power[c]))
         moves: list[Card] = []
         for card in legal:
-            if moves and deck.suit[moves[-1]] == deck.suit[card]:
-                low, high = deck.power[moves[-1]], deck.power[card]
-                gap = unseen & deck.suit_masks[deck.suit[card]]
-                if not any(low < deck.power[c] < high for c in deck.chunks(gap)):
-                    continue
+            if (
+                moves
+                and deck.suit[moves[-1]] == deck.suit[card]
+                and touching(deck, moves[-1], card, unseen)
+            ):
+                continue
             moves.append(card)
         return self._partner_guards(observation, moves)
 
@@ -329,12 +330,7 @@ class ExpertBot:
         table = RolloutTable(
             observation.rules, observation.bids, epsilon=self.epsilon, seats_in=observation.seats_in
         )
-        trick = observation.trick
-        if trick:
-            win_seat, win_card = trick_winner(deck, trick)
-            led = deck.suit[trick[0][1]]
-        else:
-            win_seat, win_card, led = observation.seat, -1, 0
+        led, win_seat, win_card = trick_start(deck, observation.trick, observation.seat)
         totals = dict.fromkeys(moves, 0.0)
         value = hand_value(observation)
         weights = 0.0
@@ -346,7 +342,7 @@ class ExpertBot:
                     table,
                     list(deal),
                     observation.seat,
-                    len(trick),
+                    len(observation.trick),
                     led,
                     win_seat,
                     win_card,

@@ -64,6 +64,14 @@ def rules_deck(rules: Rules) -> Deck:
     return deck_for(rules.jokers, rules.jokers_added)
 
 
+def touching(deck: Deck, a: Card, b: Card, others: Mask) -> bool:
+    """Whether ``a`` and ``b``, of one suit, are the same card to the seat that holds
+    them: none of ``others`` ranks between the two."""
+    low, high = sorted((deck.power[a], deck.power[b]))
+    between = others & deck.suit_masks[deck.suit[a]]
+    return not any(low < deck.power[c] < high for c in deck.chunks(between))
+
+
 class Knowledge:
     """Everything one seat can infer about the hand from its observation."""
 

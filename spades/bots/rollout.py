@@ -18,7 +18,7 @@ from typing import Final
 
 from spades.cards import Card, Mask, Seat
 from spades.rules import Rules
-from spades.state import SPADES, Deck, deck_for, legal_play_mask
+from spades.state import SPADES, Deck, deck_for, legal_play_mask, trick_winner
 
 _JOKERS: Final = 1 | 1 << 13
 
@@ -246,6 +246,17 @@ class RolloutTable:
             if trick_len == 1 and duck:
                 return self.lowest(duck)
         return self.lowest(beat)
+
+
+def trick_start(
+    deck: Deck, trick: Sequence[tuple[Seat, Card]], seat: Seat
+) -> tuple[int, Seat, Card]:
+    """Where a rollout starts in the current trick, for ``seat`` to play: the suit led,
+    and the seat and card winning it so far (on a lead, ``seat`` and no card)."""
+    if not trick:
+        return 0, seat, -1
+    win_seat, win_card = trick_winner(deck, trick)
+    return deck.suit[trick[0][1]], win_seat, win_card
 
 
 def heuristic_rollout(
