@@ -174,8 +174,8 @@ class Match:
 
     def places(self) -> tuple[int, ...]:
         """Each side's place at the end of the match, 1 the winner's: the sides still in by
-        their scores (level ones share a place), then those knocked out, the last one out
-        first (the first one out finishes last).
+        their scores, then those knocked out, a later hand's above an earlier one's and
+        those of the same hand by their scores. Level sides share a place.
 
         >>> m = Match(Rules(players=3, partnerships=False), seed=1)
         >>> m.scores = (120, 340, 90)
@@ -183,8 +183,12 @@ class Match:
         (2, 1, 3)
         """
         out = self.out
+        # A seat out played every hand up to the one that knocked it out, so the number of
+        # hands it played tells the knock-outs of different hands apart.
         keys = [
-            (0, out.index(side)) if side in out else (1, score)
+            (0, sum(side not in hand.out for hand in self.finished), score)
+            if side in out
+            else (1, 0, score)
             for side, score in enumerate(self.scores)
         ]
         return tuple(1 + sum(other > key for other in keys) for key in keys)

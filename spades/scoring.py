@@ -335,18 +335,19 @@ def _players_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...
     fallen = [] if mercy is None else [seat for seat in standing if scores[seat] <= mercy]
     prefix = ""
     if fallen and rules.players == 3:
-        # Of the players falling in the same hand, the lower score finishes below.
+        # Highest first, as they are named and the top of them may win; of the players
+        # falling in the same hand the lower score finishes below, so is out first.
         fallen.sort(key=scores.__getitem__, reverse=True)
         prefix = f"{_seats_words(fallen)} fell to the mercy score"
         rest = [seat for seat in standing if seat not in fallen]
         if len(rest) == 1:
             why = f"{prefix}: seat {rest[0]} wins as the last player in"
-            return Outcome(True, rest[0], why, (*out, *fallen))
+            return Outcome(True, rest[0], why, (*out, *reversed(fallen)))
         if rest:
-            out, standing, fallen = (*out, *fallen), rest, []
+            out, standing, fallen = (*out, *reversed(fallen)), rest, []
         else:
             top = scores[fallen[0]]
-            out += tuple(seat for seat in fallen if scores[seat] < top)
+            out += tuple(seat for seat in reversed(fallen) if scores[seat] < top)
             standing = [seat for seat in fallen if scores[seat] == top]
     elif fallen:
         prefix = f"seat {fallen[0]} fell to the mercy score"

@@ -657,8 +657,6 @@ class HandState:
         assert bid is not None
         if bid > self.hand_size:
             return f"A bid is nil to {self.hand_size} tricks"
-        if not self.rules.partnerships:
-            return self._player_bid_problem(seat, bid)
         return self._bid_problem(seat, bid)
 
     def _bid_mask(self, seat: Seat) -> Mask:
@@ -687,6 +685,9 @@ class HandState:
         return numbers | (_NIL_BIT if nil else 0)
 
     def _bid_problem(self, seat: Seat, bid: int) -> str | None:
+        """Why ``seat`` may not bid ``bid`` (0 for nil and blind nil alike), or None."""
+        if not self.rules.partnerships:
+            return self._player_bid_problem(seat, bid)
         if self._bid_mask(seat) >> (BID_BASE + bid) & 1:
             return None
         rules = self.rules
@@ -731,7 +732,9 @@ class HandState:
         if self.rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
             return f"Whiz: bid nil or your number of spades ({count})"
-        return f"The bids may not add up to {self.hand_size}, the number of tricks"
+        return (
+            f"The bids may not add up to {self.hand_size}, the number of tricks: bid another number"
+        )
 
     def _exchange_problem(self, seat: Seat, card: Card) -> str | None:
         if self.phase is not Phase.EXCHANGE:

@@ -221,6 +221,44 @@ def test_cutthroat_bid_total_rule_takes_away_nil_and_blind_nil_when_they_would_m
     assert NIL not in state.legal_actions()
 
 
+def refusal(state: HandState, action: int) -> str:
+    """The reason ``action`` is refused, checking that ``can``, ``verify`` and ``apply``
+    agree and that the refusal changes nothing."""
+    before = snapshot(state)
+    assert not state.can(action) and action not in state.legal_actions()
+    with pytest.raises(IllegalAction) as verified:
+        state.verify(action)
+    with pytest.raises(IllegalAction) as applied:
+        state.apply(action)
+    assert str(verified.value) == str(applied.value)
+    assert snapshot(state) == before
+    return str(applied.value)
+
+
+def test_cutthroat_bid_total_rule_refuses_the_dealer_s_blind_nil_that_would_make_it() -> None:
+    # Blind nil counts as 0: after blind nil and 17 the dealer's blind nil makes 17.
+    rules = THREE.replace(bid_total_not_tricks=True)
+    state = HandState.deal(rules, dealer=1, seed=231, scores=(150, -50, 0))
+    state.apply(BLIND_NIL)
+    state.apply(bid_action(17))  # the leader need not look: no blind nil is open to them
+    assert state.current_player == 1 and state.eligible[1]
+    assert state.legal_actions() == [LOOK]
+    assert refusal(state, BLIND_NIL) == (
+        "The bids may not add up to 17, the number of tricks: bid another number"
+    )
+
+
+def test_cutthroat_bid_total_refusal_names_the_rule_with_four_players() -> None:
+    rules = FOUR.replace(bid_total_not_tricks=True, blind_nil_deficit=0)
+    reason = "The bids may not add up to 13, the number of tricks: bid another number"
+    state = HandState.deal(rules, dealer=3, seed=0)
+    bid_all(state, [5, 4, 4])
+    assert state.current_player == 3
+    assert refusal(state, BLIND_NIL) == reason
+    state.apply(LOOK)
+    assert refusal(state, NIL) == reason
+
+
 def test_cutthroat_spades_are_broken_and_led_as_in_the_partnership_game() -> None:
     hands = [
         cards("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH KH QH JH"),

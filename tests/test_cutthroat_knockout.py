@@ -51,9 +51,9 @@ def test_the_last_player_in_wins() -> None:
 
 
 def test_two_falling_in_the_first_hand_leave_the_third_the_winner() -> None:
-    # Of two falling in the same hand, the lower finishes last.
+    # Of two falling in the same hand, the lower finishes last, so is out first.
     outcome = match_outcome(THREE, (-300, -210, -20))
-    assert (outcome.over, outcome.winner, outcome.out) == (True, 2, (1, 0))
+    assert (outcome.over, outcome.winner, outcome.out) == (True, 2, (0, 1))
 
 
 def test_a_knocked_out_player_finishes_last_even_above_a_later_one() -> None:
@@ -82,7 +82,7 @@ def test_both_players_in_falling_level_play_on_or_share_the_game() -> None:
 
 def test_all_three_falling_in_the_first_hand_the_highest_wins_and_level_leaders_play_on() -> None:
     outcome = match_outcome(THREE, (-230, -210, -220))
-    assert (outcome.over, outcome.winner, outcome.out) == (True, 1, (2, 0))
+    assert (outcome.over, outcome.winner, outcome.out) == (True, 1, (0, 2))
     level = match_outcome(THREE, (-210, -210, -220))
     assert (level.over, level.out) == (False, (2,))
     assert match_outcome(THREE.replace(tie_policy="draw"), (-210, -210, -220)).out == (2,)
@@ -332,9 +332,44 @@ def test_places_rank_the_players_in_by_score_and_the_first_one_out_last() -> Non
                 if match.scores[a] > match.scores[b]:
                     assert places[a] < places[b]
         for earlier, later in itertools.pairwise(match.out):
-            assert places[earlier] > places[later]
+            # Players knocked out by the same hand at level scores share a place.
+            level = match.scores[earlier] == match.scores[later]
+            assert places[earlier] >= places[later] if level else places[earlier] > places[later]
         if match.out:
             seen_out = True
-            assert places[match.out[0]] == 3
+            assert places[match.out[0]] == max(places)
             assert all(places[s] < places[match.out[-1]] for s in still_in)
     assert seen_out
+
+
+def test_players_knocked_out_by_the_same_hand_are_placed_by_their_scores() -> None:
+    # Everyone looks at their cards, seats 0, 1 and 2 bid 17, 16 and 1, and every card
+    # played is the first legal one: seats 0 and 1 fall together in the second hand, and
+    # the less negative -320 ranks higher.
+    bids = (17, 16, 1)
+    match = Match(THREE, seed=1)
+    while not match.is_over:
+        seat = match.current_player
+        assert seat is not None
+        legal = match.legal_actions()
+        if match.hand.phase is Phase.BIDDING:
+            match.apply(LOOK if LOOK in legal else bid_action(bids[seat]))
+        else:
+            match.apply(legal[0])
+    assert (match.scores, len(match.finished), match.out) == ((-340, -320, 26), 2, (0, 1))
+    assert match.places() == (3, 2, 1)
+
+
+def test_players_knocked_out_by_the_same_hand_at_level_scores_share_a_place() -> None:
+    match = play_random_match(THREE.replace(mercy_score=-50), 11, views=False)
+    # Seats 1 and 2 both fall in the first hand, to -140.
+    assert (match.scores, len(match.finished), set(match.out)) == ((60, -140, -140), 1, {1, 2})
+    assert match.places() == (1, 2, 2)
+
+
+def test_a_player_knocked_out_by_an_earlier_hand_places_below_a_lower_score_out_later() -> None:
+    # Seat 1 falls to -80 in the first hand, seat 2 to -238 in the sixth.
+    match = play_random_match(THREE.replace(mercy_score=-50), 6, views=False)
+    assert (match.scores, len(match.finished), match.out) == ((87, -80, -238), 6, (1, 2))
+    assert [hand.out for hand in match.finished] == [()] + [(1,)] * 5
+    assert match.places() == (1, 3, 2)
