@@ -8,9 +8,16 @@ import sqlalchemy as sa
 
 from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
 
-#: Statements that take a store back to version 7: no cutthroat (no variant or players'
-#: columns in the games, no player_hands).
+#: Statements that take a store back to version 8: no mark on a shared table's games, and
+#: no choice between a listed and a private table.
+TABLES_V8 = (
+    "ALTER TABLE games DROP COLUMN at_table",
+    "ALTER TABLE tables DROP COLUMN public",
+)
+#: Statements that take a store back to version 7: as :data:`TABLES_V8`, and no cutthroat
+#: (no variant or players' columns in the games, no player_hands).
 GAMES_V7 = (
+    *TABLES_V8,
     "DROP TABLE player_hands",
     "ALTER TABLE games DROP COLUMN variant",
     *(f"ALTER TABLE games DROP COLUMN {n}_{k}" for n in CUTTHROAT_COLUMNS for k in SEAT_KEYS),

@@ -3,13 +3,16 @@ browser, seat a bot, start, and see only one's own hand; a spectator sees none."
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+from app_helpers import open_play, play_controller
 from streamlit.testing.v1 import AppTest
 
+from spades.app.tables import MAX_OPEN
 from spades.cards import card_str
-from spades.store import Store
+from spades.store import Store, StoreUnavailable
 from spades.store.tables import Tables
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "lobby.py")
@@ -31,9 +34,10 @@ def _keys(at: AppTest) -> set[str]:
     return {b.key for b in at.button if b.key}
 
 
-def _created(name: str = "Ann") -> tuple[AppTest, str]:
+def _created(name: str = "Ann", *, public: bool = False) -> tuple[AppTest, str]:
     at = _page()
     at.text_input(key="lobby_name").set_value(name)
+    at.checkbox(key="lobby_public").set_value(public)
     at.button(key="create_table").click().run()
     table_id = at.query_params["table"]
     at.run()
@@ -42,7 +46,7 @@ def _created(name: str = "Ann") -> tuple[AppTest, str]:
 
 
 def test_a_new_table_shows_its_link_and_its_open_seats(database: str) -> None:
-    ann, table_id = _created()
+    ann, table_id = _created(public=True)
     invite = ann.get("code")
     assert any(f"?table={table_id}" in code.proto.code_text for code in invite)
     assert {"seat_bot_0", "seat_bot_1", "seat_bot_3", "start_table"} <= _keys(ann)
@@ -104,3 +108,139 @@ def test_the_creator_frees_an_absent_player_s_seat_and_a_newcomer_takes_it(
     assert cards == {f"card_{card_str(c)}" for c in match.hand.hand(0)}
     assert Tables(store).info(table_id).seats[0].name == "Cy"
     store.close()
+
+
+def _text(at: AppTest) -> str:
+    """Everything the page says in words: markdown, notices and captions."""
+    parts = [*at.markdown, *at.info, *at.warning, *at.error, *at.caption]
+    return " ".join(str(part.value) for part in parts)
+
+
+def _started_with_bob() -> tuple[AppTest, AppTest, str]:
+    ann, table_id = _created()
+    bob = _page(table_id)
+    bob.text_input(key="lobby_name").set_value("Bob")
+    bob.button(key=f"join_{table_id}_0").click().run()
+    ann.run()
+    ann.button(key="start_table").click().run()
+    bob.run()
+    assert not ann.exception and not bob.exception
+    return ann, bob, table_id
+
+
+def test_a_private_table_is_not_listed_but_its_link_still_joins_it(database: str) -> None:
+    _, table_id = _created()
+    lobby = _page()
+    assert not {k for k in _keys(lobby) if table_id in k}
+    assert f"join_{table_id}_0" in _keys(_page(table_id))
+
+
+def test_a_name_with_invisible_characters_makes_a_table_without_an_error(
+    database: str,
+) -> None:
+    ann, table_id = _created("A\u200bnn\u0007")
+    assert not ann.exception and not ann.error
+    assert Tables(Store(database)).info(table_id).seats[2].name == "Ann"
+
+
+def test_the_creator_closes_the_table_after_confirming_and_every_page_says_so(
+    database: str,
+) -> None:
+    ann, bob, table_id = _started_with_bob()
+    assert "close_table" not in _keys(bob)
+    ann.button(key="close_table").click().run()
+    assert Tables(Store(database)).info(table_id).status == "playing", "not before confirming"
+    ann.button(key="keep_table").click().run()
+    assert "confirm_close" not in _keys(ann)
+    ann.button(key="close_table").click().run()
+    ann.button(key="confirm_close").click().run()
+    bob.run()
+    store = Store(database)
+    assert Tables(store).info(table_id).status == "closed"
+    [game_id] = list(store.list_games()["id"])
+    assert store.game_info(game_id)["status"] == "abandoned"
+    for at in (ann, bob):
+        assert not at.exception and "This table is closed" in _text(at)
+        assert not {k for k in _keys(at) if k.startswith(("card_", "bid_"))}
+    store.close()
+
+
+def _to_a_person(store: Store, table_id: str) -> int:
+    """Let the bots' seats move until a person is to act; that person's seat."""
+    tables = Tables(store)
+    for _ in range(20):
+        info = tables.info(table_id)
+        match = store.load(info.game_id or "").match
+        seat = match.current_player
+        assert seat is not None
+        if info.seats[seat].kind == "human":
+            return seat
+        tables.act(table_id, seat, match.legal_actions()[0], after=match.history, person=False)
+    raise AssertionError("no person's turn came")
+
+
+def test_a_refused_click_at_a_table_says_why_where_it_was_made(database: str) -> None:
+    ann, bob, table_id = _started_with_bob()
+    store = Store(database)
+    tables = Tables(store)
+    seat = _to_a_person(store, table_id)
+    mover = bob if seat == 0 else ann
+    mover.run()
+    button = next(
+        b for b in mover.button if b.key and b.key.startswith(("card_", "bid_")) and not b.disabled
+    )
+    # The table moves on between drawing the button and the click.
+    tables.stand_in(table_id, 2 - seat, False)
+    version = tables.info(table_id).version
+    button.click().run()
+    assert not mover.exception
+    assert "moved on" in " ".join(str(w.value) for w in mover.warning)
+    assert tables.info(table_id).version == version
+    store.close()
+
+
+def test_a_busy_database_at_a_table_shows_the_plain_fault_not_an_error_box(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, _, _ = _started_with_bob()
+
+    def busy(self: Store) -> None:
+        raise StoreUnavailable("busy")
+
+    monkeypatch.setattr(Store, "_read", busy)
+    monkeypatch.setattr(Store, "_write", busy)
+    ann.run()
+    assert not ann.exception
+    assert "store_fault_retry" in _keys(ann)
+    assert "busy" in " ".join(str(e.value) for e in ann.error)
+
+
+def test_the_creator_s_play_page_neither_offers_nor_moves_the_table_s_game(
+    database: str,
+) -> None:
+    ann, _, table_id = _started_with_bob()
+    store = Store(database)
+    game_id = Tables(store).info(table_id).game_id or ""
+    before = store.load(game_id).match.history
+    fresh = open_play(same_player_as=ann)
+    assert "continue_game" not in _keys(fresh), "a table's game is never offered on Play"
+    watcher = open_play(query={"game": game_id}, same_player_as=ann)
+    controller = play_controller(watcher)
+    assert controller.read_only and controller.game_id == game_id
+    assert not [b for b in watcher.button if b.key.startswith(("card_", "bid_"))]
+    watcher.run()
+    assert not watcher.exception
+    assert store.load(game_id).match.history == before
+    assert store.game_info(game_id)["status"] == "playing"
+    store.close()
+
+
+def test_a_sixth_open_table_is_refused_with_a_message(database: str) -> None:
+    ann, _ = _created()
+    for _ in range(MAX_OPEN):
+        ann.query_params.clear()
+        ann.run()
+        ann.button(key="create_table").click().run()
+        assert not ann.exception
+    assert f"already have {MAX_OPEN} tables open" in " ".join(str(w.value) for w in ann.warning)
+    assert len(Tables(Store(database)).idle(datetime.max)) == MAX_OPEN

@@ -63,8 +63,9 @@ def _bid_seat(ann: Page, bob: Page) -> tuple[Page, Page, str]:
 
 
 def _join_as_bob(bob: Page, url: str, table_id: str) -> None:
-    """Bob names himself in the lobby at ``url`` and takes North from the table's listing."""
-    bob.goto(url + "/lobby")
+    """Bob opens the table's invite link at ``url`` (a table is private: not listed in the
+    lobby), names himself and takes North."""
+    bob.goto(f"{url}/lobby?table={table_id}")
     name = bob.locator(".st-key-lobby_name input")
     name.fill("Bob")
     name.press("Enter")
@@ -225,3 +226,46 @@ def test_a_bot_plays_for_an_absent_person_until_they_take_their_seat_back(
     bob.locator(".st-key-take_back button:visible").click()
     expect(bob.locator(".st-key-take_back")).to_have_count(0, timeout=WAIT)
     expect(ann.locator(".sp-north .sp-name")).not_to_contain_text("bot playing", timeout=WAIT)
+
+
+def test_the_table_s_game_is_the_table_s_and_its_creator_closes_it(
+    new_browser: NewPage, table_app: str, db_url: str
+) -> None:
+    app_url = table_app
+    ann, bob = new_browser(), new_browser()
+    link = _with_bob(ann, app_url, bob, app_url)
+    table_id = link.split("?table=", 1)[1]
+    _start(ann)
+    expect(ann.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
+    store = Store(db_url)
+    try:
+        game_id = Tables(store).info(table_id).game_id or ""
+        before = store.load(game_id).match.history
+    finally:
+        store.close()
+    # In a new tab of Ann's browser, Play neither offers the table's game nor plays it.
+    play = ann.context.new_page()
+    play.goto(app_url + "/")
+    expect(play.locator(".st-key-status")).to_be_visible(timeout=WAIT)
+    expect(play.locator(".st-key-continue_game")).to_have_count(0)
+    play.goto(f"{app_url}/?game={game_id}")
+    expect(play.locator(".st-key-status")).to_contain_text("watching", timeout=WAIT)
+    assert not _cards_in(play), "the creator's Play page holds no hand of the table's"
+    expect(play.locator("[class*='st-key-bid_']")).to_have_count(0)
+    play.close()
+    # Ann closes the table, after a confirmation; both pages say so in plain words.
+    ann.locator(".st-key-close_table button:visible").click()
+    ann.locator(".st-key-confirm_close button:visible").click()
+    for page in (ann, bob):
+        expect(page.locator(".st-key-table_closed")).to_contain_text(
+            "This table is closed", timeout=WAIT
+        )
+        expect(page.locator("[class*='st-key-card_']")).to_have_count(0)
+    store = Store(db_url)
+    try:
+        info = store.game_info(game_id)
+        after = store.load(game_id).match.history
+    finally:
+        store.close()
+    assert info["status"] == "abandoned"
+    assert after[: len(before)] == before

@@ -292,7 +292,7 @@ CREATE TABLE actions (
 
 def _write_v2(path: Path, source: Path) -> None:
     """A version 2 file holding the games, hands and actions of the store at ``source``."""
-    later = ("owner", "digest", "imported", "variant", *CUTTHROAT_PLAYER_COLUMNS)
+    later = ("owner", "digest", "imported", "variant", "at_table", *CUTTHROAT_PLAYER_COLUMNS)
     columns = ", ".join(c.name for c in games.c if c.name not in later)
     with sqlite3.connect(path) as raw:
         raw.executescript(V2_SCHEMA)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ import pytest
 from spades.drive import play_match
 from spades.rules import Rules
 from spades.store import Store, StoreError, StoreUnavailable
+from spades.store.errors import _fault_reason
 
 PLAYERS = ("North", "East", "You", "West")
 BOTS = {0: "random", 1: "random", 3: "random"}
@@ -273,3 +275,18 @@ def test_a_value_out_of_range_is_refused_plainly_and_stores_nothing(
 def test_a_busy_timeout_must_be_a_number_of_seconds(tmp_path: Path, timeout: object) -> None:
     with pytest.raises(StoreError, match="busy_timeout"):
         Store(f"sqlite:///{tmp_path / 'games.db'}", busy_timeout=timeout)  # type: ignore[arg-type]
+
+
+def test_an_io_error_on_a_read_only_disk_is_read_only_not_damaged(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    io_error = sqlite3.OperationalError("disk I/O error")
+    # A disk that takes writes: the I/O error means damage.
+    assert _fault_reason(io_error, disk / "games.db") == "damaged"
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "none", str(disk)]).returncode:
+        pytest.skip("a read-only disk cannot be mounted here")
+    try:
+        assert not os.access(disk, os.W_OK)
+        assert _fault_reason(io_error, disk / "games.db") == "read_only"
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)

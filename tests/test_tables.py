@@ -8,12 +8,23 @@ import dataclasses
 from datetime import datetime, timedelta
 
 import pytest
+from db_helpers import TABLES_V8, run_sql
 
-from spades.app.tables import IDLE, TURN_LIMIT, SharedView, TableRefusal, TableService
+from spades.app.play import AT_TABLE, GameController
+from spades.app.tables import (
+    IDLE,
+    MAX_OPEN,
+    TURN_LIMIT,
+    SharedView,
+    Sweeper,
+    TableRefusal,
+    TableService,
+)
 from spades.rules import Rules
-from spades.store import StaleWrite, Store
+from spades.store import SCHEMA_VERSION, StaleWrite, Store, StoreUnavailable
+from spades.store.profiles import Profiles
 from spades.store.rows import utc_now
-from spades.store.tables import CREATOR_SEAT
+from spades.store.tables import CREATOR_SEAT, Tables
 
 RULES = Rules(target_score=100, mercy_score=None)
 
@@ -301,3 +312,244 @@ def test_two_servers_moving_one_table_at_once_store_one_move(
     after = other.view(table_id, None).table
     assert after.version == info.version + 1
     assert other.store.load(info.game_id or "").match.history == [*match.history, action]
+
+
+# ----------------------------------------------------------- a table's game is the table's
+def _finished(service: TableService, clock: Clock) -> tuple[str, str, str]:
+    """A table of Ann, Bob and two basic bots whose match is played to its end by
+    stand-ins; its id and both tokens."""
+    ann, bob = _player(service, "Ann"), _player(service, "Bob")
+    table_id, ann_token = service.create(ann, "Ann", RULES, bot_level="basic")
+    bob_token = service.join(table_id, 0, bob, "Bob")
+    service.start(table_id, ann_token, seed=11)
+    for step in range(3000):
+        if service.view(table_id, None).table.status == "finished":
+            return table_id, ann_token, bob_token
+        clock.wait(TURN_LIMIT + 1)
+        if step % 20 == 0:
+            service.view(table_id, ann_token)
+        service.advance(table_id)
+    raise AssertionError("the match did not end")
+
+
+def test_a_table_s_game_is_never_offered_to_continue_on_play(service: TableService) -> None:
+    table_id, _, _ = _started(service)
+    info = service.view(table_id, None).table
+    assert info.creator is not None
+    assert service.store.game_info(info.game_id or "")["at_table"]
+    assert service.store.unfinished_game(info.creator) is None
+
+
+def test_play_opens_a_table_s_game_read_only_even_for_its_creator(
+    service: TableService,
+) -> None:
+    table_id, _, _ = _started(service)
+    info = service.view(table_id, None).table
+    for viewer in (info.creator, info.seats[0].player, None):
+        controller = GameController.resume(service.store, info.game_id or "", viewer=viewer)
+        controller.set_pace("instant")
+        assert controller.read_only and not controller.in_progress
+        assert not controller.bots_to_act and not controller.run_bots()
+        legal = controller.match.legal_actions()
+        assert not controller.act(legal[0], controller.ply)
+        assert controller.notice is not None and controller.notice.text == AT_TABLE
+        assert controller.abandon() and not controller.undo(controller.ply)
+    assert service.store.game_info(info.game_id or "")["status"] == "playing"
+    assert service.view(table_id, None).table.version == info.version
+
+
+def test_the_creator_closes_the_table_and_its_match_is_stored_abandoned(
+    service: TableService,
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    game_id = service.view(table_id, None).table.game_id or ""
+    with pytest.raises(TableRefusal, match="creator"):
+        service.close(table_id, bob_token)
+    assert service.view(table_id, None).table.status == "playing"
+    service.close(table_id, ann_token)
+    assert service.view(table_id, bob_token).table.status == "closed"
+    assert service.store.game_info(game_id)["status"] == "abandoned"
+    assert not service.advance(table_id)
+    with pytest.raises(TableRefusal, match="already over"):
+        service.close(table_id, ann_token)
+
+
+def test_creator_powers_pass_only_by_a_hand_over(service: TableService) -> None:
+    table_id, ann_token, bob_token, bob = _table(service)
+    with pytest.raises(TableRefusal, match="creator"):
+        service.hand_over(table_id, bob_token, CREATOR_SEAT)
+    with pytest.raises(TableRefusal, match="another person"):
+        service.hand_over(table_id, ann_token, 1)  # an open seat
+    service.hand_over(table_id, ann_token, 0)
+    assert service.view(table_id, bob_token).creator
+    assert not service.view(table_id, ann_token).creator
+    with pytest.raises(TableRefusal, match="creator"):
+        service.start(table_id, ann_token)
+    # The new creator may free the old one's seat; their own stays theirs.
+    with pytest.raises(TableRefusal, match="another person"):
+        service.remove(table_id, bob_token, 0)
+    service.start(table_id, bob_token, seed=4)
+    assert service.view(table_id, None).table.creator == bob
+
+
+def test_creator_powers_end_when_the_creator_s_data_is_deleted(service: TableService) -> None:
+    table_id, _, bob_token = _started(service)
+    info = service.view(table_id, None).table
+    assert info.creator is not None
+    Profiles(service.store).delete(info.creator)
+    assert service.view(table_id, None).table.seats[CREATOR_SEAT].kind == "open"
+    cy_token = service.join(table_id, CREATOR_SEAT, _player(service, "Cy"), "Cy")
+    for token in (cy_token, bob_token):
+        assert not service.view(table_id, token).creator
+        with pytest.raises(TableRefusal, match="creator"):
+            service.close(table_id, token)
+    assert service.view(table_id, None).table.status == "playing"
+
+
+def test_a_table_is_private_by_default_and_only_a_public_one_is_listed(
+    service: TableService,
+) -> None:
+    ann = _player(service, "Ann")
+    private, _ = service.create(ann, "Ann", RULES)
+    public, _ = service.create(ann, "Ann", RULES, public=True)
+    listed = [info.table_id for info in service.listed()]
+    assert listed == [public]
+    assert not service.view(private, None).table.public
+    # A private table is joined by its link all the same.
+    assert service.join(private, 0, _player(service, "Bob"), "Bob")
+
+
+def test_idle_tables_are_swept_without_a_page_polling_them_and_leave_the_lobby(
+    service: TableService, clock: Clock
+) -> None:
+    ann = _player(service, "Ann")
+    waiting, _ = service.create(ann, "Ann", RULES, public=True)
+    playing, ann_token, _ = _started(service)
+    fresh_at = clock.ahead
+    clock.wait(IDLE.total_seconds() - 60)
+    service.view(playing, ann_token)  # Ann still looks at this one
+    clock.wait(61)
+    assert [info.table_id for info in service.listed()] == []  # waiting is idle: not listed
+    assert service.sweep() == 1
+    assert service.view(waiting, None).table.status == "closed"
+    assert service.view(playing, None).table.status == "playing"
+    clock.ahead = fresh_at + IDLE * 3
+    assert service.sweep() == 1
+    assert service.view(playing, None).table.status == "closed"
+    assert service.sweep() == 0
+
+
+def test_the_server_s_sweeper_closes_idle_tables_on_its_own_clock(
+    service: TableService, clock: Clock
+) -> None:
+    ann = _player(service, "Ann")
+    table_id, _ = service.create(ann, "Ann", RULES)
+    clock.wait(IDLE.total_seconds() + 1)
+    sweeper = Sweeper(service, every=0.01).start()
+    try:
+        for _ in range(500):
+            if service.view(table_id, None).table.status == "closed":
+                break
+            sweeper.stopped.wait(0.01)
+    finally:
+        sweeper.stop()
+    assert service.view(table_id, None).table.status == "closed"
+    assert not sweeper.thread.is_alive()
+
+
+def test_a_player_may_hold_at_most_five_open_tables(service: TableService) -> None:
+    ann = _player(service, "Ann")
+    made = [service.create(ann, "Ann", RULES) for _ in range(MAX_OPEN)]
+    with pytest.raises(TableRefusal, match=f"already have {MAX_OPEN} tables open"):
+        service.create(ann, "Ann", RULES)
+    table_id, token = made[0]
+    service.close(table_id, token)
+    assert service.create(ann, "Ann", RULES)
+    # Another player is not held back by Ann's tables.
+    assert service.create(_player(service, "Bob"), "Bob", RULES)
+
+
+def test_a_rematch_keeps_the_same_seats(service: TableService, clock: Clock) -> None:
+    table_id, ann_token, bob_token = _finished(service, clock)
+    before = service.view(table_id, None).table
+    with pytest.raises(TableRefusal, match="creator"):
+        service.rematch(table_id, bob_token)
+    game_id = service.rematch(table_id, ann_token, seed=8)
+    after = service.view(table_id, None).table
+    assert after.status == "playing" and after.game_id == game_id != before.game_id
+    assert [(s.kind, s.player, s.level) for s in after.seats] == [
+        (s.kind, s.player, s.level) for s in before.seats
+    ]
+    assert service.view(table_id, bob_token).seat == 0
+    assert service.view(table_id, ann_token).own is not None
+    info = service.store.game_info(game_id)
+    assert info["at_table"] and (info["player_n"], info["player_s"]) == ("Bob", "Ann")
+    assert service.store.game_info(before.game_id or "")["status"] == "finished"
+    with pytest.raises(TableRefusal, match="once the match is over"):
+        service.rematch(table_id, ann_token)
+
+
+def test_a_name_with_invisible_or_control_characters_is_cleaned(service: TableService) -> None:
+    ann = _player(service, "Ann")
+    table_id, _ = service.create(ann, "A\u200bnn\x07\n", RULES)
+    bob_token = service.join(table_id, 0, _player(service, "Bob"), "\u200b\u200bBob\u0000")
+    seats = service.view(table_id, bob_token).table.seats
+    assert (seats[CREATOR_SEAT].name, seats[0].name) == ("Ann", "Bob")
+    with pytest.raises(TableRefusal, match="at least one letter"):
+        service.join(table_id, 1, _player(service, "Cy"), "\u200b\x01")
+
+
+def test_a_database_fault_at_a_table_stays_a_plain_fault_not_a_refusal(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id, ann_token, _ = _started(service)
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise StoreUnavailable("busy")
+
+    # Every read and write of the store finds the database busy.
+    monkeypatch.setattr(service.store, "_read", busy)
+    monkeypatch.setattr(service.store, "_write", busy)
+    for step in (
+        lambda: service.advance(table_id),
+        lambda: service.view(table_id, ann_token),
+        lambda: service.act(table_id, ann_token, 0, 1),
+        lambda: service.close(table_id, ann_token),
+        service.listed,
+        service.sweep,
+    ):
+        with pytest.raises(StoreUnavailable, match="busy"):
+            step()
+
+
+def test_a_store_refusal_at_a_table_reads_as_a_sentence(service: TableService) -> None:
+    with pytest.raises(TableRefusal) as refused:
+        service.view("no-such-table-here", None)
+    assert str(refused.value) == "No such table."
+
+
+def test_a_version_8_store_marks_each_table_s_game_as_the_table_s(
+    service: TableService, db_url: str
+) -> None:
+    table_id, _, _ = _started(service)
+    ann = service.view(table_id, None).table.creator
+    assert ann is not None
+    own = service.store.new_game(
+        rules=RULES,
+        seed=1,
+        players=("N", "E", "Ann", "W"),
+        kind="human",
+        bot_levels={0: "random", 1: "random", 3: "random"},
+        owner=ann,
+    )
+    service.store.append_action(own, service.store.load(own).match.legal_actions()[0], after=[])
+    service.store.close()
+    for statement in (*TABLES_V8, "UPDATE schema_version SET version = 8"):
+        run_sql(db_url, statement)
+    store = Store(db_url)
+    assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+    game_id = Tables(store).info(table_id).game_id or ""
+    assert store.game_info(game_id)["at_table"] and not store.game_info(own)["at_table"]
+    assert store.unfinished_game(ann) == own
+    assert not Tables(store).info(table_id).public
+    store.close()

@@ -42,6 +42,10 @@ PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "inst
 TRICK_HOLD: Final = 0.6
 MessageKind = Literal["info", "warning", "error"]
 READ_ONLY: Final = "This is another player's game: you may watch it, not play it"
+AT_TABLE: Final = (
+    "This game belongs to a shared table: only its seats move it there. "
+    "You may watch it here, not play it"
+)
 MOVED_ON: Final = "This game was continued in another window; here is where it stands now."
 
 
@@ -77,6 +81,7 @@ class GameController:
         game_id: str | None = None,
         owner: str | None = None,
         read_only: bool = False,
+        at_table: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.match = match
@@ -89,8 +94,9 @@ class GameController:
         # The player the game belongs to; the page sets it before the first human move,
         # which is when a new game is first stored.
         self.owner = owner
-        # Someone else's game, opened by its link: shown, never played.
-        self.read_only = read_only
+        # Someone else's game, or a shared table's, opened by its link: shown, never played.
+        self.at_table = at_table
+        self.read_only = read_only or at_table
         self.clock = clock
         self.pace: str = "normal"
         self.bots: dict[Seat, Bot] = self._make_bots()
@@ -156,7 +162,9 @@ class GameController:
     ) -> GameController:
         """The stored game ``game_id``, replayed; :class:`StoreError` says why it cannot be.
 
-        Only its owner may play it: for anyone else (``viewer``) it opens read-only.
+        Only its owner may play it: for anyone else (``viewer``) it opens read-only. A
+        shared table's game opens read-only for everyone, its creator too: only the table
+        moves it (:mod:`spades.app.tables`).
         """
         loaded = store.load(game_id)
         info = store.game_info(game_id)
@@ -180,6 +188,7 @@ class GameController:
             game_id=game_id,
             owner=info["owner"],
             read_only=info["owner"] is None or info["owner"] != viewer,
+            at_table=bool(info["at_table"]),
             clock=clock,
         )
 
@@ -281,7 +290,7 @@ class GameController:
         if self.match.is_over:
             return "The match is over"
         if self.read_only:
-            return READ_ONLY
+            return self.read_only_reason
         if self.summary_for is not None:
             return "The hand is over: see the summary"
         seat = self.match.current_player
@@ -294,6 +303,11 @@ class GameController:
         except IllegalAction as err:
             return str(err)
         return None
+
+    @property
+    def read_only_reason(self) -> str:
+        """Why this game is only watched here."""
+        return AT_TABLE if self.at_table else READ_ONLY
 
     def can_undo(self) -> bool:
         """Whether undo is on and the human has a bid or card to take back in this hand."""
@@ -535,7 +549,7 @@ class GameController:
             )
             return False
         if self.read_only:
-            self.notice = Notice("warning", READ_ONLY)
+            self.notice = Notice("warning", self.read_only_reason)
             return False
         if not self.undo_allowed:
             self.notice = Notice("warning", "Undo is switched off for this game.")

@@ -15,11 +15,23 @@ answer any page of any table, and a page that moves to another server carries on
   run past the limit, the end of the match, or the close of a table no person has looked
   at for half an hour. Any page that polls the table calls it, and the store's guarded
   writes make two servers advancing one table at once store one move.
+  :meth:`TableService.sweep` closes every idle table, whether or not a page polls it; the
+  server runs it on a clock of its own (:class:`Sweeper`).
+- The table's game is the table's: only this service moves it. Its creator (the player,
+  whatever their seat) seats bots, starts, frees an absent person's seat, closes the
+  table, offers a rematch with the same seats, and may hand these powers to another person
+  at the table.
+
+A database that cannot be used raises :class:`~spades.store.StoreUnavailable`, whose
+message is already written for players; every other refusal of the store becomes a
+:class:`TableRefusal`.
 """
 
 from __future__ import annotations
 
+import logging
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,9 +44,12 @@ from spades.match import Match
 from spades.observation import Observation, Phase
 from spades.rules import Rules
 from spades.state import IllegalAction
-from spades.store import StaleWrite, Store, StoreError
+from spades.store import StaleWrite, Store, StoreError, StoreUnavailable
+from spades.store.checks import tidy_name
 from spades.store.rows import utc_now
-from spades.store.tables import CREATOR_SEAT, TableInfo, Tables
+from spades.store.tables import MAX_OPEN, TableInfo, Tables
+
+__all__ = ["MAX_OPEN", "TableRefusal", "TableService", "tidy_name"]
 
 T = TypeVar("T")
 
@@ -48,6 +63,9 @@ IDLE: Final = timedelta(minutes=30)
 _READS: Final = 5
 #: How often a polling page's sign of life is written (a write per poll is not needed).
 SEEN_EVERY: Final = timedelta(seconds=10)
+#: Seconds between two sweeps of the idle tables by the server.
+SWEEP_EVERY: Final = 60.0
+_log = logging.getLogger("spades.tables")
 
 
 class TableRefusal(Exception):
@@ -105,8 +123,9 @@ class SharedView:
 
     @property
     def creator(self) -> bool:
-        """Whether the page is the table's creator's (who may seat bots and start)."""
-        return self.seat == CREATOR_SEAT
+        """Whether the page is the table's creator's (who may seat bots, start, close the
+        table, free an absent person's seat, offer a rematch and hand these over)."""
+        return _is_creator(self.table, self.seat)
 
     @property
     def to_act(self) -> bool:
@@ -131,23 +150,28 @@ class TableService:
         *,
         bot_level: str | None = None,
         turn_limit: int = TURN_LIMIT,
+        public: bool = False,
     ) -> tuple[str, str]:
         """A new table with ``player`` at South; its id and their seat token.
-        ``turn_limit`` is how many seconds a person has for a move before a bot plays it."""
+        ``turn_limit`` is how many seconds a person has for a move before a bot plays it;
+        ``public`` lists the table in the lobby (otherwise only its link joins it)."""
         return self._asked(
             lambda: self.tables.create(
                 creator=player,
-                name=name,
+                name=tidy_name(name),
                 rules=rules,
                 pace=PACE,
                 turn_limit=turn_limit,
                 bot_level=_level(bot_level),
+                public=public,
             )
         )
 
     def join(self, table_id: str, seat: Seat, player: str, name: str) -> str:
         """Sit ``player`` at an open seat (during the match too); their seat token."""
-        return self._asked(lambda: self.tables.join(table_id, seat, player=player, name=name))
+        return self._asked(
+            lambda: self.tables.join(table_id, seat, player=player, name=tidy_name(name))
+        )
 
     def seat_bot(self, table_id: str, token: str, seat: Seat, level: str) -> None:
         """The creator puts a bot of ``level`` at an open seat before the start."""
@@ -162,7 +186,7 @@ class TableService:
         the bot plays on until somebody joins."""
         info = self._creators(table_id, token)
         holder = info.seats[seat]
-        if seat == CREATOR_SEAT or holder.kind != "human":
+        if holder.player == info.creator or holder.kind != "human":
             raise TableRefusal("Only another person's seat can be freed.")
         if info.status == "playing" and not holder.stand_in:
             raise TableRefusal("Only an absent player's seat can be freed during the match.")
@@ -172,18 +196,46 @@ class TableService:
     def start(self, table_id: str, token: str, *, seed: int | None = None) -> str:
         """The creator starts the match, bots in the seats still open; the game's id."""
         info = self._creators(table_id, token)
-        level = info.seats[CREATOR_SEAT].level
-        chosen = random.SystemRandom().randrange(2**31) if seed is None else seed
+        seat = info.seat_of_player(info.creator)
+        assert seat is not None, "a creator holds a seat"
+        level = info.seats[seat].level
+        chosen = _seed(seed)
         return self._asked(lambda: self.tables.start(table_id, seed=chosen, bot_level=level))
 
+    def rematch(self, table_id: str, token: str, *, seed: int | None = None) -> str:
+        """The creator starts a new match once the last is over, with everyone in the
+        same seat; the new game's id."""
+        info = self._creators(table_id, token)
+        if info.status != "finished":
+            raise TableRefusal("A rematch starts once the match is over.")
+        chosen = _seed(seed)
+        return self._asked(lambda: self.tables.rematch(table_id, seed=chosen))
+
+    def close(self, table_id: str, token: str) -> None:
+        """The creator gives the table up: it closes for everyone, and a match in play is
+        stored as abandoned."""
+        self._creators(table_id, token)
+        self._asked(lambda: self.tables.close(table_id, "closed"))
+
+    def hand_over(self, table_id: str, token: str, seat: Seat) -> None:
+        """The creator hands their powers to the person at ``seat``."""
+        info = self._creators(table_id, token)
+        holder = info.seats[_seat(seat)]
+        if holder.kind != "human" or holder.player is None or holder.player == info.creator:
+            raise TableRefusal("The table can be handed only to another person sitting at it.")
+        player = holder.player
+        self._asked(lambda: self.tables.hand_over(table_id, player))
+
     def listed(self) -> list[TableInfo]:
-        """The tables waiting for players and those in play, newest first."""
-        return self._asked(self.tables.listed)
+        """The public tables waiting for players and those in play, newest first (an idle
+        table is not listed even before it is swept)."""
+        since = self.now() - IDLE
+        return self._asked(lambda: self.tables.listed(seen_since=since))
 
     # ----------------------------------------------------------------- a page
     def view(self, table_id: str, token: str | None) -> SharedView:
         """What the page holding ``token`` (None for a spectator) may draw now."""
-        seat = self.tables.seat_of(table_id, token) if token else None
+        seat = self._asked(lambda: self.tables.seat_of(table_id, token)) if token else None
         info = self._asked(lambda: self.tables.info(table_id))
         if seat is not None and self._sign_of_life(info, seat):
             info = self._asked(lambda: self.tables.info(table_id))
@@ -199,14 +251,14 @@ class TableService:
     def act(self, table_id: str, token: str, action: Action, version: int) -> None:
         """The move of the page holding ``token``, made on the table as it stood at
         ``version``; :class:`TableRefusal` says why it was not made."""
-        seat = self.tables.seat_of(table_id, token)
+        seat = self._asked(lambda: self.tables.seat_of(table_id, token))
         if seat is None:
             raise TableRefusal("You do not hold a seat at this table, so you cannot play here.")
         info = self._asked(lambda: self.tables.info(table_id))
         if info.version != version:
             raise TableRefusal("The table moved on before your move arrived; look again.")
         match = self._match(info)
-        if match is None or match.is_over:
+        if info.status != "playing" or match is None or match.is_over:
             raise TableRefusal("There is no match in play at this table.")
         if match.current_player != seat:
             raise TableRefusal("It is not your turn.")
@@ -218,12 +270,14 @@ class TableService:
             self.tables.act(table_id, seat, action, after=match.history, person=True)
         except StaleWrite:
             raise TableRefusal("The table moved on before your move arrived; look again.") from None
+        except StoreUnavailable:
+            raise
         except StoreError as err:
-            raise TableRefusal(str(err)) from None
+            raise TableRefusal(str(err)[:300]) from None
 
     def take_back(self, table_id: str, token: str) -> None:
         """The person holding ``token`` takes their seat back from the bot standing in."""
-        seat = self.tables.seat_of(table_id, token)
+        seat = self._asked(lambda: self.tables.seat_of(table_id, token))
         if seat is None:
             raise TableRefusal("You do not hold a seat at this table.")
         self._asked(lambda: self.tables.stand_in(table_id, seat, False))
@@ -233,11 +287,10 @@ class TableService:
         """Move the table on by one step if its time has come; whether it moved."""
         info = self._asked(lambda: self.tables.info(table_id))
         now = self.now()
-        if info.status in ("finished", "closed"):
+        if info.status not in ("waiting", "playing"):
             return False
         if now - info.human_at > IDLE:
-            self._asked(lambda: self.tables.close(table_id, "closed"))
-            return True
+            return self._close_idle(table_id)
         match = self._match(info)
         if match is None:
             return False
@@ -261,9 +314,28 @@ class TableService:
             self.tables.act(table_id, seat, action, after=match.history, person=False)
         except StaleWrite:
             return False  # another server moved the table on first
+        except StoreUnavailable:
+            raise
+        except StoreError as err:
+            raise TableRefusal(str(err)[:300]) from None
         return True
 
+    def sweep(self) -> int:
+        """Close every table no person has looked at for :data:`IDLE`; how many closed."""
+        idle = self._asked(lambda: self.tables.idle(self.now() - IDLE))
+        return sum(self._close_idle(table_id) for table_id in idle)
+
     # ----------------------------------------------------------------- inside
+    def _close_idle(self, table_id: str) -> bool:
+        """Close an idle table; whether this call closed it (another server may have)."""
+        try:
+            self.tables.close(table_id, "closed")
+        except StoreUnavailable:
+            raise
+        except StoreError:
+            return False
+        return True
+
     def _finish(self, info: TableInfo, match: Match) -> None:
         assert info.game_id is not None
         game_id = info.game_id
@@ -300,17 +372,80 @@ class TableService:
         return self._asked(lambda: self.store.load(game_id)).match
 
     def _creators(self, table_id: str, token: str) -> TableInfo:
-        if self.tables.seat_of(table_id, token) != CREATOR_SEAT:
+        """The table, when ``token`` holds its creator's seat; else a refusal."""
+        seat = self._asked(lambda: self.tables.seat_of(table_id, token))
+        info = self._asked(lambda: self.tables.info(table_id))
+        if not _is_creator(info, seat):
             raise TableRefusal("Only the table's creator can do that.")
-        return self._asked(lambda: self.tables.info(table_id))
+        return info
 
     @staticmethod
     def _asked(ask: Callable[[], T]) -> T:
-        """The store's answer, or its refusal as a :class:`TableRefusal`."""
+        """The store's answer, or its refusal as a :class:`TableRefusal` (a database that
+        cannot be used stays a :class:`~spades.store.StoreUnavailable`)."""
         try:
             return ask()
+        except StoreUnavailable:
+            raise
         except StoreError as err:
-            raise TableRefusal(str(err)[:300]) from None
+            raise TableRefusal(_plain(str(err))) from None
+
+
+class Sweeper:
+    """The server's own clock for the tables: a daemon thread that sweeps the idle tables
+    every ``every`` seconds, so a table nobody looks at still closes and leaves the lobby."""
+
+    def __init__(self, service: TableService, *, every: float = SWEEP_EVERY) -> None:
+        self.service = service
+        self.every = every
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="spades-table-sweeper", daemon=True)
+
+    def start(self) -> Sweeper:
+        """Start sweeping; the sweeper itself."""
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop at the end of the current sweep."""
+        self.stopped.set()
+        self.thread.join()
+
+    def _run(self) -> None:
+        while not self.stopped.wait(self.every):
+            try:
+                self.service.sweep()
+            except (StoreError, TableRefusal):
+                # The next sweep tries again; a database fault is logged by the store.
+                _log.warning("the idle tables could not be swept", exc_info=True)
+
+
+def _is_creator(info: TableInfo, seat: Seat | None) -> bool:
+    """Whether ``seat`` is held by the table's creator (a player, not a seat: the powers
+    pass only by a hand-over, and end when the creator's data is deleted)."""
+    return seat is not None and info.creator is not None and info.seats[seat].player == info.creator
+
+
+def _plain(text: str) -> str:
+    """A store refusal as a sentence: capitalised, ended with a full stop, bounded.
+
+    >>> _plain("that seat is not open")
+    'That seat is not open.'
+    """
+    text = text[:300].strip()
+    if not text:
+        return "The table refused that."
+    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _seed(seed: int | None) -> int:
+    return random.SystemRandom().randrange(2**31) if seed is None else seed
+
+
+def _seat(seat: object) -> Seat:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise TableRefusal("There is no such seat.")
+    return seat
 
 
 def _level(level: str | None) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -96,6 +97,20 @@ def check_name(name: str) -> str:
     if not trimmed.isprintable():
         raise StoreError("name: a name cannot hold control characters")
     return trimmed
+
+
+def tidy_name(name: str) -> str:
+    """A name as typed, made fit to keep: invisible and control characters (a zero-width
+    space, a line break) dropped, runs of spaces made one, cut to :data:`NAME_MAX`.
+
+    >>> tidy_name(" A\\u200bda\\x07Lovelace\\n")
+    'Ada Lovelace'
+    """
+    # A control character (a tab, a line break) parts words; an invisible one does not.
+    shown = "".join(
+        ch if ch.isprintable() else " " if unicodedata.category(ch) == "Cc" else "" for ch in name
+    )
+    return " ".join(shown.split())[:NAME_MAX].strip()
 
 
 def token_hash(token: str) -> str:

@@ -108,6 +108,7 @@ _FAULT_WORDS: Final[tuple[tuple[UnavailableReason, tuple[str, ...]], ...]] = (
     ),
 )
 _CANNOT_OPEN: Final = ("sqlite_cantopen", "unable to open")
+_IO_WORDS: Final = ("sqlite_ioerr", "disk i/o")
 
 
 def _read_only_place(path: Path | None) -> bool:
@@ -125,6 +126,9 @@ def _fault_reason(err: BaseException, path: Path | None) -> UnavailableReason:
         return "read_only" if isinstance(err, PermissionError) else "unreachable"
     orig = err.orig if isinstance(err, sa.exc.DBAPIError) else err
     text = f"{getattr(orig, 'sqlite_errorname', '')} {orig}".lower()
+    if any(word in text for word in _IO_WORDS) and _read_only_place(path):
+        # SQLite reports a write to a read-only disk as an I/O error, not as damage.
+        return "read_only"
     for reason, words in _FAULT_WORDS:
         if any(word in text for word in words):
             return reason

@@ -95,6 +95,12 @@ _V7_ADD_VARIANT: Final = (
     ),
 )
 
+# Version 8 did not mark a shared table's games, nor list a table by choice (every table
+# was listed). A table's current game is marked (its earlier ones are over); every table
+# becomes private, joined by its link, which its people already have.
+_V8_ADD_AT_TABLE: Final = "ALTER TABLE games ADD COLUMN at_table BOOLEAN NOT NULL DEFAULT FALSE"
+_V8_ADD_PUBLIC: Final = "ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"
+
 
 def prepare(conn: Connection, where: str) -> None:
     """Create, check or upgrade the tables, within the caller's write transaction.
@@ -126,7 +132,7 @@ def prepare(conn: Connection, where: str) -> None:
         raise StoreUnavailable("newer")
     if version == 1:
         _upgrade_v1(conn)
-    elif version in (2, 3, 4, 5, 6, 7):
+    elif version in (2, 3, 4, 5, 6, 7, 8):
         if version == 2:
             _upgrade_v2(conn)
         if version <= 3:
@@ -138,7 +144,10 @@ def prepare(conn: Connection, where: str) -> None:
         if 3 <= version <= 6:
             # Version 2 had no players: its upgrade made the table in this layout already.
             _upgrade_v6(conn)
-        _upgrade_v7(conn)
+        if version <= 7:
+            _upgrade_v7(conn)
+        # Version 4 had no shared tables: its upgrade made them in this layout already.
+        _upgrade_v8(conn, tables_made=version <= 4)
         if version <= 5:
             # Once the games have every column the ratings read.
             rebuild(conn)
@@ -217,3 +226,12 @@ def _upgrade_v7(conn: Connection) -> None:
     for statement in _V7_ADD_VARIANT:
         conn.exec_driver_sql(statement)
     player_hands.create(conn)
+
+
+def _upgrade_v8(conn: Connection, *, tables_made: bool) -> None:
+    """Version 8 did not mark a shared table's game: the games its tables hold now are."""
+    conn.exec_driver_sql(_V8_ADD_AT_TABLE)
+    if not tables_made:
+        conn.exec_driver_sql(_V8_ADD_PUBLIC)
+    held = sa.select(shared_tables.c.game).where(shared_tables.c.game.is_not(None))
+    conn.execute(games.update().where(games.c.id.in_(held)).values(at_table=True))

@@ -233,10 +233,9 @@ def _prefs(text: str) -> Any:
 
 def _delete_owned_games(conn: Connection, player_id: str) -> None:
     """Delete the player's own games; a shared table's game only stops being theirs."""
-    shared = sa.select(shared_tables.c.game).where(shared_tables.c.game.is_not(None))
     nums = (
         conn.execute(
-            sa.select(games.c.num).where(games.c.owner == player_id, games.c.id.not_in(shared))
+            sa.select(games.c.num).where(games.c.owner == player_id, sa.not_(games.c.at_table))
         )
         .scalars()
         .all()

@@ -60,6 +60,8 @@ class NewGame:
     finished_at: datetime | None
     owner: str | None = None
     imported: bool = False
+    #: A shared table's match (see :mod:`spades.store.tables`).
+    at_table: bool = False
 
 
 def game_row(conn: Connection, game_id: str, *, lock: bool = False) -> sa.Row[Any]:
@@ -233,6 +235,7 @@ def insert_games(conn: Connection, batch: Sequence[NewGame]) -> list[int]:
             "undo_used": game.undo_used,
             "owner": game.owner,
             "imported": game.imported,
+            "at_table": game.at_table,
             "digest": history_digest(match.history),
             **result_values(match, game.finished_at),
         }

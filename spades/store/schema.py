@@ -25,7 +25,7 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION: Final = 8
+SCHEMA_VERSION: Final = 9
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
 #: The games a store keeps apart: the partnership game, and cutthroat for three or four.
@@ -121,6 +121,9 @@ games = sa.Table(
     # A game that came in as a record (Store.import_json): anyone could have written it,
     # so it never moves a rating.
     sa.Column("imported", sa.Boolean, nullable=False, server_default=sa.false()),
+    # A shared table's match: it belongs to the table, so only the table moves it, and the
+    # Play page never offers it or opens it to play.
+    sa.Column("at_table", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_games_kind_started", "kind", "started_at"),
 )
 # Named on its own: the upgrade from version 2 adds it to a table that is already there.
@@ -215,6 +218,8 @@ shared_tables = sa.Table(
     sa.Column("updated_at", sa.DateTime, nullable=False),
     # The last sign of life from any person at the table; a table without one is closed.
     sa.Column("human_at", sa.DateTime, nullable=False),
+    # Listed in the lobby for anyone to join; a private table is joined by its link only.
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats = sa.Table(

@@ -266,11 +266,16 @@ class Store:
             )
 
     def unfinished_game(self, owner: str) -> str | None:
-        """The id of the player's newest game still in play, if they have one."""
+        """The id of the player's newest game still in play, if they have one (a shared
+        table's game is the table's, never offered)."""
         with self._read() as conn:
             found = conn.execute(
                 sa.select(games.c.id)
-                .where(games.c.owner == owner, games.c.status == "playing")
+                .where(
+                    games.c.owner == owner,
+                    games.c.status == "playing",
+                    sa.not_(games.c.at_table),
+                )
                 .order_by(games.c.updated_at.desc(), games.c.num.desc())
                 .limit(1)
             ).scalar_one_or_none()

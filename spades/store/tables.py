@@ -1,12 +1,20 @@
 """Shared tables in the store: friends and bots at one match, each seat held by a secret token.
 
 A table is made by a player, who sits South; the other seats are open until a person
-joins (and gets a token for the seat) or the creator puts a bot there. Starting the table
-stores its match as a game like any other (the people's names at their seats), and from
-then on every move is a guarded write to that game made in the same transaction as the
-table's ``version`` moves on, so a page learns that something changed by reading one
-number. Nothing about a table lives only in one server's memory. A table plays the
-partnership game: cutthroat is played against the bots on the Play page only.
+joins (and gets a token for the seat) or the creator puts a bot there. A table is private
+(joined by its link) unless its creator lists it in the lobby, and a player keeps at most
+:data:`MAX_OPEN` tables open at once. Starting the table stores its match as a game marked
+as the table's (``at_table``: the Play page never offers it or plays it), and from then on
+every move is a guarded write to that game made in the same transaction as the table's
+``version`` moves on, so a page learns that something changed by reading one number. A
+rematch stores a new game for the same seats. Nothing about a table lives only in one
+server's memory. A table plays the partnership game: cutthroat is played against the bots
+on the Play page only.
+
+The creator's powers (seating bots, starting, freeing an absent person's seat, closing the
+table) are the player's who created it, not their seat's: they pass only when the creator
+hands them over to another person at the table, and end when the creator's data is
+deleted.
 
 Only the hash of a seat's token is stored, as for players. Every method checks what it
 is given, and a refusal is a :class:`~spades.store.errors.StoreError` that says why.
@@ -33,11 +41,13 @@ from spades.store.checks import check_levels, check_name, check_players, token_h
 from spades.store.errors import StoreError
 from spades.store.queries import NewGame, append, guarded_game_row, insert_games, player_row
 from spades.store.rows import utc_now
-from spades.store.schema import SEAT_KINDS, TABLE_STATUSES, games, seats, shared_tables
+from spades.store.schema import SEAT_KINDS, games, seats, shared_tables
 from spades.store.store import Store
 
 #: The seat a table's creator takes.
 CREATOR_SEAT: Final = SOUTH
+#: How many tables a player may have open (waiting or in play) at once.
+MAX_OPEN: Final = 5
 #: The longest a table id or seat token may be (``secrets.token_urlsafe(16)`` and (32)).
 _ID_MAX: Final = 32
 _TOKEN_MAX: Final = 64
@@ -71,11 +81,19 @@ class TableInfo:
     created_at: datetime
     updated_at: datetime
     human_at: datetime
+    #: Listed in the lobby; a private table is joined by its link only.
+    public: bool
     seats: tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]
 
     def open_seats(self) -> list[int]:
         """The seats nobody holds yet."""
         return [s.seat for s in self.seats if s.kind == "open"]
+
+    def seat_of_player(self, player: str | None) -> int | None:
+        """The seat ``player`` holds here, if any."""
+        if player is None:
+            return None
+        return next((s.seat for s in self.seats if s.player == player), None)
 
 
 def _check_seat(seat: object) -> int:
@@ -114,15 +132,17 @@ class Tables:
             raise StoreError("no such table")
         return int(found)
 
-    def listed(self, statuses: Sequence[str] = ("waiting", "playing")) -> list[TableInfo]:
-        """The tables in the given states, newest first."""
-        unknown = set(statuses) - set(TABLE_STATUSES)
-        if unknown:
-            raise StoreError(f"statuses: {sorted(unknown)} are not table states")
+    def listed(self, *, seen_since: datetime) -> list[TableInfo]:
+        """The public tables waiting for players or in play that a person has looked at
+        since ``seen_since``, newest first."""
         with self.store._read() as conn:
             rows = conn.execute(
                 sa.select(shared_tables)
-                .where(shared_tables.c.status.in_(list(statuses)))
+                .where(
+                    shared_tables.c.status.in_(_OPEN),
+                    shared_tables.c.public,
+                    shared_tables.c.human_at >= seen_since,
+                )
                 .order_by(shared_tables.c.created_at.desc(), shared_tables.c.num.desc())
                 .limit(200)
             ).all()
@@ -153,10 +173,13 @@ class Tables:
         pace: float,
         turn_limit: int,
         bot_level: str,
+        public: bool = False,
     ) -> tuple[str, str]:
         """A new table waiting for players, its creator at South; its id and their token.
 
-        ``bot_level`` is the level of the bot that stands in for an absent person.
+        ``bot_level`` is the level of the bot that stands in for an absent person;
+        ``public`` lists the table in the lobby. A creator with :data:`MAX_OPEN` tables
+        open already is refused.
         """
         if not isinstance(rules, Rules):
             raise StoreError("rules: expected a Rules")
@@ -171,9 +194,21 @@ class Tables:
             raise StoreError("turn_limit: expected whole seconds")
         if not 10 <= turn_limit <= 600:
             raise StoreError("turn_limit: a turn may last 10 seconds to 10 minutes")
+        if not isinstance(public, bool):
+            raise StoreError("public: expected True or False")
         table_id, token, now = secrets.token_urlsafe(16), secrets.token_urlsafe(32), self.now()
         with self.store._write() as conn:
             player_row(conn, creator)
+            held = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(shared_tables)
+                .where(shared_tables.c.creator == creator, shared_tables.c.status.in_(_OPEN))
+            ).scalar_one()
+            if held >= MAX_OPEN:
+                raise StoreError(
+                    f"you already have {MAX_OPEN} tables open: close one (or let it finish) "
+                    "before you make another"
+                )
             inserted = conn.execute(
                 shared_tables.insert().values(
                     id=table_id,
@@ -187,6 +222,7 @@ class Tables:
                     created_at=now,
                     updated_at=now,
                     human_at=now,
+                    public=public,
                 )
             ).inserted_primary_key
             assert inserted is not None
@@ -244,11 +280,11 @@ class Tables:
         seat = _check_seat(seat)
         if kind not in ("bot", "open"):
             raise StoreError(f"kind: a seat is made a bot or opened, not {kind!r}"[:80])
-        if seat == CREATOR_SEAT:
-            raise StoreError("the creator's seat stays theirs")
-        with self._changing(table_id, ("waiting", "playing")) as (conn, row):
+        with self._changing(table_id, _OPEN) as (conn, row):
+            if row.creator is not None and _info(conn, row).seats[seat].player == row.creator:
+                raise StoreError("the creator's seat stays theirs")
             values: dict[str, Any] = {"kind": kind, "token_hash": None, "player": None}
-            values["name"] = "" if kind == "open" else "Bot"
+            values["name"] = "" if kind == "open" else BOT_NAME
             if kind == "bot" or row.status == "playing":
                 values["level"] = _check_level(level)
             conn.execute(
@@ -266,36 +302,51 @@ class Tables:
         level = _check_level(bot_level)
         with self._changing(table_id, ("waiting",)) as (conn, row):
             info = _info(conn, row)
-            names = [seat.name if seat.kind != "open" else "Bot" for seat in info.seats]
             levels = {
                 seat.seat: seat.level if seat.kind == "bot" else level
                 for seat in info.seats
                 if seat.kind != "human"
             }
-            game = NewGame(
-                game_id=uuid.uuid4().hex,
-                match=Match(info.rules, seed=seed),
-                players=check_players(names),
-                kind="human",
-                levels=check_levels(levels),
-                undo_allowed=False,
-                undo_used=False,
-                started_at=self.now(),
-                finished_at=None,
-                owner=info.creator,
-            )
-            insert_games(conn, [game])
             for seat, level_of in levels.items():
                 conn.execute(
                     seats.update()
                     .where(seats.c.table_num == row.num, seats.c.seat == seat)
-                    .values(kind="bot", level=level_of, name=names[seat], token_hash=None)
+                    .values(kind="bot", level=level_of, name=BOT_NAME, token_hash=None)
                 )
-            conn.execute(
-                shared_tables.update()
-                .where(shared_tables.c.num == row.num)
-                .values(status="playing", game=game.game_id)
-            )
+            return self._new_game(conn, row, seed=seed)
+
+    def rematch(self, table_id: str, *, seed: int) -> str:
+        """Start a new match at a table whose match is over, with the same people and bots
+        in the same seats; the new game's id."""
+        with self._changing(table_id, ("finished",)) as (conn, row):
+            return self._new_game(conn, row, seed=seed)
+
+    def _new_game(self, conn: Connection, row: sa.Row[Any], *, seed: int) -> str:
+        """Store the table's next match, for its seats as they are now, and put the table
+        in play. It is stored in the table's own transaction, so a table never starts
+        twice and never leaves a game behind that it does not point to."""
+        info = _info(conn, row)
+        game = NewGame(
+            game_id=uuid.uuid4().hex,
+            match=Match(info.rules, seed=seed),
+            players=check_players([s.name if s.kind != "open" else BOT_NAME for s in info.seats]),
+            kind="human",
+            levels=check_levels(
+                {seat.seat: seat.level for seat in info.seats if seat.kind != "human"}
+            ),
+            undo_allowed=False,
+            undo_used=False,
+            started_at=self.now(),
+            finished_at=None,
+            owner=info.creator,
+            at_table=True,
+        )
+        insert_games(conn, [game])
+        conn.execute(
+            shared_tables.update()
+            .where(shared_tables.c.num == row.num)
+            .values(status="playing", game=game.game_id)
+        )
         return game.game_id
 
     # ----------------------------------------------------------------- play
@@ -335,6 +386,27 @@ class Tables:
         with self.store._write() as conn:
             row = _table_row(conn, _check_id(table_id), lock=True)
             self._seen(conn, row.num, seat, back=False)
+
+    def hand_over(self, table_id: str, player: str) -> None:
+        """Make ``player``, who holds a seat at the table, its creator (the caller checks
+        that the creator asks)."""
+        with self._changing(table_id, _OPEN) as (conn, row):
+            if _info(conn, row).seat_of_player(player) is None:
+                raise StoreError("only a person seated at this table can be handed it")
+            conn.execute(
+                shared_tables.update().where(shared_tables.c.num == row.num).values(creator=player)
+            )
+
+    def idle(self, before: datetime) -> list[str]:
+        """The open tables no person has looked at since ``before``."""
+        with self.store._read() as conn:
+            return list(
+                conn.execute(
+                    sa.select(shared_tables.c.id).where(
+                        shared_tables.c.status.in_(_OPEN), shared_tables.c.human_at < before
+                    )
+                ).scalars()
+            )
 
     def close(self, table_id: str, status: str) -> None:
         """End a table: ``finished`` once its match is over, ``closed`` when given up."""
@@ -385,6 +457,11 @@ class Tables:
         )
         conn.execute(shared_tables.update().where(shared_tables.c.num == num).values(human_at=now))
 
+
+#: The states of a table that is not over.
+_OPEN: Final = ("waiting", "playing")
+#: The name a bot goes by at its seat.
+BOT_NAME: Final = "Bot"
 
 _STATE_WORDS: Final = {
     "waiting": "this table has not started yet",
@@ -438,5 +515,6 @@ def _info(conn: Connection, row: sa.Row[Any]) -> TableInfo:
         created_at=row.created_at,
         updated_at=row.updated_at,
         human_at=row.human_at,
+        public=row.public,
         seats=(held[0], held[1], held[2], held[3]),
     )

@@ -5,6 +5,8 @@ keeps the seat tokens the browser holds (one cookie a table, so a reload or a re
 link puts the person back in their seat) and nothing else: any server can draw any page.
 A fragment looks at the table once a second and moves it on (the bots at the table's
 pace); it reads the table again only when the table's version has moved (one number).
+Refusals and database faults are drawn inside that fragment, in plain words, where the
+person is looking; the server sweeps idle tables on a clock of its own.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from spades.app.tables import TURN_LIMIT, SharedView, TableRefusal, TableService
+from spades.app.tables import (
+    MAX_OPEN,
+    TURN_LIMIT,
+    SharedView,
+    Sweeper,
+    TableRefusal,
+    TableService,
+    tidy_name,
+)
 from spades.bots import bot_names
 from spades.cards import (
     BLIND_NIL,
@@ -33,10 +43,12 @@ from spades.cards import (
 )
 from spades.observation import Phase
 from spades.rules import PRESETS
-from spades.store.tables import CREATOR_SEAT, TableInfo
+from spades.store import StoreError
+from spades.store.tables import TableInfo
 from spades.ui import identity, safe
 from spades.ui.cards import SeatView, card_button, sort_cards, trick_view
 from spades.ui.db import app_store
+from spades.ui.faults import store_faults
 
 TABLE_PARAM: Final = "table"
 COOKIE_PREFIX: Final = "spades_seat_"
@@ -48,6 +60,9 @@ PRESET_KEY: Final = "lobby_preset"
 #: The rule sets a shared table offers: the partnership game's (tables seat four partners).
 TABLE_PRESETS: Final = tuple(preset for preset in PRESETS if preset.rules.partnerships)
 LIMIT_KEY: Final = "lobby_turn_limit"
+PUBLIC_KEY: Final = "lobby_public"
+CLOSING_KEY: Final = "table_closing"
+HAND_OVER_KEY: Final = "table_hand_over"
 #: The times for a move a table's creator picks from, in seconds.
 LIMITS: Final = (15, 30, 60, 120)
 #: Seconds between two looks at the table.
@@ -57,7 +72,16 @@ _TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{16,32}")
 
 
 def _service() -> TableService:
-    return TableService(app_store())
+    service = TableService(app_store())
+    _sweeping(service.store.url)
+    return service
+
+
+@st.cache_resource(show_spinner=False)
+def _sweeping(url: str) -> Sweeper:
+    """The server's sweeper of idle tables, one per database, started with the first page
+    that asks for the tables."""
+    return Sweeper(TableService(app_store())).start()
 
 
 # ------------------------------------------------------------------ seat tokens
@@ -88,7 +112,7 @@ def _remember_tokens() -> None:
         )
 
 
-def _refused(err: TableRefusal) -> None:
+def _refused(err: Exception) -> None:
     st.session_state[NOTICE_KEY] = str(err)
 
 
@@ -99,9 +123,9 @@ def _notice() -> None:
 
 
 def _name() -> str:
-    """The name typed in, or else the one this browser's player already goes by."""
-    name = st.session_state.get(NAME_KEY)
-    cleaned = " ".join(str(name or "").split())[:40]
+    """The name typed in (invisible and control characters dropped), or else the one this
+    browser's player already goes by."""
+    cleaned = tidy_name(str(st.session_state.get(NAME_KEY) or ""))
     if cleaned:
         return cleaned
     player = identity.player_id()
@@ -121,9 +145,13 @@ def _on_create() -> None:
         player = identity.ensure_player(_name())
         limit = st.session_state.get(LIMIT_KEY, TURN_LIMIT)
         table_id, token = _service().create(
-            player, _name(), preset.rules, turn_limit=limit if limit in LIMITS else TURN_LIMIT
+            player,
+            _name(),
+            preset.rules,
+            turn_limit=limit if limit in LIMITS else TURN_LIMIT,
+            public=bool(st.session_state.get(PUBLIC_KEY, False)),
         )
-    except TableRefusal as err:
+    except (TableRefusal, StoreError) as err:
         _refused(err)
         return
     _keep(table_id, token)
@@ -134,7 +162,7 @@ def _on_join(table_id: str, seat: int) -> None:
     try:
         player = identity.ensure_player(_name())
         token = _service().join(table_id, seat, player, _name())
-    except TableRefusal as err:
+    except (TableRefusal, StoreError) as err:
         _refused(err)
         return
     _keep(table_id, token)
@@ -154,6 +182,31 @@ def _on_start(table_id: str) -> None:
     _asked(lambda service, token: service.start(table_id, token), table_id)
 
 
+def _on_rematch(table_id: str) -> None:
+    _asked(lambda service, token: service.rematch(table_id, token), table_id)
+
+
+def _on_close(table_id: str) -> None:
+    st.session_state.pop(CLOSING_KEY, None)
+    _asked(lambda service, token: service.close(table_id, token), table_id)
+
+
+def _on_ask_close() -> None:
+    st.session_state[CLOSING_KEY] = True
+
+
+def _on_keep_table() -> None:
+    st.session_state.pop(CLOSING_KEY, None)
+
+
+def _on_hand_over(table_id: str) -> None:
+    seat = st.session_state.get(HAND_OVER_KEY)
+    if not isinstance(seat, int):
+        _refused(TableRefusal("Pick the person to hand the table to."))
+        return
+    _asked(lambda service, token: service.hand_over(table_id, token, seat), table_id)
+
+
 def _on_take_back(table_id: str) -> None:
     _asked(lambda service, token: service.take_back(table_id, token), table_id)
 
@@ -170,7 +223,8 @@ def _asked(ask: Callable[[TableService, str], object], table_id: str) -> None:
         return
     try:
         ask(_service(), token)
-    except TableRefusal as err:
+    except (TableRefusal, StoreError) as err:
+        # A database fault too: a click is answered where the person is looking.
         _refused(err)
 
 
@@ -181,8 +235,10 @@ def render() -> None:
     if wanted is not None and _TABLE_ID.fullmatch(wanted):
         _table_page(wanted)
     else:
+        if wanted is not None:
+            _refused(TableRefusal("That link does not name a table."))
         _lobby()
-    _remember_tokens()
+        _remember_tokens()
 
 
 def _lobby() -> None:
@@ -200,23 +256,30 @@ def _lobby() -> None:
             help="After this a bot plays for a person, until they take their seat back",
             key=LIMIT_KEY,
         )
+        st.checkbox(
+            "List it in the lobby",
+            key=PUBLIC_KEY,
+            help="Anyone may then take a seat; a table not listed is joined by its link only",
+        )
         st.button("Create a table", key="create_table", type="primary", on_click=_on_create)
+        st.caption(f"You may have {MAX_OPEN} tables open at once.")
     try:
         listed = _service().listed()
     except TableRefusal as err:
-        st.warning(safe.md(str(err)))
+        st.warning(safe.md(str(err), limit=300))
         return
     if not listed:
-        st.caption("No table is open yet: create one and share its link.")
+        st.caption("No table is listed: create one and share its link.")
     for info in listed:
         _listed_table(info)
 
 
 def _listed_table(info: TableInfo) -> None:
-    host = info.seats[CREATOR_SEAT].name
+    seat = info.seat_of_player(info.creator)
+    title = f"{safe.md(info.seats[seat].name)}'s table" if seat is not None else "A table"
     with st.container(border=True, key=f"listed_{info.table_id}"):
         state = "waiting for players" if info.status == "waiting" else "in play"
-        st.markdown(f"**{safe.md(host)}'s table** · {state}")
+        st.markdown(f"**{title}** · {state}")
         if info.status == "waiting" or info.open_seats():
             _seat_buttons(info, seated=False)
         st.link_button(
@@ -242,26 +305,108 @@ def _seat_buttons(info: TableInfo, *, seated: bool) -> None:
 
 def _table_page(table_id: str) -> None:
     st.header("A shared table")
-    _notice()
     fragment = st.fragment(run_every=POLL_SECONDS)(_table_body)
     fragment(table_id)
 
 
 def _table_body(table_id: str) -> None:
+    # A fragment's rerun does not pass through the router's fault boundary.
+    with store_faults():
+        _table_parts(table_id)
+    # Here, not after the fragment: a seat taken by a click inside it reruns only it.
+    _remember_tokens()
+
+
+def _table_parts(table_id: str) -> None:
+    # Drawn inside the fragment, so that a refused click is answered where it was made.
+    _notice()
     service = _service()
     token = _token(table_id)
     try:
         service.advance(table_id)
         view = _view(service, table_id, token)
     except TableRefusal as err:
-        st.warning(safe.md(str(err)))
+        st.warning(safe.md(str(err), limit=300))
         st.link_button("Back to the lobby", "?", icon=":material/arrow_back:")
+        return
+    if view.table.status == "closed":
+        _closed(view)
         return
     _invite(table_id)
     if view.table.status == "waiting":
         _waiting(view)
     else:
         _playing(view)
+    if view.creator:
+        _creator_controls(view)
+
+
+def _closed(view: SharedView) -> None:
+    with st.container(key="table_closed"):
+        st.info(
+            "This table is closed: its creator gave it up, or nobody looked at it for half "
+            "an hour. " + ("Its match was stored as abandoned." if view.table.game_id else ""),
+            icon=":material/door_front:",
+        )
+    st.link_button("Back to the lobby", "?", icon=":material/arrow_back:")
+
+
+def _creator_controls(view: SharedView) -> None:
+    """What only the table's creator may do whatever the state: hand the table over, close
+    it; once the match is over, a rematch."""
+    info = view.table
+    table_id = info.table_id
+    others = [
+        seat.seat
+        for seat in info.seats
+        if seat.kind == "human" and seat.player is not None and seat.player != info.creator
+    ]
+    with st.container(key="creator_controls", horizontal=True, vertical_alignment="bottom"):
+        if info.status == "finished":
+            st.button(
+                "Rematch",
+                key="rematch",
+                type="primary",
+                icon=":material/replay:",
+                help="A new match with everyone in the same seat",
+                on_click=_on_rematch,
+                args=(table_id,),
+            )
+        if others and info.status in ("waiting", "playing"):
+            st.selectbox(
+                "Hand the table to",
+                others,
+                format_func=lambda seat: f"{SEAT_NAMES[seat]}: {info.seats[seat].name}",
+                key=HAND_OVER_KEY,
+                help="They will seat bots, start, close the table and offer rematches",
+            )
+            st.button("Hand over", key="hand_over", on_click=_on_hand_over, args=(table_id,))
+        if info.status in ("waiting", "playing") and not st.session_state.get(CLOSING_KEY):
+            st.button(
+                "Close the table",
+                key="close_table",
+                icon=":material/close:",
+                on_click=_on_ask_close,
+            )
+    if info.status in ("waiting", "playing") and st.session_state.get(CLOSING_KEY):
+        _confirm_close(table_id)
+
+
+def _confirm_close(table_id: str) -> None:
+    """Asked in place (the table's fragment redraws every second, a dialog would not stay)."""
+    with st.container(key="close_confirm", border=True):
+        st.markdown(
+            "Close this table for everyone? A match in play stops here and is stored as abandoned."
+        )
+        with st.container(horizontal=True):
+            st.button(
+                "Close it",
+                key="confirm_close",
+                type="primary",
+                on_click=_on_close,
+                args=(table_id,),
+            )
+            st.button("Keep the table", key="keep_table", on_click=_on_keep_table)
 
 
 def _view(service: TableService, table_id: str, token: str | None) -> SharedView:
@@ -306,7 +451,7 @@ def _waiting(view: SharedView) -> None:
                         on_click=_on_seat_bot,
                         args=(info.table_id, seat.seat),
                     )
-            elif seat.kind == "human" and seat.seat != CREATOR_SEAT:
+            elif seat.kind == "human" and seat.player != info.creator:
                 st.button(
                     f"Free {SEAT_NAMES[seat.seat]}'s seat",
                     key=f"remove_{seat.seat}",
@@ -373,7 +518,7 @@ def _playing(view: SharedView) -> None:
 def _absent_players(info: TableInfo) -> None:
     """The creator's buttons to free the seat of a person a bot is playing for."""
     for seat in info.seats:
-        if seat.kind == "human" and seat.stand_in and seat.seat != CREATOR_SEAT:
+        if seat.kind == "human" and seat.stand_in and seat.player != info.creator:
             st.button(
                 f"Free {SEAT_NAMES[seat.seat]}'s seat",
                 key=f"remove_{seat.seat}",
