@@ -244,3 +244,14 @@ def test_a_sixth_open_table_is_refused_with_a_message(database: str) -> None:
         assert not ann.exception
     assert f"already have {MAX_OPEN} tables open" in " ".join(str(w.value) for w in ann.warning)
     assert len(Tables(Store(database)).idle(datetime.max)) == MAX_OPEN
+
+
+def test_a_seat_s_page_is_the_play_table_turned_to_its_seat(database: str) -> None:
+    ann, bob, _ = _started_with_bob()
+    for at in (ann, bob):
+        keys = {c.key for c in at.get("flex_container") if getattr(c, "key", None)} | _keys(at)
+        assert {"table_felt", "trick", "status", "side_panels", "team_us", "team_them"} <= keys
+        assert {"scoresheet", "last_trick", "controls"} <= keys
+        assert "hint" not in keys and "undo" not in keys, "both table options are off"
+    north = [m for m in bob.get("html") if "sp-north" in str(m.proto)]
+    assert north and "Ann" in str(north[0].proto), "Bob's partner Ann sits across from him"

@@ -10,16 +10,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import WAIT, NewPage, card_key, choose, settled
+from browser_helpers import WAIT, NewPage, card_key, choose, screenshot_path, settled
 from conftest import serve_app
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocket, expect
 
+from spades.cards import card_str, hand_cards
 from spades.store import Store
 from spades.store.tables import Tables
 
 pytestmark = pytest.mark.browser
 
 CARD_KEYS = re.compile(r"st-key-card_(\w\w)\b")
+#: The card buttons of a page's hand, while it bids (``hand_waiting``) or plays (``hand``).
+HAND = ".st-key-hand [class*='st-key-card_'], .st-key-hand_waiting [class*='st-key-card_']"
 #: A move at one seat must show at the others within this many milliseconds.
 SHOWN_WITHIN = 2_000
 
@@ -52,14 +55,14 @@ def _create(page: Page, url: str, *, navigate: bool = True) -> str:
     return link.inner_text().strip()
 
 
-def _bid_seat(ann: Page, bob: Page) -> tuple[Page, Page, str]:
+def _bid_seat(ann: Page, bob: Page) -> tuple[Page, Page]:
     """Wait until Ann or Bob is to bid (the bots bid at the table's pace before them);
-    (the bidder's page, the other's, the bidder's place on the table)."""
+    (the bidder's page, the other's)."""
     status = ann.locator(".st-key-status")
-    expect(status).to_contain_text(re.compile("Your turn: bid|Bob is to act"), timeout=WAIT)
+    expect(status).to_contain_text(re.compile("Your turn|Bob is bidding"), timeout=WAIT)
     if "Your turn" in status.inner_text():
-        return ann, bob, "south"
-    return bob, ann, "north"
+        return ann, bob
+    return bob, ann
 
 
 def _join_as_bob(bob: Page, url: str, table_id: str) -> None:
@@ -88,13 +91,14 @@ def _start(ann: Page) -> None:
 
 
 def _bid_shows_at_the_other_seat(ann: Page, bob: Page) -> None:
-    """Whichever of Ann and Bob bids first bids; the other page shows it within the time."""
-    bidder, other, place = _bid_seat(ann, bob)
-    bids = bidder.locator(".st-key-bids button:visible")
+    """Whichever of Ann and Bob bids first bids; the other page shows it within the time,
+    across the table (each page is turned so that its own seat is at the bottom)."""
+    bidder, other = _bid_seat(ann, bob)
+    bids = bidder.locator(".st-key-bids button:enabled:visible")
     choice = bids.nth(bids.count() // 2)
     said = choice.inner_text().strip().lower()
     choice.click()
-    expect(other.locator(f".sp-{place} .sp-stats")).to_contain_text(
+    expect(other.locator(".sp-north .sp-stats")).to_contain_text(
         f"bid {said}", timeout=SHOWN_WITHIN
     )
 
@@ -109,7 +113,7 @@ def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: s
 
     for page in (ann, bob):
         expect(page.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
-        expect(page.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13)
+        expect(page.locator(HAND)).to_have_count(13)
     # Each browser holds its own hand and nothing of the other's.
     mine, theirs = _cards_in(ann), _cards_in(bob)
     assert len(mine) == 13 and len(theirs) == 13 and not mine & theirs
@@ -117,7 +121,7 @@ def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: s
     _bid_shows_at_the_other_seat(ann, bob)
 
     bob.reload()
-    expect(bob.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13, timeout=WAIT)
+    expect(bob.locator(HAND)).to_have_count(13, timeout=WAIT)
     assert _cards_in(bob) == theirs, "a reload keeps the seat and its hand"
 
     watcher.goto(link)
@@ -138,14 +142,12 @@ def test_two_servers_on_one_database_serve_one_table(
         link = _with_bob(ann, one, bob, two)
         _start(ann)
         for page in (ann, bob):
-            expect(page.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(
-                13, timeout=WAIT
-            )
+            expect(page.locator(HAND)).to_have_count(13, timeout=WAIT)
         hand = _cards_in(bob)
         assert not hand & _cards_in(ann)
         _bid_shows_at_the_other_seat(ann, bob)
         bob.goto(link)  # the link names server one: Bob's next request lands there
-        expect(bob.locator(".st-key-hand [class*='st-key-card_']")).to_have_count(13, timeout=WAIT)
+        expect(bob.locator(HAND)).to_have_count(13, timeout=WAIT)
         assert _cards_in(bob) == hand, "on the other server Bob is still North with his hand"
 
 
@@ -154,8 +156,8 @@ def _move(page: Page) -> None:
     and wait until the table has taken it (the bid row or the card has left the page)."""
     status = page.locator(".st-key-status")
     expect(status).to_contain_text("Your turn", timeout=WAIT)
-    if "bid" in status.inner_text():
-        bids = page.locator(".st-key-bids button:visible")
+    if page.locator(".st-key-bids").count():
+        bids = page.locator(".st-key-bids button:enabled:visible")
         bids.nth(bids.count() // 2).click()
         expect(page.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
     else:
@@ -178,29 +180,108 @@ def _whose_turn(*pages: Page) -> Page:
     raise AssertionError("nobody's turn came")
 
 
+def _frames(page: Page) -> list[bytes]:
+    """Every websocket frame the page receives from now on, as bytes."""
+    frames: list[bytes] = []
+
+    def watch(socket: WebSocket) -> None:
+        socket.on(
+            "framereceived",
+            lambda payload: frames.append(
+                payload if isinstance(payload, bytes) else payload.encode()
+            ),
+        )
+
+    page.on("websocket", watch)
+    return frames
+
+
+def _styled_like_play(page: Page) -> None:
+    """The page wears the Play table's look: the felt, the trick area, card faces."""
+    expect(page.locator(".st-key-table_felt .st-key-trick .sp-table")).to_be_visible(timeout=WAIT)
+    felt = page.locator(".st-key-table_felt").evaluate(
+        "e => getComputedStyle(e).backgroundImage + getComputedStyle(e).backgroundColor"
+    )
+    assert "gradient" in felt or "rgba(0, 0, 0, 0)" not in felt, "the felt is drawn"
+    face = page.locator(
+        ".st-key-hand_waiting [class*='st-key-card_'] button, "
+        ".st-key-hand [class*='st-key-card_'] button"
+    ).first
+    expect(face).to_be_visible(timeout=WAIT)
+    assert face.evaluate("e => getComputedStyle(e).borderRadius") != "0px", "a card face"
+
+
 def test_two_people_play_a_whole_hand_together(
-    new_browser: NewPage, table_app: str, db_url: str
+    new_browser: NewPage, table_app: str, db_url: str, tmp_path: Path
 ) -> None:
     app_url = table_app
     ann, bob = new_browser(), new_browser()
+    ann.set_viewport_size({"width": 1366, "height": 900})
+    bob.set_viewport_size({"width": 1366, "height": 900})
+    heard = {ann: _frames(ann), bob: _frames(bob)}
     link = _with_bob(ann, app_url, bob, app_url)
     table_id = link.split("?table=", 1)[1]
     _start(ann)
-    unscored = ann.get_by_text("Score: North/South 0 · East/West 0")
-    expect(unscored).to_be_visible(timeout=WAIT)
-    # Each plays a bid and thirteen cards; the bots move between them at the table's pace.
-    for _ in range(2 * 14):
-        _move(_whose_turn(ann, bob))
-    expect(unscored).to_have_count(0, timeout=WAIT)
+    for page in (ann, bob):
+        _styled_like_play(page)
     store = Store(db_url)
     try:
-        game_id = Tables(store).info(table_id).game_id
-        match = store.load(game_id or "").match
+        game_id = Tables(store).info(table_id).game_id or ""
+        dealt = store.load(game_id).match.hand
+        hands = {ann: dealt.hand(2), bob: dealt.hand(0)}
+    finally:
+        store.close()
+    # Each page is turned so that its person sits at the bottom, the partner across.
+    expect(ann.locator(".sp-north .sp-name")).to_contain_text("Bob")
+    expect(bob.locator(".sp-north .sp-name")).to_contain_text("Ann")
+    expect(ann.locator(".sp-east .sp-name")).to_contain_text("East · standard bot")
+    for page in (ann, bob):
+        # Once the deal has flown in.
+        page.wait_for_function(
+            "document.getAnimations().every("
+            "a => a.effect.getTiming().iterations === Infinity || a.playState !== 'running')",
+            timeout=WAIT,
+        )
+    ann.screenshot(path=str(screenshot_path("table-shared-ann.png", tmp_path)))
+    bob.screenshot(path=str(screenshot_path("table-shared-bob.png", tmp_path)))
+    # Each plays a bid and thirteen cards; the bots move between them at the table's pace.
+    for move in range(2 * 14):
+        _move(_whose_turn(ann, bob))
+        if move == 10:
+            # Tricks are done: the last one can be looked at again.
+            ann.locator(".st-key-last_trick button").click()
+            expect(ann.locator(".st-key-last_trick_view")).to_contain_text("won by")
+            ann.locator(".st-key-last_trick button").click()
+            expect(ann.locator(".st-key-last_trick_view")).to_have_count(0, timeout=WAIT)
+    for page in (ann, bob):
+        summary = page.get_by_role("dialog")
+        expect(summary).to_contain_text("Hand 1", timeout=WAIT)
+        expect(summary.locator(".st-key-summary_us")).to_be_visible()
+        page.locator(".st-key-next_hand button").click()
+        expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
+        expect(page.locator(".st-key-scoresheet")).to_be_visible()
+        expect(page.locator(".st-key-scoresheet")).not_to_contain_text("appear here")
+    store = Store(db_url)
+    try:
+        match = store.load(game_id).match
     finally:
         store.close()
     first = match.finished[0]
     assert first.bids[0] is not None and first.bids[2] is not None
     assert len(first.tricks) == 13
+    # Neither page was ever sent a card button of the other's hand (but for the cards it
+    # was dealt itself in the next hand, drawn as soon as the first ended).
+    next_deal = {
+        ann: hand_cards(match.hand.initial_hands[2]),
+        bob: hand_cards(match.hand.initial_hands[0]),
+    }
+    for page, other in ((ann, bob), (bob, ann)):
+        sent = b"".join(heard[page])
+        assert any(f"card_{card_str(card)}".encode() in sent for card in hands[page]), (
+            "the page's own card buttons are heard in its frames"
+        )
+        for card in set(hands[other]) - set(next_deal[page]):
+            assert f"card_{card_str(card)}".encode() not in sent
 
 
 def test_a_bot_plays_for_an_absent_person_until_they_take_their_seat_back(
@@ -269,3 +350,45 @@ def test_the_table_s_game_is_the_table_s_and_its_creator_closes_it(
         store.close()
     assert info["status"] == "abandoned"
     assert after[: len(before)] == before
+
+
+def test_a_finished_match_is_played_again_with_the_same_seats(
+    new_browser: NewPage, table_app: str, db_url: str
+) -> None:
+    app_url = table_app
+    ann, bob = new_browser(), new_browser()
+    link = _with_bob(ann, app_url, bob, app_url)
+    table_id = link.split("?table=", 1)[1]
+    _start(ann)
+    expect(ann.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
+    # The match is played to its end behind the pages' backs, every seat's first legal move.
+    store = Store(db_url)
+    try:
+        tables = Tables(store)
+        first = tables.info(table_id).game_id or ""
+        match = store.load(first).match
+        while not match.is_over:
+            seat = match.current_player
+            assert seat is not None
+            action = match.legal_actions()[0]
+            tables.act(table_id, seat, action, after=match.history, person=False)
+            match.apply(action)
+    finally:
+        store.close()
+    for page in (ann, bob):
+        expect(page.locator(".st-key-match_over")).to_contain_text(
+            "The match is over", timeout=WAIT
+        )
+    expect(bob.locator(".st-key-rematch")).to_have_count(0)
+    ann.locator(".st-key-rematch button:visible").last.click()
+    for page in (ann, bob):
+        expect(page.locator(HAND)).to_have_count(13, timeout=WAIT)
+    expect(bob.locator(".sp-north .sp-name")).to_contain_text("Ann")
+    store = Store(db_url)
+    try:
+        info = Tables(store).info(table_id)
+        assert info.status == "playing" and info.game_id != first
+        assert store.game_info(first)["status"] == "finished"
+        assert [seat.name for seat in info.seats][::2] == ["Bob", "Ann"]
+    finally:
+        store.close()

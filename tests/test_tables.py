@@ -21,6 +21,7 @@ from spades.app.tables import (
     TableService,
 )
 from spades.rules import Rules
+from spades.state import IllegalAction
 from spades.store import SCHEMA_VERSION, StaleWrite, Store, StoreUnavailable
 from spades.store.profiles import Profiles
 from spades.store.rows import utc_now
@@ -553,3 +554,55 @@ def test_a_version_8_store_marks_each_table_s_game_as_the_table_s(
     assert store.unfinished_game(ann) == own
     assert not Tables(store).info(table_id).public
     store.close()
+
+
+# ------------------------------------------------------------ one view model for every seat
+def test_each_page_gets_the_play_view_model_from_its_own_seat(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    for token, seat in ((ann_token, 2), (bob_token, 0)):
+        drawn = service.view(table_id, token).drawn
+        assert drawn is not None and drawn.seat == seat and not drawn.read_only
+        assert drawn.obs.hand is not None and not drawn.hints and not drawn.undo_allowed
+        # The seat's own team is Us, whichever it is.
+        assert [side.key for side in drawn.sides] == ["team_us", "team_them"]
+    watcher = service.view(table_id, None).drawn
+    assert watcher is not None and watcher.read_only and watcher.watching
+    assert watcher.obs.hand is None and watcher.obs.legal_actions == ()
+    assert not watcher.card_why_not
+
+
+def test_seats_are_named_by_seat_and_level(service: TableService) -> None:
+    table_id, ann_token, _bob_token, _ = _table(service)
+    service.seat_bot(table_id, ann_token, 1, "basic")
+    service.start(table_id, ann_token, seed=2)
+    drawn = service.view(table_id, ann_token).drawn
+    assert drawn is not None
+    assert drawn.players == ("Bob", "East · basic bot", "Ann", "West · random bot")
+
+
+def test_a_refusal_on_a_seat_s_view_is_the_engine_s_own_reason(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    view = _turn(service, clock, table_id, [ann_token, bob_token])
+    drawn = view.drawn
+    assert drawn is not None and drawn.human_to_act
+    match = service.store.load(view.table.game_id or "").match
+    for action, why in drawn.why_not.items():
+        try:
+            match.hand.verify(action)
+        except IllegalAction as err:
+            assert why == str(err)
+        else:
+            assert why is None
+    other = _player_seat_token(view, ann_token, bob_token)
+    waiting = service.view(table_id, other).drawn
+    assert waiting is not None and not waiting.human_to_act
+    assert all(why and why.startswith("Wait for your turn") for why in waiting.why_not.values())
+
+
+def _player_seat_token(view: SharedView, ann_token: str, bob_token: str) -> str:
+    """The token of the person who is not to act in ``view``."""
+    return bob_token if view.seat == CREATOR_SEAT else ann_token

@@ -15,24 +15,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from spades.app.moves import hand_card_action, seat_why_not
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
 from spades.bots import Bot, bot_names, make_bot
 from spades.bots.hint import Hint, hint
 from spades.cards import (
     CLAIM,
-    EXCHANGE_BASE,
     LOOK,
     Action,
     Card,
     Seat,
-    card_action,
     is_card,
 )
 from spades.drive import next_bot_action
 from spades.match import Match
 from spades.observation import Observation
 from spades.rules import Rules
-from spades.state import HandState, IllegalAction, Phase, Trick
+from spades.state import HandState, Trick
 from spades.store import StaleWrite, Store, StoreError
 from spades.store.digest import history_digest
 
@@ -281,9 +280,7 @@ class GameController:
 
     def card_action(self, card: Card) -> Action:
         """The action a click on ``card`` stands for now: pass it or play it."""
-        if self.shown_hand.phase is Phase.EXCHANGE:
-            return EXCHANGE_BASE + card
-        return card_action(card)
+        return hand_card_action(self.shown_hand.phase, card)
 
     def why_not(self, action: Action) -> str | None:
         """Why the human may not take ``action`` now (the engine's words), or None."""
@@ -293,16 +290,7 @@ class GameController:
             return self.read_only_reason
         if self.summary_for is not None:
             return "The hand is over: see the summary"
-        seat = self.match.current_player
-        if seat != HUMAN_SEAT:
-            assert seat is not None
-            doing = "bid" if self.match.hand.phase is Phase.BIDDING else "play"
-            return f"Wait for your turn: {self.players[seat]} is to {doing}"
-        try:
-            self.match.hand.verify(action)
-        except IllegalAction as err:
-            return str(err)
-        return None
+        return seat_why_not(self.match.hand, HUMAN_SEAT, action, self.players)
 
     @property
     def read_only_reason(self) -> str:

@@ -1,10 +1,12 @@
-"""What the Play page may draw: one seat's view of the table, and the hands already over.
+"""What a table's page may draw: one seat's view of the table, and the hands already over.
 
-The page never sees a hand's true state. :class:`TableView` holds the human seat's
+The page never sees a hand's true state. :class:`TableView` holds its seat's
 :class:`~spades.observation.Observation` with the public facts around it (names, scores,
-whose turn, the trick on show) and the controller's answers the page needs (why each bid or
-card is refused, the hint, the message). A hand that is over is public: :class:`FinishedHand`
-holds its bids, tricks and scored result for the summary and the scoresheet.
+whose turn, the trick on show) and the answers the page needs (why each bid or card is
+refused, the hint, the message). The Play page's controller and a shared table's service
+both build one, so one renderer draws both, turned so that the page's seat sits at the
+bottom. A hand that is over is public: :class:`FinishedHand` holds its bids, tricks and
+scored result for the summary and the scoresheet.
 """
 
 from __future__ import annotations
@@ -16,7 +18,17 @@ from typing import Final
 from spades.app.play import GameController, Notice
 from spades.app.seats import HUMAN_SEAT
 from spades.bots.hint import Hint
-from spades.cards import BLIND_NIL, LOOK, Action, Card, Seat, bid_action, bid_label, partner
+from spades.cards import (
+    BLIND_NIL,
+    LOOK,
+    Action,
+    Card,
+    Seat,
+    bid_action,
+    bid_label,
+    partner,
+    team_of,
+)
 from spades.deck import Trick, deck_for
 from spades.match import Match
 from spades.observation import Observation, Phase
@@ -25,7 +37,7 @@ from spades.scoring import HandResult
 
 Bids = tuple[int | None, ...]
 Flags = tuple[bool, ...]
-#: The teams as the human sees them, by team number (the human sits on team 0).
+#: The teams as a seat sees them: its own team first.
 TEAM_NAMES: Final = ("Us", "Them")
 
 
@@ -63,11 +75,21 @@ def side_bids(rules: Rules, bids: Bids, blind: Flags) -> tuple[str, ...]:
     )
 
 
-def side_names(rules: Rules, players: Sequence[str]) -> tuple[str, ...]:
-    """Each side's name: Us and Them, or in cutthroat each player's."""
+def side_names(rules: Rules, players: Sequence[str], seat: Seat = HUMAN_SEAT) -> tuple[str, ...]:
+    """Each side's name as ``seat`` sees it, North/South first: Us for its own team and
+    Them for the other, or in cutthroat each player's.
+
+    >>> side_names(Rules(), ["N", "E", "S", "W"], seat=1)
+    ('Them', 'Us')
+    """
     if rules.partnerships:
-        return TEAM_NAMES
+        return TEAM_NAMES if team_of(seat) == 0 else TEAM_NAMES[::-1]
     return tuple(players[: rules.players])
+
+
+def offered_actions(rules: Rules) -> tuple[Action, ...]:
+    """The bids, blind nil and look a table offers (each with its refusal, if any)."""
+    return (*(bid_action(n) for n in range(rules.hand_size + 1)), BLIND_NIL, LOOK)
 
 
 def trump_taker(trick: Trick, rules: Rules) -> Seat | None:
@@ -144,7 +166,8 @@ class TableView:
 
     obs: Observation
     players: tuple[str, ...]
-    #: How many actions the match has had; each click carries it.
+    #: What each click carries, so that a click on a table that has moved on is refused:
+    #: the match's number of actions on Play, the table's version at a shared table.
     ply: int
     #: The hand on the table is the one being played (not a finished one on show).
     live: bool
@@ -174,6 +197,13 @@ class TableView:
     can_undo: bool
     show_last_trick: bool
     last_trick: Trick | None
+    #: The hint button is offered (Play; a shared table does not offer hints).
+    hints: bool = True
+
+    @property
+    def seat(self) -> Seat:
+        """The page's seat, drawn at the bottom of the table."""
+        return self.obs.seat
 
     @property
     def jokers(self) -> bool:
@@ -193,7 +223,7 @@ def table_view(controller: GameController) -> TableView:
     obs = shown.observation(HUMAN_SEAT)
     held = controller.held_trick
     summary = controller.show_summary
-    offered = [bid_action(n) for n in range(obs.rules.hand_size + 1)] + [BLIND_NIL, LOOK]
+    offered = offered_actions(obs.rules)
     return TableView(
         obs=obs,
         players=controller.players,
@@ -210,7 +240,7 @@ def table_view(controller: GameController) -> TableView:
         card_why_not={
             card: controller.why_not(controller.card_action(card)) for card in obs.hand or ()
         },
-        sides=_side_panels(
+        sides=side_panels(
             obs,
             controller.players,
             scores=match.scores if summary else obs.scores,
@@ -227,13 +257,15 @@ def table_view(controller: GameController) -> TableView:
     )
 
 
-def _side_panels(
+def side_panels(
     obs: Observation, players: Sequence[str], *, scores: Sequence[int], bags: Sequence[int]
 ) -> tuple[SidePanel, ...]:
-    """The panels beside the table: Us and Them, or every player from the human on."""
+    """The panels beside the table, the seat's own side first: Us and Them, or every
+    player from the seat on in the order they play."""
     rules = obs.rules
-    names = side_names(rules, players)
+    names = side_names(rules, players, obs.seat)
     bids = side_bids(rules, obs.bids, obs.blind)
+    mine = team_of(obs.seat) if rules.partnerships else obs.seat
     panels = [
         SidePanel(
             name=names[side],
@@ -241,12 +273,10 @@ def _side_panels(
             won=sum(obs.tricks_won[s] for s in seats),
             score=scores[side],
             bags=bags[side],
-            key=f"team_{'us' if side == 0 else 'them'}" if rules.partnerships else f"player_{side}",
+            key=f"team_{'us' if side == mine else 'them'}"
+            if rules.partnerships
+            else f"player_{side}",
         )
         for side, seats in enumerate(side_seats(rules))
     ]
-    if not rules.partnerships:
-        # The human's own panel first, then the others in the order they play after them.
-        start = HUMAN_SEAT
-        panels = [panels[(start + i) % len(panels)] for i in range(len(panels))]
-    return tuple(panels)
+    return tuple(panels[(mine + i) % len(panels)] for i in range(len(panels)))

@@ -33,12 +33,21 @@ import logging
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Final, TypeVar
 
+from spades.app.moves import hand_card_action, seat_why_not
+from spades.app.table_view import (
+    FinishedHand,
+    TableView,
+    finished_hands,
+    offered_actions,
+    side_panels,
+    trump_taker,
+)
 from spades.bots import bot_names, make_bot
-from spades.cards import Action, Card, Seat
+from spades.cards import CLAIM, SEAT_NAMES, Action, Card, Seat
 from spades.deck import Trick
 from spades.match import Match
 from spades.observation import Observation, Phase
@@ -47,7 +56,7 @@ from spades.state import IllegalAction
 from spades.store import StaleWrite, Store, StoreError, StoreUnavailable
 from spades.store.checks import tidy_name
 from spades.store.rows import utc_now
-from spades.store.tables import MAX_OPEN, TableInfo, Tables
+from spades.store.tables import CREATOR_SEAT, MAX_OPEN, TableInfo, Tables
 
 __all__ = ["MAX_OPEN", "TableRefusal", "TableService", "tidy_name"]
 
@@ -120,6 +129,11 @@ class SharedView:
     #: The match's scores so far, and its outcome once it is over.
     scores: tuple[int, int]
     outcome: str | None
+    #: The table as the page's seat sees it (a spectator sees it from South, with no
+    #: hand), for the same renderer as the Play page's; None before the match starts.
+    drawn: TableView | None = None
+    #: The hands of the match that are over, public now.
+    finished: tuple[FinishedHand, ...] = ()
 
     @property
     def creator(self) -> bool:
@@ -246,7 +260,13 @@ class TableService:
         public = PublicHand.of(hand.observation(0))
         own = hand.observation(seat) if seat is not None else None
         outcome = match.outcome.reason if match.is_over else None
-        return SharedView(info, seat, public, own, match.scores, outcome)
+        drawn = seat_table_view(info, match, seat)
+        finished = finished_hands(match)
+        return SharedView(info, seat, public, own, match.scores, outcome, drawn, finished)
+
+    def version(self, table_id: str) -> int:
+        """How many changes the table has had: one number, cheap to poll."""
+        return self._asked(lambda: self.tables.version(table_id))
 
     def act(self, table_id: str, token: str, action: Action, version: int) -> None:
         """The move of the page holding ``token``, made on the table as it stood at
@@ -418,6 +438,72 @@ class Sweeper:
             except (StoreError, TableRefusal):
                 # The next sweep tries again; a database fault is logged by the store.
                 _log.warning("the idle tables could not be swept", exc_info=True)
+
+
+def seat_names(info: TableInfo) -> tuple[str, str, str, str]:
+    """Each seat's name at the table: a person's own (``Bob (bot playing)`` while a bot
+    stands in), a bot's by seat and level (``North · standard bot``)."""
+
+    def name(seat: int) -> str:
+        held = info.seats[seat]
+        if held.kind == "human":
+            return f"{held.name} (bot playing)" if held.stand_in else held.name
+        bot = f"{SEAT_NAMES[seat]} · {held.level} bot"
+        return bot if held.kind == "bot" else f"{bot} (open seat)"
+
+    return (name(0), name(1), name(2), name(3))
+
+
+def seat_table_view(info: TableInfo, match: Match, seat: Seat | None) -> TableView:
+    """The table as ``seat`` sees it (a spectator, ``None``, from South with no hand): the
+    same view model the Play page draws. Each click carries the table's version."""
+    players = seat_names(info)
+    over = match.is_over
+    hand = match.finished[-1] if over else match.hand
+    obs = hand.observation(CREATOR_SEAT if seat is None else seat)
+    if seat is None:
+        obs = replace(obs, hand=None, legal_actions=(), can_claim=False, passed=(), received=())
+    to_act = seat is not None and not over and hand.current_player == seat
+    # A finished trick lies on the table until the next lead, unless this seat leads it.
+    held = obs.tricks[-1] if obs.tricks and not obs.trick and not over and not to_act else None
+
+    def why_not(action: Action) -> str | None:
+        if seat is None:
+            return "You are watching this table"
+        if over:
+            return "The match is over"
+        return seat_why_not(hand, seat, action, players)
+
+    return TableView(
+        obs=obs,
+        players=players,
+        ply=info.version,
+        live=not over,
+        held=held,
+        trumped=trump_taker(held, obs.rules) if held is not None else None,
+        flash=None,
+        summary=False,
+        read_only=seat is None,
+        watching=seat is None and not over,
+        human_to_act=to_act,
+        why_not={action: why_not(action) for action in offered_actions(obs.rules)},
+        card_why_not={card: why_not(hand_card_action(obs.phase, card)) for card in obs.hand or ()},
+        sides=side_panels(
+            obs,
+            players,
+            scores=match.scores if over else obs.scores,
+            bags=match.bags if over else obs.bags,
+        ),
+        target=obs.rules.target_score,
+        hint=None,
+        notice=None,
+        can_claim=to_act and hand.can(CLAIM),
+        undo_allowed=False,
+        can_undo=False,
+        show_last_trick=False,
+        last_trick=obs.tricks[-1] if obs.tricks else None,
+        hints=False,
+    )
 
 
 def _is_creator(info: TableInfo, seat: Seat | None) -> bool:

@@ -267,7 +267,7 @@ def trick_html(
     """
     cells = []
     places = [seat if view.place is None else view.place for seat, view in enumerate(seats)]
-    for place, view in zip(places, seats, strict=True):
+    for seat, (place, view) in enumerate(zip(places, seats, strict=True)):
         classes = ["sp-seat", _POSITIONS[place]]
         if view.to_act:
             classes.append("sp-to-act")
@@ -299,9 +299,12 @@ def trick_html(
         dealer = ' <span class="sp-dealer" title="dealer">D</span>' if view.dealer else ""
         badge = '<span class="sp-badge">to act</span>' if view.to_act else ""
         badge = '<span class="sp-badge">wins</span>' if view.winner else badge
+        # Four seats go by their own letter, wherever the table is turned; three players
+        # sit at west, east and south, and go by those places.
+        letter = SEAT_LETTERS[seat if len(seats) == 4 else place]
         cells.append(
             f'<div class="{" ".join(classes)}">'
-            f'<div class="sp-name"><span class="sp-letter">{SEAT_LETTERS[place]}</span> '
+            f'<div class="sp-name"><span class="sp-letter">{letter}</span> '
             f"{html.escape(view.name)}{dealer} {badge}</div>"
             f'<div class="sp-stats">bid <span class="sp-bid">{html.escape(view.bid)}</span>'
             f" · won {view.tricks} {held}</div>"

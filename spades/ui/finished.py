@@ -12,14 +12,17 @@ import streamlit as st
 from spades.app.play import GameController
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import FinishedHand, side_names
-from spades.cards import bid_label
+from spades.cards import Seat, bid_label
 from spades.ui import safe
 from spades.ui.table_html import scoresheet_rows
 
 
-def scoresheet(hands: Sequence[FinishedHand], players: Sequence[str]) -> None:
-    """The running scoresheet: a row a finished hand (see :func:`scoresheet_rows`)."""
-    rows = scoresheet_rows(hands, players)
+def scoresheet(
+    hands: Sequence[FinishedHand], players: Sequence[str], seat: Seat = HUMAN_SEAT
+) -> None:
+    """The running scoresheet as ``seat`` sees it: a row a finished hand (see
+    :func:`scoresheet_rows`)."""
+    rows = scoresheet_rows(hands, players, seat)
     with st.container(key="scoresheet"):
         st.subheader("Scoresheet")
         if rows:
@@ -28,9 +31,9 @@ def scoresheet(hands: Sequence[FinishedHand], players: Sequence[str]) -> None:
             st.caption("The scores of each hand appear here.")
 
 
-def hand_summary(players: Sequence[str], hand: FinishedHand) -> None:
+def hand_summary(players: Sequence[str], hand: FinishedHand, seat: Seat = HUMAN_SEAT) -> None:
     """A finished hand: each seat's bid and tricks, then each side's points line by line
-    (the two teams', or in cutthroat every player's)."""
+    (the two teams', Us being ``seat``'s, or in cutthroat every player's)."""
     seats = [
         {
             "Seat": players[seat],
@@ -42,11 +45,11 @@ def hand_summary(players: Sequence[str], hand: FinishedHand) -> None:
     st.dataframe(seats, hide_index=True, width="stretch")
     if hand.claimed_by is not None:
         st.caption(f"{safe.md(players[hand.claimed_by])} claimed the last tricks.")
-    names = side_names(hand.rules, players)
+    names = side_names(hand.rules, players, seat)
     sides = hand.result.sides
     for side, column in enumerate(st.columns(len(sides))):
         t = sides[side]
-        key = f"summary_{'us' if side == 0 else 'them'}" if len(names) == 2 else f"summary_{side}"
+        key = f"summary_{names[side].lower()}" if hand.rules.partnerships else f"summary_{side}"
         with column, st.container(key=key, border=True):
             st.markdown(f"**{safe.md(names[side])}: bid {hand.side_bids[side]} | won {t.tricks}**")
             for line in t.lines:

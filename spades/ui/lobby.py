@@ -11,16 +11,20 @@ person is looking; the server sweeps idle tables on a clock of its own.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final
 from urllib.parse import urlsplit
 
 import streamlit as st
 
+from spades.app.table_view import side_names
 from spades.app.tables import (
     MAX_OPEN,
+    PACE,
     TURN_LIMIT,
     SharedView,
     Sweeper,
@@ -30,25 +34,16 @@ from spades.app.tables import (
 )
 from spades.bots import bot_names
 from spades.cards import (
-    BLIND_NIL,
-    CLAIM,
-    LOOK,
     SEAT_NAMES,
     Action,
-    Card,
-    action_card,
-    bid_label,
-    bid_of,
-    passed_card,
 )
-from spades.observation import Phase
 from spades.rules import PRESETS
 from spades.store import StoreError
 from spades.store.tables import TableInfo
-from spades.ui import identity, safe
-from spades.ui.cards import SeatView, card_button, sort_cards, trick_view
+from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style
 from spades.ui.db import app_store
 from spades.ui.faults import store_faults
+from spades.ui.table import TableHandlers, draw_table
 
 TABLE_PARAM: Final = "table"
 COOKIE_PREFIX: Final = "spades_seat_"
@@ -62,6 +57,10 @@ TABLE_PRESETS: Final = tuple(preset for preset in PRESETS if preset.rules.partne
 LIMIT_KEY: Final = "lobby_turn_limit"
 PUBLIC_KEY: Final = "lobby_public"
 CLOSING_KEY: Final = "table_closing"
+#: The tables whose last trick this page shows, and the hands whose summary it has shown.
+LAST_TRICK_KEY: Final = "table_last_trick"
+SEEN_KEY: Final = "table_hands_seen"
+ASKED_KEY: Final = "table_summary_asked"
 HAND_OVER_KEY: Final = "table_hand_over"
 #: The times for a move a table's creator picks from, in seconds.
 LIMITS: Final = (15, 30, 60, 120)
@@ -207,6 +206,20 @@ def _on_hand_over(table_id: str) -> None:
     _asked(lambda service, token: service.hand_over(table_id, token, seat), table_id)
 
 
+def _on_last_trick(table_id: str) -> None:
+    shown: set[str] = st.session_state.setdefault(LAST_TRICK_KEY, set())
+    shown ^= {table_id}
+
+
+def _last_trick_shown(table_id: str) -> bool:
+    return table_id in st.session_state.get(LAST_TRICK_KEY, set())
+
+
+def _on_next_hand(table_id: str, game_id: str | None, count: int) -> None:
+    seen: dict[tuple[str, str | None], int] = st.session_state.setdefault(SEEN_KEY, {})
+    seen[(table_id, game_id)] = count
+
+
 def _on_take_back(table_id: str) -> None:
     _asked(lambda service, token: service.take_back(table_id, token), table_id)
 
@@ -304,9 +317,15 @@ def _seat_buttons(info: TableInfo, *, seated: bool) -> None:
 
 
 def _table_page(table_id: str) -> None:
+    look = sidebar.table_prefs()
+    style.inject(look.felt, look.back, PACE)
     st.header("A shared table")
     fragment = st.fragment(run_every=POLL_SECONDS)(_table_body)
     fragment(table_id)
+    _summary(table_id)
+    # Last on the page: the scripts' empty elements add no gap above the table.
+    keyboard.install()
+    quick.install()
 
 
 def _table_body(table_id: str) -> None:
@@ -332,13 +351,16 @@ def _table_parts(table_id: str) -> None:
     if view.table.status == "closed":
         _closed(view)
         return
-    _invite(table_id)
     if view.table.status == "waiting":
+        _invite(table_id)
         _waiting(view)
     else:
         _playing(view)
     if view.creator:
         _creator_controls(view)
+    if view.table.status != "waiting":
+        # Below the table once the match is on, so that the table fits the screen.
+        _invite(table_id)
 
 
 def _closed(view: SharedView) -> None:
@@ -412,7 +434,7 @@ def _confirm_close(table_id: str) -> None:
 def _view(service: TableService, table_id: str, token: str | None) -> SharedView:
     """The table as this seat sees it: read again when its version has moved on (one
     number to poll), and every few seconds all the same, as the seat's sign of life."""
-    key = (table_id, token, service.tables.version(table_id), int(time.monotonic() // 10))
+    key = (table_id, token, service.version(table_id), int(time.monotonic() // 10))
     cached = st.session_state.get(VIEW_KEY)
     if isinstance(cached, tuple) and cached[0] == key:
         view: SharedView = cached[1]
@@ -468,51 +490,103 @@ def _waiting(view: SharedView) -> None:
         )
 
 
-def _seat_name(view: SharedView, seat: int) -> str:
-    held = view.table.seats[seat]
-    if held.kind == "bot":
-        return f"{held.name} (bot)"
-    if held.kind == "open":
-        return "Open seat (bot playing)"
-    return f"{held.name} (bot playing)" if held.stand_in else held.name
-
-
 def _playing(view: SharedView) -> None:
-    public = view.public
-    assert public is not None, "a table in play has a hand on show"
-    jokers = view.table.rules.jokers
-    seats = [
-        SeatView(
-            name=_seat_name(view, seat),
-            bid=bid_label(public.bids[seat], public.blind[seat]),
-            tricks=public.tricks_won[seat],
-            card=dict(public.trick).get(seat),
-            to_act=public.current_player == seat,
-            dealer=public.dealer == seat,
-            held=public.hand_sizes[seat] if seat != view.seat else None,
-        )
-        for seat in range(4)
-    ]
-    trick_view(seats, center="", jokers=jokers)
-    with st.container(key="status"):
-        st.markdown(safe.md(_status(view)))
-    st.caption(f"Score: North/South {view.scores[0]} · East/West {view.scores[1]}")
+    """The match at the table, drawn by the Play page's renderer from the seat's view."""
+    drawn = view.drawn
+    assert drawn is not None, "a table in play has a hand on show"
+    table_id = view.table.table_id
+    if view.outcome is not None:
+        _match_over(view)
+        return
+    shown = replace(drawn, show_last_trick=_last_trick_shown(table_id))
+    handlers = TableHandlers(
+        act=functools.partial(_on_act, table_id),
+        last_trick=functools.partial(_on_last_trick, table_id),
+    )
+    draw_table(shown, handlers, sidebar.table_prefs())
     if view.seat is not None and view.table.seats[view.seat].stand_in:
         st.button(
             "Take my seat back",
             key="take_back",
             type="primary",
             on_click=_on_take_back,
-            args=(view.table.table_id,),
+            args=(table_id,),
         )
     if view.creator:
         _absent_players(view.table)
-    if view.seat is None and view.table.open_seats() and view.outcome is None:
+    if view.seat is None and view.table.open_seats():
         st.markdown("A seat is open: a bot plays it until you take it.")
         _name_input()
         _seat_buttons(view.table, seated=False)
-    if view.own is not None:
-        _own_seat(view)
+    finished.scoresheet(view.finished, drawn.players, drawn.seat)
+    ended = (table_id, view.table.game_id, len(view.finished))
+    if ended[2] > _hands_seen(table_id, view) and st.session_state.get(ASKED_KEY) != ended:
+        # The hand's summary opens outside this fragment, over the whole page, once.
+        st.session_state[ASKED_KEY] = ended
+        st.rerun(scope="app")
+
+
+def _match_over(view: SharedView) -> None:
+    drawn = view.drawn
+    assert drawn is not None and view.outcome is not None
+    rules = view.table.rules
+    names = side_names(rules, drawn.players, drawn.seat)
+    with st.container(key="match_over"):
+        st.header("The match is over")
+        reason = finished.reason_words(view.outcome, drawn.players)
+        scores = ", ".join(
+            f"{name.lower()} **{score}**" for name, score in zip(names, view.scores, strict=True)
+        )
+        st.markdown(f"{reason}. Final score: {scores}.")
+        if view.finished:
+            with st.expander(f"The last hand (hand {view.finished[-1].number})"):
+                finished.hand_summary(drawn.players, view.finished[-1], drawn.seat)
+    finished.scoresheet(view.finished, drawn.players, drawn.seat)
+
+
+def _hands_seen(table_id: str, view: SharedView) -> int:
+    """How many of the match's hands this page has shown the summary of (a page that
+    comes to a table in the middle of a match has seen those before it)."""
+    seen: dict[tuple[str, str | None], int] = st.session_state.setdefault(SEEN_KEY, {})
+    return seen.setdefault((table_id, view.table.game_id), len(view.finished))
+
+
+def _summary(table_id: str) -> None:
+    """The summary of the table's last hand, once, over the page; ``next_hand`` closes it
+    (the table itself moves on at its own pace)."""
+    cached = st.session_state.get(VIEW_KEY)
+    if not isinstance(cached, tuple) or cached[0][0] != table_id:
+        return
+    view: SharedView = cached[1]
+    if view.drawn is None or view.outcome is not None:
+        return
+    if len(view.finished) <= _hands_seen(table_id, view):
+        return
+    hand = view.finished[-1]
+    drawn = view.drawn
+
+    def body() -> None:
+        if _hands_seen(table_id, view) >= len(view.finished):
+            # Next hand was clicked: a click in a dialog reruns only the dialog.
+            st.rerun(scope="app")
+        finished.hand_summary(drawn.players, hand, drawn.seat)
+        st.button(
+            "Next hand",
+            key="next_hand",
+            type="primary",
+            width="stretch",
+            on_click=_on_next_hand,
+            args=(table_id, view.table.game_id, len(view.finished)),
+        )
+
+    dialog = st.dialog(
+        f"Hand {hand.number}",
+        width="large",
+        on_dismiss=functools.partial(
+            _on_next_hand, table_id, view.table.game_id, len(view.finished)
+        ),
+    )
+    dialog(body)()
 
 
 def _absent_players(info: TableInfo) -> None:
@@ -526,75 +600,3 @@ def _absent_players(info: TableInfo) -> None:
                 on_click=_on_remove,
                 args=(info.table_id, seat.seat),
             )
-
-
-def _status(view: SharedView) -> str:
-    public = view.public
-    assert public is not None
-    if view.outcome:
-        return f"The match is over: {view.outcome}."
-    if view.to_act:
-        return "Your turn: bid." if public.phase is Phase.BIDDING else "Your turn: play a card."
-    seat = public.current_player
-    if seat is None:
-        return "The hand is over."
-    return f"{_seat_name(view, seat)} is to act."
-
-
-def _own_seat(view: SharedView) -> None:
-    own = view.own
-    assert own is not None
-    table_id, version = view.table.table_id, view.table.version
-    legal = set(own.legal_actions)
-    jokers = view.table.rules.jokers
-    if legal & {LOOK, BLIND_NIL}:
-        with st.container(key="blind", horizontal=True):
-            st.button(
-                "Look at my cards", key="look", on_click=_on_act, args=(table_id, LOOK, version)
-            )
-            st.button(
-                "Bid blind nil",
-                key="bid_blind_nil",
-                disabled=BLIND_NIL not in legal,
-                on_click=_on_act,
-                args=(table_id, BLIND_NIL, version),
-            )
-    bids = sorted(bid for action in legal if (bid := bid_of(action)) is not None)
-    if bids:
-        with st.container(key="bids", horizontal=True, gap="small"):
-            for bid in bids:
-                st.button(
-                    bid_label(bid).capitalize(),
-                    key="bid_nil" if bid == 0 else f"bid_{bid}",
-                    on_click=_on_act,
-                    args=(table_id, _bid_action(legal, bid), version),
-                )
-    if CLAIM in legal:
-        st.button("Claim the rest", key="claim", on_click=_on_act, args=(table_id, CLAIM, version))
-    playable = _playable(legal)
-    with st.container(key="hand", horizontal=True, gap="small"):
-        for card in sort_cards(own.hand or (), jokers=jokers):
-            action = playable.get(card)
-            card_button(
-                card,
-                on_click=_on_act,
-                args=(table_id, action if action is not None else card, version),
-                disabled=action is None,
-                why_disabled="not yours to play now",
-                jokers=jokers,
-            )
-
-
-def _bid_action(legal: set[Action], bid: int) -> Action:
-    return next(action for action in legal if bid_of(action) == bid)
-
-
-def _playable(legal: set[Action]) -> dict[Card, Action]:
-    """The cards of the hand that may be played (or passed) now, with their action."""
-    found: dict[Card, Action] = {}
-    for action in legal:
-        if (card := action_card(action)) is not None:
-            found[card] = action
-        elif (passed := passed_card(action)) is not None:
-            found[passed] = action
-    return found

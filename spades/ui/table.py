@@ -8,22 +8,25 @@ fragment that reruns on a timer while the bots have something to do (one bid or 
 beat, at the sidebar's pace) and stops ticking on the human's turn; the rest of the page
 reruns when a hand or the match ends. Clicks go to :class:`spades.app.play.GameController` in
 ``on_click`` callbacks, which the engine checks.
+
+:func:`draw_table` is the one renderer of a seat's table: a shared table's page draws its
+seats through it too, with :class:`TableHandlers` that send the clicks to the table.
 """
 
 from __future__ import annotations
 
 import functools
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import streamlit as st
 
 from spades.app import sound
+from spades.app.moves import hand_card_action
 from spades.app.play import GameController, Notice
 from spades.app.prefs import TablePrefs
-from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import (
     TableView,
     finished_hands,
@@ -78,11 +81,23 @@ SOUND_KEY: Final = "play_sound"
 RUN_KEY: Final = "play_table_runs"
 
 
+@dataclass(frozen=True, slots=True)
+class TableHandlers:
+    """What the clicks on a drawn table do. Each gets the ``ply`` of the view it was drawn
+    from, so a click on a table that has moved on since can be refused."""
+
+    #: A bid, blind nil, the look, a claim, or a card's action (played or passed).
+    act: Callable[[Action, int], None]
+    #: Show or hide the last trick.
+    last_trick: Callable[[], None]
+    #: Ask for a hint, and take the last move back; None where they are not offered.
+    hint: Callable[[int], None] | None = None
+    undo: Callable[[int], None] | None = None
+
+
 # ----------------------------------------------------------------- callbacks
-def _on_card(ply: int, card: Card) -> None:
-    controller = acting_game()
-    if controller is not None:
-        controller.act(controller.card_action(card), ply)
+def _on_card(act: Callable[[Action, int], None], phase: Phase, ply: int, card: Card) -> None:
+    act(hand_card_action(phase, card), ply)
 
 
 def _on_action(action: int, ply: int) -> None:
@@ -104,6 +119,12 @@ def _on_hint(ply: int) -> None:
 def _on_last_trick() -> None:
     controller = session_game()
     controller.show_last_trick = not controller.show_last_trick
+
+
+#: The Play page's clicks: to the session's game.
+PLAY_HANDLERS: Final = TableHandlers(
+    act=_on_action, last_trick=_on_last_trick, hint=_on_hint, undo=_on_undo
+)
 
 
 def _on_next_hand() -> None:
@@ -160,7 +181,7 @@ def _bid_button_label(name: str, why: str | None) -> str:
     return f"Bid {name}" if why is None else f"Bid {name}, not allowed: {spoken(why)}"
 
 
-def _bids(view: TableView) -> dict[str, str]:
+def _bids(view: TableView, on: TableHandlers) -> dict[str, str]:
     labels: dict[str, str] = {}
     with st.container(key="bids", horizontal=True, gap="small"):
         for key, action in bid_actions(view.obs.rules.hand_size):
@@ -172,13 +193,13 @@ def _bids(view: TableView) -> dict[str, str]:
                 key=key,
                 disabled=why is not None,
                 help=why or f"Bid {name}",
-                on_click=_on_action,
+                on_click=on.act,
                 args=(action, view.ply),
             )
     return labels
 
 
-def _blind_choice(view: TableView) -> dict[str, str]:
+def _blind_choice(view: TableView, on: TableHandlers) -> dict[str, str]:
     with st.container(key="blind", horizontal=True, gap="small"):
         why = view.why_not[BLIND_NIL]
         st.button(
@@ -186,55 +207,56 @@ def _blind_choice(view: TableView) -> dict[str, str]:
             key="bid_blind_nil",
             disabled=why is not None,
             help=why or "Bid nil without looking at your cards",
-            on_click=_on_action,
+            on_click=on.act,
             args=(BLIND_NIL, view.ply),
         )
         st.button(
             "Show my cards",
             key="look",
             disabled=view.why_not[LOOK] is not None,
-            on_click=_on_action,
+            on_click=on.act,
             args=(LOOK, view.ply),
         )
     return {"bid_blind_nil": _bid_button_label(bid_label(0, blind=True), why)}
 
 
-def _controls(view: TableView) -> None:
+def _controls(view: TableView, on: TableHandlers) -> None:
     ply = view.ply
     with st.container(key="controls", horizontal=True, gap="small"):
-        st.button(
-            "Hint",
-            key="hint",
-            icon=":material/lightbulb:",
-            disabled=not view.human_to_act,
-            help="Suggest a bid or card, with the reason",
-            on_click=_on_hint,
-            args=(ply,),
-        )
+        if view.hints and on.hint is not None:
+            st.button(
+                "Hint",
+                key="hint",
+                icon=":material/lightbulb:",
+                disabled=not view.human_to_act,
+                help="Suggest a bid or card, with the reason",
+                on_click=on.hint,
+                args=(ply,),
+            )
         if view.can_claim:
             st.button(
                 "Claim the rest",
                 key="claim",
                 type="primary",
                 help="You must win every remaining trick, so you may claim them",
-                on_click=_on_action,
+                on_click=on.act,
                 args=(CLAIM, ply),
             )
-        if view.undo_allowed:
+        if view.undo_allowed and on.undo is not None:
             st.button(
                 "Undo",
                 key="undo",
                 icon=":material/undo:",
                 disabled=not view.can_undo,
                 help="Take back your last bid or card with the bots' replies",
-                on_click=_on_undo,
+                on_click=on.undo,
                 args=(ply,),
             )
         st.button(
             "Hide last trick" if view.show_last_trick else "Last trick",
             key="last_trick",
             disabled=view.last_trick is None,
-            on_click=_on_last_trick,
+            on_click=on.last_trick,
         )
 
 
@@ -308,23 +330,30 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
     view = table_view(controller)
     look = sidebar.table_prefs()
     _sound(controller, look)
-    left, right = st.columns([3, 1], gap="medium")
-    with left:
-        _felt(view, look)
-        _notice(view.notice)
-        _hint(view)
-        if not view.read_only:
-            _exchange_note(view)
-        _controls(view)
-        _last_trick(view)
-    with right:
-        _side_panels(view)
+    draw_table(view, PLAY_HANDLERS, look)
     controller.drawn()
     # Last, so that the script's element, drawn once a player is made, moves nothing above.
     identity.remember()
 
 
-def _felt(view: TableView, look: TablePrefs) -> None:
+def draw_table(view: TableView, on: TableHandlers, look: TablePrefs) -> None:
+    """A seat's table, drawn from its view: the felt with the trick, the status line and
+    the seat's cards or bids; the notice, hint and controls below; the sides' panels
+    beside it. Clicks go to ``on``."""
+    left, right = st.columns([3, 1], gap="medium")
+    with left:
+        _felt(view, look, on)
+        _notice(view.notice)
+        _hint(view)
+        if not view.read_only:
+            _exchange_note(view)
+        _controls(view, on)
+        _last_trick(view)
+    with right:
+        _side_panels(view)
+
+
+def _felt(view: TableView, look: TablePrefs, on: TableHandlers) -> None:
     """The table itself: the trick, the status line, the human's cards or bids, and the
     words a screen reader gets for all of it."""
     with st.container(key="table_felt"):
@@ -337,7 +366,7 @@ def _felt(view: TableView, look: TablePrefs) -> None:
         )
         with st.container(key="status"):
             st.markdown(f"**{safe.md(status(view), limit=200)}**")
-        labels = _own_seat(view)
+        labels = _own_seat(view, on)
         with st.container(key="keys"):
             st.caption(keyboard.HELP)
         runs = st.session_state[RUN_KEY] = st.session_state.get(RUN_KEY, 0) + 1
@@ -351,27 +380,27 @@ def _felt(view: TableView, look: TablePrefs) -> None:
         )
 
 
-def _own_seat(view: TableView) -> dict[str, str]:
-    """The human's cards (face down until looked at, and always to a watcher), with the
+def _own_seat(view: TableView, on: TableHandlers) -> dict[str, str]:
+    """The seat's cards (face down until looked at, and always to a watcher), with the
     bid buttons while bidding; returns each button's key with its accessible name."""
     obs = view.obs
     if view.read_only:
         # A watcher sees the table, never the seat's cards.
-        hidden_hand(obs.hand_sizes[HUMAN_SEAT])
+        hidden_hand(obs.hand_sizes[view.seat])
         return {}
     if obs.hand is None:
-        hidden_hand(obs.hand_sizes[HUMAN_SEAT])
-        return _blind_choice(view)
+        hidden_hand(obs.hand_sizes[view.seat])
+        return _blind_choice(view, on)
     labels: dict[str, str] = {}
-    if view.phase is Phase.BIDDING and obs.bids[HUMAN_SEAT] is None:
-        labels |= _bids(view)
+    if view.phase is Phase.BIDDING and obs.bids[view.seat] is None:
+        labels |= _bids(view, on)
     if view.phase is Phase.BIDDING and view.live:
         # The hand was just dealt: its cards fly in, once, while it is bid.
         st.html(style.deal_css(len(obs.hand)))
     return labels | hand_row(
         obs.hand,
         why_not=view.card_why_not.__getitem__,
-        on_click=functools.partial(_on_card, view.ply),
+        on_click=functools.partial(_on_card, on.act, view.phase, view.ply),
         jokers=view.jokers,
         # Until the human is to play (or pass) a card, the hand is shown plainly for
         # reading rather than greyed out.

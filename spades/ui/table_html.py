@@ -1,8 +1,9 @@
-"""The Play table's pieces made from a :class:`~spades.app.table_view.TableView`, no widget.
+"""The table's pieces made from a :class:`~spades.app.table_view.TableView`, no widget.
 
 What each seat shows, the middle of the table, the status line, the table in words for a
-screen reader, and the scoresheet's rows: all drawn from what the human seat may see and
+screen reader, and the scoresheet's rows: all drawn from what the page's seat may see and
 the public record of the hands that are over, so :mod:`spades.ui.table` only places them.
+The table is turned so that the page's seat sits at the bottom, its partner across.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from spades.app.prefs import TablePrefs
-from spades.app.seats import HUMAN_SEAT, seat_names
+from spades.app.seats import seat_names
 from spades.app.table_view import FinishedHand, TableView, side_names
 from spades.cards import Card, bid_label, card_name
 from spades.observation import Phase
@@ -22,6 +23,21 @@ from spades.ui.cards import SeatView
 THREE_HANDED_PLACES: Final = (3, 1, 2)
 #: What a seat knocked out of a three-handed match shows for its bid.
 OUT: Final = "out"
+#: The place at the bottom of the table (0 north, 1 east, 2 south, 3 west).
+BOTTOM: Final = 2
+
+
+def place_of(seat: int, viewer: int, players: int) -> int:
+    """Where ``seat`` sits on the table drawn for ``viewer``: four players turned so that
+    the viewer is at the bottom, the one who plays after them on their left and their
+    partner across; three as :data:`THREE_HANDED_PLACES` (the viewer South).
+
+    >>> [place_of(seat, 1, 4) for seat in range(4)]
+    [1, 2, 3, 0]
+    """
+    if players == 3:
+        return THREE_HANDED_PLACES[seat]
+    return (seat - viewer + BOTTOM) % 4
 
 
 def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
@@ -32,9 +48,9 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
     on_table: dict[int, Card] = dict(held.plays()) if held is not None else dict(obs.trick)
     acting = None if held is not None or view.summary else obs.current_player
     # The player's own card is drawn by the browser the moment it is clicked (see
-    # spades.ui.quick), so only the bots' cards slide in from the server's drawing.
+    # spades.ui.quick), so only the other seats' cards slide in from the server's drawing.
     fresh = (
-        obs.trick[-1][0] if held is None and obs.trick and obs.trick[-1][0] != HUMAN_SEAT else None
+        obs.trick[-1][0] if held is None and obs.trick and obs.trick[-1][0] != view.seat else None
     )
     voids = obs.known_voids() if look.voids else None
     flash = view.flash
@@ -52,12 +68,12 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
             fresh=seat == fresh,
             trumped=seat == view.trumped,
             voids=tuple(s for s in range(4) if voids[seat] >> s & 1)
-            if voids is not None and seat != HUMAN_SEAT
+            if voids is not None and seat != view.seat
             else None,
-            held=obs.hand_sizes[seat] if seat != HUMAN_SEAT else None,
+            held=obs.hand_sizes[seat] if seat != view.seat else None,
             flash=flashed.get(seat),
             flash_winner=flash is not None and flash.winner == seat,
-            place=THREE_HANDED_PLACES[seat] if players == 3 else None,
+            place=place_of(seat, view.seat, players),
         )
         for seat in range(players)
     ]
@@ -105,7 +121,7 @@ def status(view: TableView) -> str:
         return f"You are watching: {view.players[seat]} is to act."
     if view.summary or seat is None:
         return "The hand is over."
-    if seat != HUMAN_SEAT:
+    if seat != view.seat:
         doing = {Phase.BIDDING: "bidding", Phase.EXCHANGE: "passing cards"}.get(
             view.phase, "playing"
         )
@@ -124,13 +140,13 @@ def _your_turn(view: TableView) -> str:
 
 
 def scoresheet_rows(
-    hands: Sequence[FinishedHand], players: Sequence[str]
+    hands: Sequence[FinishedHand], players: Sequence[str], seat: int
 ) -> list[dict[str, int | str]]:
     """One row a finished hand: each side's bid, tricks, points, score and bags (the
-    teams', or in cutthroat every player's under their name)."""
+    teams', Us being ``seat``'s, or in cutthroat every player's under their name)."""
     rows: list[dict[str, int | str]] = []
     for hand in hands:
-        names = _distinct(side_names(hand.rules, players))
+        names = _distinct(side_names(hand.rules, players, seat))
         row: dict[str, int | str] = {
             "Hand": hand.number,
             "Dealer": seat_names(hand.rules)[hand.dealer],

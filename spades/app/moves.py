@@ -1,0 +1,38 @@
+"""What a seat may do now, in the engine's words: the action a click on a card in the hand
+stands for, and why a bid or card is refused to a seat (another seat is to act, or the
+engine's own reason). The Play controller and a shared table answer their pages with these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spades.cards import EXCHANGE_BASE, Action, Card, Seat, card_action
+from spades.observation import Phase
+from spades.state import HandState, IllegalAction
+
+
+def hand_card_action(phase: Phase, card: Card) -> Action:
+    """The action a click on ``card`` in the hand stands for in ``phase``: pass it in the
+    exchange, else play it.
+
+    >>> hand_card_action(Phase.EXCHANGE, 51) - EXCHANGE_BASE, hand_card_action(Phase.PLAYING, 51)
+    (51, 51)
+    """
+    return EXCHANGE_BASE + card if phase is Phase.EXCHANGE else card_action(card)
+
+
+def seat_why_not(hand: HandState, seat: Seat, action: Action, players: Sequence[str]) -> str | None:
+    """Why ``seat`` may not take ``action`` in ``hand`` now, in the engine's words, or None:
+    another seat is to act (named from ``players``), or the engine refuses it."""
+    current = hand.current_player
+    if current is None:
+        return "The hand is over"
+    if current != seat:
+        doing = "bid" if hand.phase is Phase.BIDDING else "play"
+        return f"Wait for your turn: {players[current]} is to {doing}"
+    try:
+        hand.verify(action)
+    except IllegalAction as err:
+        return str(err)
+    return None
