@@ -9,10 +9,10 @@ import sqlalchemy as sa
 from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
 
 #: Statements that take a store back to version 8: no mark on a shared table's games, and
-#: no choice between a listed and a private table.
+#: no table options (listed or private, hints, undo).
 TABLES_V8 = (
     "ALTER TABLE games DROP COLUMN at_table",
-    "ALTER TABLE tables DROP COLUMN public",
+    *(f"ALTER TABLE tables DROP COLUMN {name}" for name in ("public", "hints", "undo")),
 )
 #: Statements that take a store back to version 7: as :data:`TABLES_V8`, and no cutthroat
 #: (no variant or players' columns in the games, no player_hands).

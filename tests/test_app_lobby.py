@@ -34,10 +34,14 @@ def _keys(at: AppTest) -> set[str]:
     return {b.key for b in at.button if b.key}
 
 
-def _created(name: str = "Ann", *, public: bool = False) -> tuple[AppTest, str]:
+def _created(
+    name: str = "Ann", *, public: bool = False, hints: bool = False, undo: bool = False
+) -> tuple[AppTest, str]:
     at = _page()
     at.text_input(key="lobby_name").set_value(name)
     at.checkbox(key="lobby_public").set_value(public)
+    at.checkbox(key="lobby_hints").set_value(hints)
+    at.checkbox(key="lobby_undo").set_value(undo)
     at.button(key="create_table").click().run()
     table_id = at.query_params["table"]
     at.run()
@@ -116,8 +120,8 @@ def _text(at: AppTest) -> str:
     return " ".join(str(part.value) for part in parts)
 
 
-def _started_with_bob() -> tuple[AppTest, AppTest, str]:
-    ann, table_id = _created()
+def _started_with_bob(**options: bool) -> tuple[AppTest, AppTest, str]:
+    ann, table_id = _created(**options)
     bob = _page(table_id)
     bob.text_input(key="lobby_name").set_value("Bob")
     bob.button(key=f"join_{table_id}_0").click().run()
@@ -255,3 +259,17 @@ def test_a_seat_s_page_is_the_play_table_turned_to_its_seat(database: str) -> No
         assert "hint" not in keys and "undo" not in keys, "both table options are off"
     north = [m for m in bob.get("html") if "sp-north" in str(m.proto)]
     assert north and "Ann" in str(north[0].proto), "Bob's partner Ann sits across from him"
+
+
+def test_the_table_s_hints_and_undo_are_offered_to_every_seat_when_set(database: str) -> None:
+    ann, bob, table_id = _started_with_bob(hints=True, undo=True)
+    store = Store(database)
+    mover = bob if _to_a_person(store, table_id) == 0 else ann
+    store.close()
+    for at in (ann, bob):
+        at.run()
+        assert {"hint", "undo"} <= _keys(at)
+    mover.button(key="hint").click().run()
+    assert not mover.exception
+    advice = [str(box.value) for box in mover.info]
+    assert any(text.startswith(("Bid", "Play", "Nil", "Pass")) for text in advice), advice

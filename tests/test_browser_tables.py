@@ -309,15 +309,20 @@ def test_a_bot_plays_for_an_absent_person_until_they_take_their_seat_back(
     expect(ann.locator(".sp-north .sp-name")).not_to_contain_text("bot playing", timeout=WAIT)
 
 
+def _playing(new_browser: NewPage, app_url: str) -> tuple[Page, Page, str]:
+    """Ann's table with Bob at North, started, on its way; both pages and the table's id."""
+    ann, bob = new_browser(), new_browser()
+    link = _with_bob(ann, app_url, bob, app_url)
+    _start(ann)
+    expect(ann.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
+    return ann, bob, link.split("?table=", 1)[1]
+
+
 def test_the_table_s_game_is_the_table_s_and_its_creator_closes_it(
     new_browser: NewPage, table_app: str, db_url: str
 ) -> None:
     app_url = table_app
-    ann, bob = new_browser(), new_browser()
-    link = _with_bob(ann, app_url, bob, app_url)
-    table_id = link.split("?table=", 1)[1]
-    _start(ann)
-    expect(ann.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
+    ann, bob, table_id = _playing(new_browser, app_url)
     store = Store(db_url)
     try:
         game_id = Tables(store).info(table_id).game_id or ""
@@ -355,12 +360,7 @@ def test_the_table_s_game_is_the_table_s_and_its_creator_closes_it(
 def test_a_finished_match_is_played_again_with_the_same_seats(
     new_browser: NewPage, table_app: str, db_url: str
 ) -> None:
-    app_url = table_app
-    ann, bob = new_browser(), new_browser()
-    link = _with_bob(ann, app_url, bob, app_url)
-    table_id = link.split("?table=", 1)[1]
-    _start(ann)
-    expect(ann.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
+    ann, bob, table_id = _playing(new_browser, table_app)
     # The match is played to its end behind the pages' backs, every seat's first legal move.
     store = Store(db_url)
     try:

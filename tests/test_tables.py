@@ -20,6 +20,7 @@ from spades.app.tables import (
     TableRefusal,
     TableService,
 )
+from spades.bots.hint import hint
 from spades.rules import Rules
 from spades.state import IllegalAction
 from spades.store import SCHEMA_VERSION, StaleWrite, Store, StoreUnavailable
@@ -606,3 +607,111 @@ def test_a_refusal_on_a_seat_s_view_is_the_engine_s_own_reason(
 def _player_seat_token(view: SharedView, ann_token: str, bob_token: str) -> str:
     """The token of the person who is not to act in ``view``."""
     return bob_token if view.seat == CREATOR_SEAT else ann_token
+
+
+def test_a_seat_hears_what_happened_at_the_table_since_it_last_heard(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, _ = _started(service)
+    first = service.view(table_id, ann_token)
+    assert first.moment is not None and first.cues == (), "nothing sounds at a first look"
+    heard = first.moment
+    tables = Tables(service.store)
+    game_id = first.table.game_id or ""
+    # Every seat plays its first legal move through the first hand.
+    match = service.store.load(game_id).match
+    while len(match.finished) < 1:
+        action = match.legal_actions()[0]
+        tables.act(table_id, match.current_player or 0, action, after=match.history, person=False)
+        match.apply(action)
+    later = service.view(table_id, ann_token, heard=heard)
+    assert later.cues[:2] == ("snap", "gather")
+    ours, theirs = match.results[0].sides  # Ann's team is North/South
+    if ours.made is not None:
+        assert ("made" if ours.made else "set") in later.cues
+    assert ("chime" in later.cues) == (ours.points > theirs.points)
+    again = service.view(table_id, ann_token, heard=later.moment)
+    assert again.cues == ()
+
+
+# ----------------------------------------------------------------- the table's options
+def _optioned(service: TableService, **options: bool) -> tuple[str, str, str]:
+    """Ann's table with Bob at North, started with ``options``; the id and both tokens."""
+    ann, bob = _player(service, "Ann"), _player(service, "Bob")
+    table_id, ann_token = service.create(ann, "Ann", RULES, bot_level="random", **options)
+    bob_token = service.join(table_id, 0, bob, "Bob")
+    service.start(table_id, ann_token, seed=3)
+    return table_id, ann_token, bob_token
+
+
+def test_hints_and_undo_are_off_at_a_table_unless_its_creator_sets_them(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    view = _turn(service, clock, table_id, [ann_token, bob_token])
+    token = ann_token if view.seat == CREATOR_SEAT else bob_token
+    with pytest.raises(TableRefusal, match="Hints are switched off"):
+        service.hint(table_id, token, view.table.version)
+    with pytest.raises(TableRefusal, match="Undo is switched off"):
+        service.undo(table_id, token, view.table.version)
+    assert view.drawn is not None and not view.drawn.hints and not view.drawn.undo_allowed
+
+
+def test_a_table_with_hints_gives_a_seat_the_play_page_s_advice_on_its_turn(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, bob_token = _optioned(service, hints=True)
+    view = _turn(service, clock, table_id, [ann_token, bob_token])
+    token, other = (ann_token, bob_token) if view.seat == CREATOR_SEAT else (bob_token, ann_token)
+    assert view.drawn is not None and view.drawn.hints
+    match = service.store.load(view.table.game_id or "").match
+    assert view.seat is not None
+    advice = service.hint(table_id, token, view.table.version)
+    assert advice == hint(match.hand.observation(view.seat))
+    with pytest.raises(TableRefusal, match="on your turn"):
+        service.hint(table_id, other, view.table.version)
+    with pytest.raises(TableRefusal, match="moved on"):
+        service.hint(table_id, token, view.table.version - 1)
+
+
+def test_undo_at_a_table_takes_back_a_seat_s_last_move_and_the_bots_after_it(
+    service: TableService, clock: Clock
+) -> None:
+    table_id, ann_token, bob_token = _optioned(service, undo=True)
+    # Ann (South) moves; West, a bot, answers; Ann takes her move back with West's.
+    view = _turn(service, clock, table_id, [ann_token])
+    assert view.own is not None and view.drawn is not None and not view.drawn.can_undo
+    before = service.store.load(view.table.game_id or "").match.history
+    service.act(table_id, ann_token, view.own.legal_actions[0], view.table.version)
+    clock.wait(1)
+    assert service.advance(table_id)  # West's move
+    ann = service.view(table_id, ann_token)
+    assert ann.drawn is not None and ann.drawn.can_undo
+    bob = service.view(table_id, bob_token)
+    assert bob.drawn is not None and not bob.drawn.can_undo, "Bob has no move to take back"
+    with pytest.raises(TableRefusal, match="no bid or card of yours"):
+        service.undo(table_id, bob_token, bob.table.version)
+    service.undo(table_id, ann_token, ann.table.version)
+    match = service.store.load(view.table.game_id or "").match
+    assert match.history == before and match.current_player == CREATOR_SEAT
+    assert service.store.game_info(view.table.game_id or "")["undo_used"]
+    # Once Bob, a person, has moved after her, Ann's move stays.
+    view = service.view(table_id, ann_token)
+    assert view.own is not None
+    service.act(table_id, ann_token, view.own.legal_actions[0], view.table.version)
+    clock.wait(1)
+    service.advance(table_id)
+    bob = _turn(service, clock, table_id, [bob_token])
+    assert bob.own is not None
+    service.act(table_id, bob_token, bob.own.legal_actions[0], bob.table.version)
+    ann = service.view(table_id, ann_token)
+    with pytest.raises(TableRefusal, match="no other person has moved"):
+        service.undo(table_id, ann_token, ann.table.version)
+
+
+def test_a_table_s_options_leave_its_creator_s_name_alone(service: TableService) -> None:
+    ann = _player(service, "Ann")
+    table_id, _ = service.create(ann, "Ann", RULES, public=True, hints=True, undo=True)
+    info = service.view(table_id, None).table
+    assert info.seats[CREATOR_SEAT].name == "Ann"
+    assert (info.public, info.hints, info.undo) == (True, True, True)

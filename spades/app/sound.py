@@ -18,7 +18,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades.cards import SOUTH, is_card, team_of
+from spades.cards import SOUTH, Seat, is_card, team_of
 from spades.match import Match
 
 RATE: Final = 22_050
@@ -165,8 +165,11 @@ def moment(match: Match, *, holding: bool, game: str | None) -> TableMoment:
     return TableMoment(game, len(match.history), gathered, len(match.finished))
 
 
-def cues_between(before: TableMoment | None, after: TableMoment, match: Match) -> tuple[str, ...]:
-    """The sounds for what happened between two moments of the same game, in order.
+def cues_between(
+    before: TableMoment | None, after: TableMoment, match: Match, seat: Seat = SOUTH
+) -> tuple[str, ...]:
+    """The sounds for what happened between two moments of the same game, in order, as
+    ``seat`` hears them.
 
     A card played snaps, a gathered trick swishes, and an ended hand gives our side's bid
     cue (made or set: our team's, or in cutthroat the player's own) and a chime when we
@@ -182,7 +185,7 @@ def cues_between(before: TableMoment | None, after: TableMoment, match: Match) -
         cues.append("gather")
     if after.hands > before.hands:
         sides = match.results[-1].sides
-        mine = team_of(SOUTH) if match.rules.partnerships else SOUTH
+        mine = team_of(seat) if match.rules.partnerships else seat
         ours = sides[mine]
         if ours.made is not None:
             cues.append("made" if ours.made else "set")

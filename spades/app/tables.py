@@ -37,7 +37,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Final, TypeVar
 
-from spades.app.moves import hand_card_action, seat_why_not
+from spades.app import sound
+from spades.app.moves import hand_actors, hand_card_action, seat_why_not
+from spades.app.sound import TableMoment
 from spades.app.table_view import (
     FinishedHand,
     TableView,
@@ -47,7 +49,8 @@ from spades.app.table_view import (
     trump_taker,
 )
 from spades.bots import bot_names, make_bot
-from spades.cards import CLAIM, SEAT_NAMES, Action, Card, Seat
+from spades.bots.hint import Hint, hint
+from spades.cards import CLAIM, LOOK, SEAT_NAMES, Action, Card, Seat
 from spades.deck import Trick
 from spades.match import Match
 from spades.observation import Observation, Phase
@@ -134,6 +137,10 @@ class SharedView:
     drawn: TableView | None = None
     #: The hands of the match that are over, public now.
     finished: tuple[FinishedHand, ...] = ()
+    #: The table as the sounds follow it, and the sounds for the page's seat of what
+    #: happened since the moment the page last heard.
+    moment: TableMoment | None = None
+    cues: tuple[str, ...] = ()
 
     @property
     def creator(self) -> bool:
@@ -165,10 +172,13 @@ class TableService:
         bot_level: str | None = None,
         turn_limit: int = TURN_LIMIT,
         public: bool = False,
+        hints: bool = False,
+        undo: bool = False,
     ) -> tuple[str, str]:
         """A new table with ``player`` at South; its id and their seat token.
         ``turn_limit`` is how many seconds a person has for a move before a bot plays it;
-        ``public`` lists the table in the lobby (otherwise only its link joins it)."""
+        ``public`` lists the table in the lobby (otherwise only its link joins it);
+        ``hints`` and ``undo`` let every seat ask for a hint and take its last move back."""
         return self._asked(
             lambda: self.tables.create(
                 creator=player,
@@ -178,6 +188,8 @@ class TableService:
                 turn_limit=turn_limit,
                 bot_level=_level(bot_level),
                 public=public,
+                hints=hints,
+                undo=undo,
             )
         )
 
@@ -247,8 +259,11 @@ class TableService:
         return self._asked(lambda: self.tables.listed(seen_since=since))
 
     # ----------------------------------------------------------------- a page
-    def view(self, table_id: str, token: str | None) -> SharedView:
-        """What the page holding ``token`` (None for a spectator) may draw now."""
+    def view(
+        self, table_id: str, token: str | None, *, heard: TableMoment | None = None
+    ) -> SharedView:
+        """What the page holding ``token`` (None for a spectator) may draw now, with the
+        sounds of what happened since ``heard`` (the moment the page last heard)."""
         seat = self._asked(lambda: self.tables.seat_of(table_id, token)) if token else None
         info = self._asked(lambda: self.tables.info(table_id))
         if seat is not None and self._sign_of_life(info, seat):
@@ -262,7 +277,11 @@ class TableService:
         outcome = match.outcome.reason if match.is_over else None
         drawn = seat_table_view(info, match, seat)
         finished = finished_hands(match)
-        return SharedView(info, seat, public, own, match.scores, outcome, drawn, finished)
+        moment = sound.moment(match, holding=False, game=info.game_id)
+        cues = sound.cues_between(heard, moment, match, drawn.seat)
+        return SharedView(
+            info, seat, public, own, match.scores, outcome, drawn, finished, moment, cues
+        )
 
     def version(self, table_id: str) -> int:
         """How many changes the table has had: one number, cheap to poll."""
@@ -294,6 +313,51 @@ class TableService:
             raise
         except StoreError as err:
             raise TableRefusal(str(err)[:300]) from None
+
+    def hint(self, table_id: str, token: str, version: int) -> Hint:
+        """The suggested move for the seat holding ``token``, on its turn at a table whose
+        options offer hints (the same advice as on the Play page)."""
+        seat, info, match = self._turn_of(table_id, token, version)
+        if not info.hints:
+            raise TableRefusal("Hints are switched off at this table.")
+        if match.current_player != seat:
+            raise TableRefusal("A hint is given on your turn.")
+        return hint(match.hand.observation(seat))
+
+    def undo(self, table_id: str, token: str, version: int) -> None:
+        """The seat holding ``token`` takes its last bid or card of the hand back, with
+        the bots' moves after it, at a table whose options allow it."""
+        seat, info, match = self._turn_of(table_id, token, version)
+        if not info.undo:
+            raise TableRefusal("Undo is switched off at this table.")
+        point = undo_point(info, match, seat)
+        if point is None:
+            raise TableRefusal(
+                "There is no bid or card of yours to take back: only your last move of "
+                "this hand can be, and only while no other person has moved since."
+            )
+        try:
+            self.tables.take_back(table_id, point, after=match.history)
+        except StaleWrite:
+            raise TableRefusal("The table moved on before your undo arrived; look again.") from None
+        except StoreUnavailable:
+            raise
+        except StoreError as err:
+            raise TableRefusal(_plain(str(err))) from None
+
+    def _turn_of(self, table_id: str, token: str, version: int) -> tuple[Seat, TableInfo, Match]:
+        """The seat of ``token``, the table and its match, as the page drew them at
+        ``version``; a refusal when they have moved on or there is no match in play."""
+        seat = self._asked(lambda: self.tables.seat_of(table_id, token))
+        if seat is None:
+            raise TableRefusal("You do not hold a seat at this table.")
+        info = self._asked(lambda: self.tables.info(table_id))
+        if info.version != version:
+            raise TableRefusal("The table moved on before your click arrived; look again.")
+        match = self._match(info)
+        if info.status != "playing" or match is None or match.is_over:
+            raise TableRefusal("There is no match in play at this table.")
+        return seat, info, match
 
     def take_back(self, table_id: str, token: str) -> None:
         """The person holding ``token`` takes their seat back from the bot standing in."""
@@ -498,12 +562,32 @@ def seat_table_view(info: TableInfo, match: Match, seat: Seat | None) -> TableVi
         hint=None,
         notice=None,
         can_claim=to_act and hand.can(CLAIM),
-        undo_allowed=False,
-        can_undo=False,
+        undo_allowed=info.undo and seat is not None,
+        can_undo=seat is not None and undo_point(info, match, seat) is not None,
         show_last_trick=False,
         last_trick=obs.tricks[-1] if obs.tricks else None,
-        hints=False,
+        hints=info.hints and seat is not None,
     )
+
+
+def undo_point(info: TableInfo, match: Match, seat: Seat) -> int | None:
+    """How many of the match's moves stay when ``seat`` takes its last move back: its
+    last bid or card of this hand, with the bots' moves after it. None when undo is off,
+    the seat has no move in this hand, it looked at its cards since (that would reopen
+    blind nil), or a person's seat has moved since (a bot standing in for them too)."""
+    if not info.undo or match.is_over:
+        return None
+    history = match.hand.history
+    start = len(match.history) - len(history)
+    actors = hand_actors(match)
+    for index in range(len(actors) - 1, -1, -1):
+        if history[index] == LOOK:
+            return None
+        if actors[index] == seat:
+            return start + index
+        if info.seats[actors[index]].kind == "human":
+            return None
+    return None
 
 
 def _is_creator(info: TableInfo, seat: Seat | None) -> bool:

@@ -96,10 +96,14 @@ _V7_ADD_VARIANT: Final = (
 )
 
 # Version 8 did not mark a shared table's games, nor list a table by choice (every table
-# was listed). A table's current game is marked (its earlier ones are over); every table
-# becomes private, joined by its link, which its people already have.
+# was listed), nor keep a table's options. A table's current game is marked (its earlier
+# ones are over); every table becomes private, joined by its link, which its people
+# already have, with hints and undo off as before.
 _V8_ADD_AT_TABLE: Final = "ALTER TABLE games ADD COLUMN at_table BOOLEAN NOT NULL DEFAULT FALSE"
-_V8_ADD_PUBLIC: Final = "ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"
+_V8_ADD_TABLE_OPTIONS: Final = tuple(
+    f"ALTER TABLE tables ADD COLUMN {name} BOOLEAN NOT NULL DEFAULT FALSE"
+    for name in ("public", "hints", "undo")
+)
 
 
 def prepare(conn: Connection, where: str) -> None:
@@ -232,6 +236,7 @@ def _upgrade_v8(conn: Connection, *, tables_made: bool) -> None:
     """Version 8 did not mark a shared table's game: the games its tables hold now are."""
     conn.exec_driver_sql(_V8_ADD_AT_TABLE)
     if not tables_made:
-        conn.exec_driver_sql(_V8_ADD_PUBLIC)
+        for statement in _V8_ADD_TABLE_OPTIONS:
+            conn.exec_driver_sql(statement)
     held = sa.select(shared_tables.c.game).where(shared_tables.c.game.is_not(None))
     conn.execute(games.update().where(games.c.id.in_(held)).values(at_table=True))

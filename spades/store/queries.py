@@ -104,6 +104,30 @@ def append(conn: Connection, row: sa.Row[Any], action: int, *, undo_used: bool =
     conn.execute(games.update().where(games.c.num == row.num).values(**values))
 
 
+def truncate(conn: Connection, row: sa.Row[Any], length: int, after: Sequence[int]) -> None:
+    """Undo: keep the first ``length`` actions of the game in ``row`` (locked by the
+    caller, whose copy's history is ``after``), and mark undo as used."""
+    if not row.undo_allowed:
+        raise StoreError(f"undo is switched off for game {row.id}")
+    if isinstance(length, bool) or not isinstance(length, int):
+        raise StoreError(f"truncate: expected a number of actions, not {shown(length)}")
+    if not 0 <= length <= row.actions_count:
+        raise StoreError(
+            f"truncate: game {row.id} has {row.actions_count} actions, cannot keep {length}"
+        )
+    conn.execute(actions.delete().where(actions.c.game == row.num, actions.c.ply >= length))
+    conn.execute(
+        games.update()
+        .where(games.c.num == row.num)
+        .values(
+            actions_count=length,
+            digest=history_digest(list(after)[:length]),
+            undo_used=True,
+            updated_at=utc_now(),
+        )
+    )
+
+
 def player_row(conn: Connection, player_id: str) -> sa.Row[Any]:
     """A player's row; :class:`StoreError` for an unknown or malformed id."""
     row = None

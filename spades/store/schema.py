@@ -220,6 +220,9 @@ shared_tables = sa.Table(
     sa.Column("human_at", sa.DateTime, nullable=False),
     # Listed in the lobby for anyone to join; a private table is joined by its link only.
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    # The table's options, set by its creator before the start: hints, and undo.
+    sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("undo", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats = sa.Table(

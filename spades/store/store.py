@@ -40,7 +40,6 @@ from spades.store.checks import (
     token_hash,
 )
 from spades.store.connect import empty_file, resolve_url, sqlite_engine, sqlite_file
-from spades.store.digest import history_digest
 from spades.store.errors import StoreError, StoreUnavailable, plain_faults
 from spades.store.imports import imported_game
 from spades.store.migrate import prepare
@@ -59,6 +58,7 @@ from spades.store.queries import (
     seat_names,
     stored_actions,
     stored_scores,
+    truncate,
 )
 from spades.store.ratings import rate_game, rebuild
 from spades.store.rows import GameFilter, utc_now
@@ -68,7 +68,6 @@ from spades.store.schema import (
     PREFS_MAX_BYTES,
     SEAT_KEYS,
     Kind,
-    actions,
     games,
     players,
 )
@@ -230,26 +229,7 @@ class Store:
         :meth:`append_action`, another stored history raises :class:`StaleWrite`.
         """
         with self._guarded(game_id, after, "it cannot be taken back") as (conn, row):
-            if not row.undo_allowed:
-                raise StoreError(f"undo is switched off for game {game_id}")
-            if isinstance(length, bool) or not isinstance(length, int):
-                raise StoreError(f"truncate: expected a number of actions, not {shown(length)}")
-            if not 0 <= length <= row.actions_count:
-                raise StoreError(
-                    f"truncate: game {game_id} has {row.actions_count} actions, "
-                    f"cannot keep {length}"
-                )
-            conn.execute(actions.delete().where(actions.c.game == row.num, actions.c.ply >= length))
-            conn.execute(
-                games.update()
-                .where(games.c.num == row.num)
-                .values(
-                    actions_count=length,
-                    digest=history_digest(list(after)[:length]),
-                    undo_used=True,
-                    updated_at=utc_now(),
-                )
-            )
+            truncate(conn, row, length, after)
 
     def abandon(self, game_id: str, *, after: Sequence[int]) -> None:
         """Mark a game in play as given up by its player (it stays, with its actions).

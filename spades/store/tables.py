@@ -39,7 +39,14 @@ from spades.match import Match
 from spades.rules import Rules
 from spades.store.checks import check_levels, check_name, check_players, token_hash
 from spades.store.errors import StoreError
-from spades.store.queries import NewGame, append, guarded_game_row, insert_games, player_row
+from spades.store.queries import (
+    NewGame,
+    append,
+    guarded_game_row,
+    insert_games,
+    player_row,
+    truncate,
+)
 from spades.store.rows import utc_now
 from spades.store.schema import SEAT_KINDS, games, seats, shared_tables
 from spades.store.store import Store
@@ -83,6 +90,9 @@ class TableInfo:
     human_at: datetime
     #: Listed in the lobby; a private table is joined by its link only.
     public: bool
+    #: The table's options: every seat may ask for a hint, and take its last move back.
+    hints: bool
+    undo: bool
     seats: tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]
 
     def open_seats(self) -> list[int]:
@@ -174,12 +184,14 @@ class Tables:
         turn_limit: int,
         bot_level: str,
         public: bool = False,
+        hints: bool = False,
+        undo: bool = False,
     ) -> tuple[str, str]:
         """A new table waiting for players, its creator at South; its id and their token.
 
         ``bot_level`` is the level of the bot that stands in for an absent person;
-        ``public`` lists the table in the lobby. A creator with :data:`MAX_OPEN` tables
-        open already is refused.
+        ``public`` lists the table in the lobby; ``hints`` and ``undo`` are the table's
+        options. A creator with :data:`MAX_OPEN` tables open already is refused.
         """
         if not isinstance(rules, Rules):
             raise StoreError("rules: expected a Rules")
@@ -194,8 +206,9 @@ class Tables:
             raise StoreError("turn_limit: expected whole seconds")
         if not 10 <= turn_limit <= 600:
             raise StoreError("turn_limit: a turn may last 10 seconds to 10 minutes")
-        if not isinstance(public, bool):
-            raise StoreError("public: expected True or False")
+        for option, flag in (("public", public), ("hints", hints), ("undo", undo)):
+            if not isinstance(flag, bool):
+                raise StoreError(f"{option}: expected True or False")
         table_id, token, now = secrets.token_urlsafe(16), secrets.token_urlsafe(32), self.now()
         with self.store._write() as conn:
             player_row(conn, creator)
@@ -223,6 +236,8 @@ class Tables:
                     updated_at=now,
                     human_at=now,
                     public=public,
+                    hints=hints,
+                    undo=undo,
                 )
             ).inserted_primary_key
             assert inserted is not None
@@ -334,7 +349,7 @@ class Tables:
             levels=check_levels(
                 {seat.seat: seat.level for seat in info.seats if seat.kind != "human"}
             ),
-            undo_allowed=False,
+            undo_allowed=info.undo,
             undo_used=False,
             started_at=self.now(),
             finished_at=None,
@@ -367,6 +382,14 @@ class Tables:
             append(conn, game, action)
             if person:
                 self._seen(conn, row.num, seat, back=True)
+
+    def take_back(self, table_id: str, length: int, *, after: Sequence[int]) -> None:
+        """Undo at the table: keep the first ``length`` actions of its match, whose
+        history the caller read as ``after`` (a stale one raises :class:`StaleWrite`); the
+        caller checks that the moves taken back are the asking seat's and the bots'."""
+        with self._changing(table_id, ("playing",)) as (conn, row):
+            game = guarded_game_row(conn, row.game, after, "it cannot be taken back")
+            truncate(conn, game, length, after)
 
     def stand_in(self, table_id: str, seat: int, on: bool) -> None:
         """Mark that a bot plays for the person at ``seat`` (or no longer does)."""
@@ -516,5 +539,7 @@ def _info(conn: Connection, row: sa.Row[Any]) -> TableInfo:
         updated_at=row.updated_at,
         human_at=row.human_at,
         public=row.public,
+        hints=row.hints,
+        undo=row.undo,
         seats=(held[0], held[1], held[2], held[3]),
     )

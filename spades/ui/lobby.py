@@ -33,6 +33,7 @@ from spades.app.tables import (
     tidy_name,
 )
 from spades.bots import bot_names
+from spades.bots.hint import Hint
 from spades.cards import (
     SEAT_NAMES,
     Action,
@@ -43,7 +44,7 @@ from spades.store.tables import TableInfo
 from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style
 from spades.ui.db import app_store
 from spades.ui.faults import store_faults
-from spades.ui.table import TableHandlers, draw_table
+from spades.ui.table import TableHandlers, draw_table, play_cues, sounds
 
 TABLE_PARAM: Final = "table"
 COOKIE_PREFIX: Final = "spades_seat_"
@@ -56,6 +57,10 @@ PRESET_KEY: Final = "lobby_preset"
 TABLE_PRESETS: Final = tuple(preset for preset in PRESETS if preset.rules.partnerships)
 LIMIT_KEY: Final = "lobby_turn_limit"
 PUBLIC_KEY: Final = "lobby_public"
+HINTS_KEY: Final = "lobby_hints"
+UNDO_KEY: Final = "lobby_undo"
+#: The hint each table's page asked for, with the table's version it is for.
+HINT_KEY: Final = "table_hint"
 CLOSING_KEY: Final = "table_closing"
 #: The tables whose last trick this page shows, and the hands whose summary it has shown.
 LAST_TRICK_KEY: Final = "table_last_trick"
@@ -149,6 +154,8 @@ def _on_create() -> None:
             preset.rules,
             turn_limit=limit if limit in LIMITS else TURN_LIMIT,
             public=bool(st.session_state.get(PUBLIC_KEY, False)),
+            hints=bool(st.session_state.get(HINTS_KEY, False)),
+            undo=bool(st.session_state.get(UNDO_KEY, False)),
         )
     except (TableRefusal, StoreError) as err:
         _refused(err)
@@ -204,6 +211,29 @@ def _on_hand_over(table_id: str) -> None:
         _refused(TableRefusal("Pick the person to hand the table to."))
         return
     _asked(lambda service, token: service.hand_over(table_id, token, seat), table_id)
+
+
+def _on_hint(table_id: str, version: int) -> None:
+    token = _token(table_id)
+    if token is None:
+        _refused(TableRefusal("You do not hold a seat at this table."))
+        return
+    try:
+        advice = _service().hint(table_id, token, version)
+    except (TableRefusal, StoreError) as err:
+        _refused(err)
+        return
+    st.session_state.setdefault(HINT_KEY, {})[table_id] = (version, advice)
+
+
+def _hint_for(table_id: str, version: int) -> Hint | None:
+    """The hint this page asked for, while the table is where it was asked."""
+    found = st.session_state.get(HINT_KEY, {}).get(table_id)
+    return found[1] if found is not None and found[0] == version else None
+
+
+def _on_undo(table_id: str, version: int) -> None:
+    _asked(lambda service, token: service.undo(table_id, token, version), table_id)
 
 
 def _on_last_trick(table_id: str) -> None:
@@ -274,6 +304,14 @@ def _lobby() -> None:
             key=PUBLIC_KEY,
             help="Anyone may then take a seat; a table not listed is joined by its link only",
         )
+        with st.container(horizontal=True):
+            st.checkbox("Hints", key=HINTS_KEY, help="Every seat may ask for a suggested move")
+            st.checkbox(
+                "Undo",
+                key=UNDO_KEY,
+                help="Every seat may take its last bid or card back, while no other person "
+                "has moved since",
+            )
         st.button("Create a table", key="create_table", type="primary", on_click=_on_create)
         st.caption(f"You may have {MAX_OPEN} tables open at once.")
     try:
@@ -439,7 +477,7 @@ def _view(service: TableService, table_id: str, token: str | None) -> SharedView
     if isinstance(cached, tuple) and cached[0] == key:
         view: SharedView = cached[1]
         return view
-    view = service.view(table_id, token)
+    view = service.view(table_id, token, heard=sounds().moment)
     st.session_state[VIEW_KEY] = (key, view)
     return view
 
@@ -497,13 +535,29 @@ def _playing(view: SharedView) -> None:
     table_id = view.table.table_id
     if view.outcome is not None:
         _match_over(view)
+        if _hands_seen(table_id, view) < len(view.finished):
+            # The last hand is told on the match's page: a summary still open goes.
+            _on_next_hand(table_id, view.table.game_id, len(view.finished))
+            if st.session_state.get(ASKED_KEY, ("",))[0] == table_id:
+                st.rerun(scope="app")
         return
-    shown = replace(drawn, show_last_trick=_last_trick_shown(table_id))
+    shown = replace(
+        drawn,
+        show_last_trick=_last_trick_shown(table_id),
+        hint=_hint_for(table_id, drawn.ply),
+    )
     handlers = TableHandlers(
         act=functools.partial(_on_act, table_id),
         last_trick=functools.partial(_on_last_trick, table_id),
+        hint=functools.partial(_on_hint, table_id),
+        undo=functools.partial(_on_undo, table_id),
     )
-    draw_table(shown, handlers, sidebar.table_prefs())
+    look = sidebar.table_prefs()
+    heard = sounds()
+    fresh = view.moment is not None and view.moment != heard.moment
+    play_cues(view.cues if fresh else (), look)
+    heard.moment = view.moment
+    draw_table(shown, handlers, look)
     if view.seat is not None and view.table.seats[view.seat].stand_in:
         st.button(
             "Take my seat back",

@@ -423,7 +423,7 @@ def _side_panels(view: TableView) -> None:
 
 
 @dataclass(slots=True)
-class _Sounds:
+class Sounds:
     """The session's sound state: the table last heard, the clip on the page, clips made."""
 
     moment: sound.TableMoment | None = None
@@ -431,22 +431,34 @@ class _Sounds:
     made: int = 0
 
 
+def sounds() -> Sounds:
+    """The session's sound state (the Play page's and a shared table's alike)."""
+    state = st.session_state.get(SOUND_KEY)
+    if not isinstance(state, Sounds):
+        state = st.session_state[SOUND_KEY] = Sounds()
+    return state
+
+
 def _sound(controller: GameController, look: TablePrefs) -> None:
     """Play the cues of what happened since the last run, when the player wants sound."""
-    state = st.session_state.get(SOUND_KEY)
-    if not isinstance(state, _Sounds):
-        state = st.session_state[SOUND_KEY] = _Sounds()
+    state = sounds()
     now = sound.moment(controller.match, holding=controller.hold, game=controller.game_id)
     cues = sound.cues_between(state.moment, now, controller.match)
     state.moment = now
+    play_cues(cues, look)
+
+
+def play_cues(cues: Sequence[str], look: TablePrefs) -> None:
+    """Play ``cues`` when the player wants sound; the clip stays on the page until the
+    next one, so that a rerun does not cut it short."""
+    state = sounds()
     if not look.sound or look.volume == 0:
         state.clip = None
     elif cues:
         state.made += 1
         # Each clip differs from the one before by a sample, so the browser plays it even
-        # when the cues repeat; it stays on the page until the next one, so that a rerun
-        # does not cut it short.
-        state.clip = sound.clip(cues, look.volume / 100, tail=state.made % 2)
+        # when the cues repeat.
+        state.clip = sound.clip(tuple(cues), look.volume / 100, tail=state.made % 2)
     if state.clip is not None:
         with st.container(key="table_sound"):
             st.audio(state.clip, format="audio/wav", autoplay=True)
