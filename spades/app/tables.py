@@ -61,7 +61,23 @@ from spades.store.checks import tidy_name
 from spades.store.rows import utc_now
 from spades.store.tables import CREATOR_SEAT, MAX_OPEN, TableInfo, Tables
 
-__all__ = ["MAX_OPEN", "TableRefusal", "TableService", "tidy_name"]
+__all__ = [
+    "IDLE",
+    "MAX_OPEN",
+    "PACE",
+    "SEEN_EVERY",
+    "SWEEP_EVERY",
+    "TURN_LIMIT",
+    "PublicHand",
+    "SharedView",
+    "Sweeper",
+    "TableRefusal",
+    "TableService",
+    "seat_names",
+    "seat_table_view",
+    "tidy_name",
+    "undo_point",
+]
 
 T = TypeVar("T")
 
@@ -312,7 +328,7 @@ class TableService:
         except StoreUnavailable:
             raise
         except StoreError as err:
-            raise TableRefusal(str(err)[:300]) from None
+            raise TableRefusal(_plain(str(err))) from None
 
     def hint(self, table_id: str, token: str, version: int) -> Hint:
         """The suggested move for the seat holding ``token``, on its turn at a table whose
@@ -401,7 +417,7 @@ class TableService:
         except StoreUnavailable:
             raise
         except StoreError as err:
-            raise TableRefusal(str(err)[:300]) from None
+            raise TableRefusal(_plain(str(err))) from None
         return True
 
     def sweep(self) -> int:
