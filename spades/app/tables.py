@@ -306,29 +306,16 @@ class TableService:
     def act(self, table_id: str, token: str, action: Action, version: int) -> None:
         """The move of the page holding ``token``, made on the table as it stood at
         ``version``; :class:`TableRefusal` says why it was not made."""
-        seat = self._asked(lambda: self.tables.seat_of(table_id, token))
-        if seat is None:
-            raise TableRefusal("You do not hold a seat at this table, so you cannot play here.")
-        info = self._asked(lambda: self.tables.info(table_id))
-        if info.version != version:
-            raise TableRefusal("The table moved on before your move arrived; look again.")
-        match = self._match(info)
-        if info.status != "playing" or match is None or match.is_over:
-            raise TableRefusal("There is no match in play at this table.")
+        seat, _, match = self._turn_of(table_id, token, version)
         if match.current_player != seat:
             raise TableRefusal("It is not your turn.")
         try:
             match.hand.verify(action)
         except IllegalAction as err:
             raise TableRefusal(str(err)) from None
-        try:
-            self.tables.act(table_id, seat, action, after=match.history, person=True)
-        except StaleWrite:
-            raise TableRefusal("The table moved on before your move arrived; look again.") from None
-        except StoreUnavailable:
-            raise
-        except StoreError as err:
-            raise TableRefusal(_plain(str(err))) from None
+        self._written(
+            lambda: self.tables.act(table_id, seat, action, after=match.history, person=True)
+        )
 
     def hint(self, table_id: str, token: str, version: int) -> Hint:
         """The suggested move for the seat holding ``token``, on its turn at a table whose
@@ -352,14 +339,7 @@ class TableService:
                 "There is no bid or card of yours to take back: only your last move of "
                 "this hand can be, and only while no other person has moved since."
             )
-        try:
-            self.tables.take_back(table_id, point, after=match.history)
-        except StaleWrite:
-            raise TableRefusal("The table moved on before your undo arrived; look again.") from None
-        except StoreUnavailable:
-            raise
-        except StoreError as err:
-            raise TableRefusal(_plain(str(err))) from None
+        self._written(lambda: self.tables.take_back(table_id, point, after=match.history))
 
     def _turn_of(self, table_id: str, token: str, version: int) -> tuple[Seat, TableInfo, Match]:
         """The seat of ``token``, the table and its match, as the page drew them at
@@ -369,7 +349,7 @@ class TableService:
             raise TableRefusal("You do not hold a seat at this table.")
         info = self._asked(lambda: self.tables.info(table_id))
         if info.version != version:
-            raise TableRefusal("The table moved on before your click arrived; look again.")
+            raise TableRefusal(_MOVED_ON)
         match = self._match(info)
         if info.status != "playing" or match is None or match.is_over:
             raise TableRefusal("There is no match in play at this table.")
@@ -478,6 +458,19 @@ class TableService:
         if not _is_creator(info, seat):
             raise TableRefusal("Only the table's creator can do that.")
         return info
+
+    @classmethod
+    def _written(cls, write: Callable[[], None]) -> None:
+        """A person's guarded write to the table's match; a match that moved on since the
+        page drew it is refused as such, any other store refusal as :meth:`_asked` does."""
+
+        def guarded() -> None:
+            try:
+                write()
+            except StaleWrite:
+                raise TableRefusal(_MOVED_ON) from None
+
+        cls._asked(guarded)
 
     @staticmethod
     def _asked(ask: Callable[[], T]) -> T:
@@ -604,6 +597,9 @@ def undo_point(info: TableInfo, match: Match, seat: Seat) -> int | None:
         if info.seats[actors[index]].kind == "human":
             return None
     return None
+
+
+_MOVED_ON: Final = "The table moved on before your click arrived; look again."
 
 
 def _is_creator(info: TableInfo, seat: Seat | None) -> bool:
