@@ -250,10 +250,11 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serve() -> Iterator[Server]:
+def serve(script: str = "serve.py") -> Iterator[Server]:
     """Start the app on a free port, sealed in a temporary folder (home, data, store), the
     way ``tests/conftest.py`` does but watching no files; stop it and remove the folder
-    at the end."""
+    at the end. ``script`` is what ``streamlit run`` starts: the server as players start it,
+    or ``streamlit_app.py`` for the app without the tables' news route."""
     with tempfile.TemporaryDirectory(prefix="spades-bench-") as name:
         folder = Path(name)
         data, home = folder / "data", folder / "home"
@@ -272,7 +273,7 @@ def serve() -> Iterator[Server]:
             "SPADES_DATA_DIR": str(data),
             "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
         }
-        command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
+        command = [sys.executable, "-m", "streamlit", "run", str(ROOT / script)]
         command += ["--server.headless", "true", "--server.port", str(port)]
         command += ["--server.address", "127.0.0.1"]
         log_path = folder / "server.log"

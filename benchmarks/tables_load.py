@@ -3,8 +3,12 @@ people on one process and one database.
 
 Each person is a thread with a seat at a table (made with ``TableService.create``/``join``/
 ``start``, no bots). A person looks at the table's version every ``--poll`` seconds, as the
-table's page does; when it has moved they read their view and, on their turn, make a
-random legal move at once. Reported:
+table's page does, and, as the page does, also follows the table's news
+(``TableService.follow``), which ends the wait the moment a move is stored (``--no-news``:
+looks only). When the version has moved they read their view and, on their turn, make a
+random legal move at once. With ``--servers 2`` the people are spread over two stores,
+as over two servers: on PostgreSQL each hears the other's moves through the database.
+Reported:
 
 - move → visible: from a move's commit to the moment each of the other three people's
   polls first sees it (median, p95, max);
@@ -13,7 +17,7 @@ random legal move at once. Reported:
   people made, one a ply, and replays through the engine.
 
     python benchmarks/tables_load.py [--tables 50] [--seconds 60] [--poll 0.5]
-        [--db postgresql+psycopg://user@host:port/db]
+        [--no-news] [--servers 2] [--db postgresql+psycopg://user@host:port/db]
 
 Without ``--db`` the store is a temporary SQLite file; the figures in docs/benchmarks.md
 are on PostgreSQL (one local server, as ``.ci/run`` starts it).
@@ -53,11 +57,20 @@ class Board:
 
 
 def _person(
-    service: TableService, board: Board, table_id: str, token: str, until: float, poll: float
+    service: TableService,
+    board: Board,
+    table_id: str,
+    token: str,
+    until: float,
+    poll: float,
+    news: bool,
 ) -> None:
     rng = random.Random(token)
     seen = -1
+    heard = threading.Event()
+    stop = service.follow(table_id, lambda version: heard.set()) if news else None
     while time.monotonic() < until:
+        heard.clear()
         service.advance(table_id)  # as every page of the table does at each look
         version = service.tables.version(table_id)
         if version != seen:
@@ -82,7 +95,9 @@ def _person(
                     board.moved[table_id] = (view.table.version + 1, time.monotonic())
                     seen = view.table.version + 1  # one's own move is seen at once
                 continue
-        time.sleep(poll)
+        heard.wait(poll)  # the table's news, if followed, ends the wait at once
+    if stop is not None:
+        stop()
 
 
 def _tables(service: TableService, count: int) -> list[tuple[str, list[str]]]:
@@ -120,15 +135,27 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         store = Store(url)
         service = TableService(store)
         tables = _tables(service, args.tables)
+        # Each "server" has its own store, hence its own news: on PostgreSQL the news of a
+        # move made through one reaches the others through the database.
+        servers = [service] + [TableService(Store(url)) for _ in range(args.servers - 1)]
         board = Board()
         load_start, start = load_average(), time.monotonic()
         until = start + args.seconds
         people = [
             threading.Thread(
-                target=_person, args=(service, board, table_id, token, until, args.poll)
+                target=_person,
+                args=(
+                    servers[seat % len(servers)],
+                    board,
+                    table_id,
+                    token,
+                    until,
+                    args.poll,
+                    args.news,
+                ),
             )
             for table_id, tokens in tables
-            for token in tokens
+            for seat, token in enumerate(tokens)
         ]
         for person in people:
             person.start()
@@ -142,6 +169,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "tables": args.tables,
             "people": len(people),
             "poll_seconds": args.poll,
+            "news": args.news,
+            "servers": args.servers,
             "seconds": round(wall, 1),
             "moves": moves,
             "moves_per_second": round(moves / wall, 1),
@@ -158,7 +187,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "load_end": load_average(),
             **_checked(store, service, board, tables),
         }
-        store.close()
+        for server in servers:
+            server.store.close()
         return found
 
 
@@ -168,6 +198,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--poll", type=float, default=0.5, help="seconds between two looks")
     parser.add_argument("--db", help="the store's SQLAlchemy URL (default: a SQLite file)")
+    parser.add_argument(
+        "--news",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="each person also follows the table's news, as a page does (--no-news: looks only)",
+    )
+    parser.add_argument(
+        "--servers", type=int, default=1, help="stores the people are spread over, by seat"
+    )
     found = run(parser.parse_args(argv))
     print(json.dumps(found, indent=2))
     return 1 if found["lost_or_doubled"] else 0

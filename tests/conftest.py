@@ -146,7 +146,7 @@ def app_db_url(app_data: Path) -> str:
 
 @contextmanager
 def serve_app(data: Path, db_url: str) -> Iterator[str]:
-    """Run the app the way a user does (``streamlit run``) on a free local port."""
+    """Run the app the way a user does (``streamlit run serve.py``) on a free local port."""
     port = _free_port()
     env = {
         **os.environ,
@@ -161,7 +161,7 @@ def serve_app(data: Path, db_url: str) -> Iterator[str]:
             "-m",
             "streamlit",
             "run",
-            str(ROOT / "streamlit_app.py"),
+            str(ROOT / "serve.py"),
             "--server.headless",
             "true",
             "--server.port",

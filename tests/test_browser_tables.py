@@ -1,6 +1,7 @@
 """A shared table in Chromium: one person creates it, a friend joins by its link from another
-browser, bots fill the rest; each page holds only its own hand, a move at one seat shows at
-the other within two seconds, a reload keeps the seat, and a spectator sees no hand. Each
+browser, bots fill the rest; each page holds only its own hand, hears the table's news, and
+shows a move at one seat within two seconds at the other, a reload keeps the seat, and a
+spectator sees no hand. Each
 test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -103,6 +104,20 @@ def _bid_shows_at_the_other_seat(ann: Page, bob: Page) -> None:
     )
 
 
+def _hears_the_table_s_news(page: Page, table_id: str) -> None:
+    """The page keeps the table's news stream open (a move shows the moment it is
+    stored, not at the page's next look), and its listener takes no room on the page."""
+    page.wait_for_function(
+        "id => window.spadesNews && window.spadesNews[id]"
+        " && window.spadesNews[id].readyState === EventSource.OPEN",
+        arg=table_id,
+        timeout=WAIT,
+    )
+    reply = page.request.get(f"{page.url.split('/lobby')[0]}/_spades/tables/{table_id}x/news")
+    assert reply.status == 404, "the route knows no other table"
+    expect(page.locator(".st-key-news_listener")).to_be_hidden()
+
+
 def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: str) -> None:
     app_url = table_app
     ann, bob, watcher = new_browser(), new_browser(), new_browser()
@@ -114,6 +129,7 @@ def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: s
     for page in (ann, bob):
         expect(page.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
         expect(page.locator(HAND)).to_have_count(13)
+        _hears_the_table_s_news(page, table_id)
     # Each browser holds its own hand and nothing of the other's.
     mine, theirs = _cards_in(ann), _cards_in(bob)
     assert len(mine) == 13 and len(theirs) == 13 and not mine & theirs

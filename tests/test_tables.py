@@ -5,6 +5,8 @@ table's clock, and the match stored like every game."""
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -50,8 +52,10 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(db_url: str, clock: Clock) -> TableService:
-    return TableService(Store(db_url), now=clock)
+def service(db_url: str, clock: Clock) -> Iterator[TableService]:
+    made = TableService(Store(db_url), now=clock)
+    yield made
+    made.store.close()
 
 
 def _player(service: TableService, name: str) -> str:
@@ -456,6 +460,37 @@ def test_the_server_s_sweeper_closes_idle_tables_on_its_own_clock(
     finally:
         sweeper.stop()
     assert service.view(table_id, None).table.status == "closed"
+    assert not sweeper.thread.is_alive()
+
+
+def test_the_server_s_clock_moves_the_bots_at_the_table_s_pace(service: TableService) -> None:
+    """No page looks at the table: the server's clock alone moves the bots on, each once
+    the pace has passed after the move before it."""
+    ann = _player(service, "Ann")
+    table_id, token = service.create(ann, "Ann", RULES, bot_level="random")
+    moved = threading.Event()
+    versions: list[int] = []
+
+    def heard(version: int) -> None:
+        versions.append(version)
+        moved.set()
+
+    service.follow(table_id, heard)
+    sweeper = Sweeper(service).start()
+    try:
+        service.start(table_id, token, seed=5)
+        bot_moves = 0
+        while bot_moves < 3:
+            view = service.view(table_id, token)
+            if view.to_act and view.own is not None:  # Ann bids when her turn comes
+                service.act(table_id, token, view.own.legal_actions[0], view.table.version)
+                continue
+            moved.clear()
+            assert moved.wait(10), "a bot moved on the server's clock"
+            bot_moves += 1
+    finally:
+        sweeper.stop()
+    assert service.tables.info(table_id).status == "playing" and versions
     assert not sweeper.thread.is_alive()
 
 

@@ -13,10 +13,13 @@ answer any page of any table, and a page that moves to another server carries on
 - :meth:`TableService.advance` moves the table on by one step when its time has come: a
   bot's move at the table's pace, a bot standing in for a person who has let their turn
   run past the limit, the end of the match, or the close of a table no person has looked
-  at for half an hour. Any page that polls the table calls it, and the store's guarded
-  writes make two servers advancing one table at once store one move.
+  at for half an hour. The server's clock (:class:`Sweeper`) calls it as soon as a table's
+  pace has passed after a move, any page that polls the table calls it too, and the
+  store's guarded writes make two servers advancing one table at once store one move.
   :meth:`TableService.sweep` closes every idle table, whether or not a page polls it; the
-  server runs it on a clock of its own (:class:`Sweeper`).
+  server's clock runs it too.
+- A page need not poll to learn of a move: :meth:`TableService.follow` tells it as soon as
+  the move is stored, through whichever server made it.
 - The table's game is the table's: only this service moves it. Its creator (the player,
   whatever their seat) seats bots, starts, frees an absent person's seat, closes the
   table, offers a rematch with the same seats, and may hand these powers to another person
@@ -29,9 +32,12 @@ message is already written for players; every other refusal of the store becomes
 
 from __future__ import annotations
 
+import functools
+import heapq
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -93,6 +99,8 @@ _READS: Final = 5
 SEEN_EVERY: Final = timedelta(seconds=10)
 #: Seconds between two sweeps of the idle tables by the server.
 SWEEP_EVERY: Final = 60.0
+#: Seconds the server's clock waits past a table's pace, so that the pace has surely passed.
+_MARGIN: Final = 0.05
 _log = logging.getLogger("spades.tables")
 
 
@@ -303,6 +311,18 @@ class TableService:
         """How many changes the table has had: one number, cheap to poll."""
         return self._asked(lambda: self.tables.version(table_id))
 
+    def follow(self, table_id: str, heard: Callable[[int], None]) -> Callable[[], None]:
+        """Call ``heard(version)`` each time the table's version moves on, as the store's
+        news brings it (from any server sharing the database); returns the call that
+        stops it. A page told nothing still finds every change by :meth:`version`."""
+        self.version(table_id)  # a table that does not exist is refused here
+
+        def table_heard(moved: str, version: int) -> None:
+            if moved == table_id:
+                heard(version)
+
+        return self.store.news.listen(table_heard)
+
     def act(self, table_id: str, token: str, action: Action, version: int) -> None:
         """The move of the page holding ``token``, made on the table as it stood at
         ``version``; :class:`TableRefusal` says why it was not made."""
@@ -485,32 +505,72 @@ class TableService:
 
 
 class Sweeper:
-    """The server's own clock for the tables: a daemon thread that sweeps the idle tables
-    every ``every`` seconds, so a table nobody looks at still closes and leaves the lobby."""
+    """The server's own clock for the tables, a daemon thread:
+
+    - it hears every table's news (:meth:`TableService.follow`, for all tables) and moves
+      the table on once the table's pace has passed, so a bot moves on time whether or not
+      a page looks at the table then;
+    - every ``every`` seconds it sweeps the idle tables, so a table nobody looks at still
+      closes and leaves the lobby.
+
+    Each server sharing a database runs one; when two move one table at once, the store's
+    guarded writes keep one move.
+    """
 
     def __init__(self, service: TableService, *, every: float = SWEEP_EVERY) -> None:
         self.service = service
         self.every = every
         self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="spades-table-sweeper", daemon=True)
+        self._due: list[tuple[float, str]] = []
+        self._woken = threading.Condition()
+        self._deaf: Callable[[], None] | None = None
+        self.thread = threading.Thread(target=self._run, name="spades-table-clock", daemon=True)
 
     def start(self) -> Sweeper:
-        """Start sweeping; the sweeper itself."""
+        """Start hearing the tables and sweeping; the sweeper itself."""
+        self._deaf = self.service.store.news.listen(self._heard)
         self.thread.start()
         return self
 
     def stop(self) -> None:
-        """Stop at the end of the current sweep."""
-        self.stopped.set()
+        """Stop at the end of the current step."""
+        if self._deaf is not None:
+            self._deaf()
+        with self._woken:
+            self.stopped.set()
+            self._woken.notify()
         self.thread.join()
 
+    def _heard(self, table_id: str, version: int) -> None:
+        with self._woken:
+            heapq.heappush(self._due, (time.monotonic() + PACE + _MARGIN, table_id))
+            self._woken.notify()
+
     def _run(self) -> None:
-        while not self.stopped.wait(self.every):
-            try:
-                self.service.sweep()
-            except (StoreError, TableRefusal):
-                # The next sweep tries again; a database fault is logged by the store.
-                _log.warning("the idle tables could not be swept", exc_info=True)
+        sweep_at = time.monotonic() + self.every
+        while not self.stopped.is_set():
+            with self._woken:
+                wake = min([sweep_at, *(due for due, _ in self._due[:1])])
+                self._woken.wait(max(0.0, wake - time.monotonic()))
+                now = time.monotonic()
+                ready = []
+                while self._due and self._due[0][0] <= now:
+                    ready.append(heapq.heappop(self._due)[1])
+            if self.stopped.is_set():
+                return
+            for table_id in dict.fromkeys(ready):
+                self._step(functools.partial(self.service.advance, table_id), "moved on")
+            if now >= sweep_at:
+                sweep_at = now + self.every
+                self._step(self.service.sweep, "swept")
+
+    @staticmethod
+    def _step(step: Callable[[], object], done: str) -> None:
+        try:
+            step()
+        except (StoreError, TableRefusal):
+            # The next step tries again; a database fault is logged by the store.
+            _log.warning("the tables could not be %s", done, exc_info=True)
 
 
 def seat_names(info: TableInfo) -> tuple[str, str, str, str]:

@@ -43,6 +43,7 @@ from spades.store.connect import empty_file, resolve_url, sqlite_engine, sqlite_
 from spades.store.errors import StoreError, StoreUnavailable, plain_faults
 from spades.store.imports import imported_game
 from spades.store.migrate import prepare
+from spades.store.news import TableNews
 from spades.store.queries import (
     NewGame,
     append,
@@ -107,6 +108,8 @@ class Store:
                 if dialect == "sqlite"
                 else sa.create_engine(self.url, pool_pre_ping=True)
             )
+        #: The tables' news (:mod:`spades.store.news`) of this database, in this process.
+        self.news = TableNews(self.url)
         try:
             self._open()
         except StoreError:
@@ -126,6 +129,7 @@ class Store:
 
     def close(self) -> None:
         """Release the connections."""
+        self.news.close()
         self.engine.dispose()
 
     # ----------------------------------------------------------------- transactions

@@ -455,7 +455,8 @@ class Tables:
         self, table_id: str, statuses: tuple[str, ...]
     ) -> Iterator[tuple[Connection, sa.Row[Any]]]:
         """A change to a table (in one of ``statuses``, if any are given), its row locked;
-        the table's version moves on with it."""
+        the table's version moves on with it, and the news of it goes out once it is stored
+        (:mod:`spades.store.news`)."""
         with self.store._write() as conn:
             row = _table_row(conn, _check_id(table_id), lock=True)
             if statuses and row.status not in statuses:
@@ -466,6 +467,8 @@ class Tables:
                 .where(shared_tables.c.num == row.num)
                 .values(version=row.version + 1, updated_at=self.now())
             )
+            self.store.news.send(conn, row.id, row.version + 1)
+        self.store.news.announce(row.id, row.version + 1)
 
     def _seen(self, conn: Connection, num: int, seat: int, *, back: bool) -> None:
         """Note the person at ``seat`` now, and with ``back`` end any stand-in for them."""

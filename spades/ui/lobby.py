@@ -5,6 +5,8 @@ keeps the seat tokens the browser holds (one cookie a table, so a reload or a re
 link puts the person back in their seat) and nothing else: any server can draw any page.
 A fragment looks at the table once a second and moves it on (the bots at the table's
 pace); it reads the table again only when the table's version has moved (one number).
+Between two looks, the server's news of the table (:mod:`spades.ui.table_news`) reruns
+the fragment the moment another seat's move is stored.
 Refusals and database faults are drawn inside that fragment, in plain words, where the
 person is looking; the server sweeps idle tables on a clock of its own.
 """
@@ -41,7 +43,7 @@ from spades.cards import (
 from spades.rules import PRESETS
 from spades.store import StoreError
 from spades.store.tables import TableInfo
-from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style
+from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style, table_news
 from spades.ui.db import app_store
 from spades.ui.faults import store_faults
 from spades.ui.table import TableHandlers, draw_table, play_cues, sounds
@@ -389,6 +391,7 @@ def _table_parts(table_id: str) -> None:
     if view.table.status == "closed":
         _closed(view)
         return
+    table_news.listen(table_id, view.table.version)
     if view.table.status == "waiting":
         _invite(table_id)
         _waiting(view)

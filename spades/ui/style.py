@@ -261,6 +261,8 @@ CSS: Final = """
   .st-key-hand_hidden .sp-card + .sp-card { margin-left: -1.2rem; }
   .st-key-controls button { min-height: 2.2rem; padding: 0.15rem 0.6rem; }
 }
+/* A shared table's news listener: a button its script presses, never seen. */
+.st-key-news_listener { display: none; }
 /* A touch screen has no keys to explain and no hover: a tapped card does not stay lifted. */
 @media (hover: none) and (pointer: coarse) {
   .st-key-keys { display: none; }

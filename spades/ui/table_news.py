@@ -1,0 +1,191 @@
+"""A shared table's page hears of each move as soon as it is stored.
+
+The server (``serve.py``) adds one route to the app: ``GET /_spades/tables/<id>/news``, a
+stream of server-sent events whose data is the table's version, sent when the stream opens
+and again each time the version moves on (:meth:`~spades.app.tables.TableService.follow`).
+It says only that the table moved, never what is on it: a page learns the rest by
+redrawing its own seat's view, as it always does.
+
+The table's page draws a hidden button and a small script (:func:`listen`). The script
+keeps one stream open for the table on show and, when a version newer than the one the
+page drew arrives, presses the button: Streamlit reruns the table's fragment at once, with
+the page's own widgets, exactly as a click would. A page whose stream cannot open (the app
+started without ``serve.py``, or a proxy that holds streams back) still finds each move on
+its fragment's next look, a second later at most.
+
+Each stream is bounded: :data:`PER_TABLE` streams a table and :data:`STREAMS` in all on one
+server; past that the route answers 503 and the page falls back on looking. A stream ends
+after :data:`LIFETIME` seconds and the browser opens it again, and every stream ends when
+the server is told to stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import threading
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from types import FrameType
+from typing import Any, Final
+
+import streamlit as st
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from spades.app.tables import TableRefusal, TableService
+from spades.store import StoreError
+from spades.ui.db import app_store
+
+#: The route's path; ``{table_id}`` is the table's id as in its link.
+PATH: Final = "/_spades/tables/{table_id}/news"
+#: The hidden button the script presses, by its widget key.
+BUTTON_KEY: Final = "table_news"
+#: The hidden container of the button and the script (``display: none`` in the stylesheet).
+HOLDER_KEY: Final = "news_listener"
+#: Streams a table may have open on one server, and streams in all.
+PER_TABLE: Final = 64
+STREAMS: Final = 2000
+#: Seconds a stream stays open; the browser opens a new one after it.
+LIFETIME: Final = 600.0
+#: Seconds between two comments that keep an idle stream's connection alive.
+KEEP_ALIVE: Final = 15.0
+#: Seconds a quiet stream waits before it looks whether the server is stopping.
+WAKE: Final = 0.5
+_TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{16,32}")
+
+Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
+
+_open: Counter[str] = Counter()
+#: Set when the server is told to stop (:func:`lifespan`).
+_stopping = threading.Event()
+
+
+def routes() -> list[BaseRoute]:
+    """The routes the server adds to the app."""
+    return [Route(PATH, news, methods=["GET"])]
+
+
+@asynccontextmanager
+async def lifespan(app: object) -> AsyncIterator[None]:
+    """The server's life, as far as the streams are concerned.
+
+    The ASGI server waits for every response in progress before it stops, and a stream
+    would keep it waiting for :data:`LIFETIME`. Once the server has set its handlers of the
+    stop signals, they are wrapped so that each first tells the streams to end.
+    """
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _ending_streams(signal.getsignal(sig)))
+    yield
+
+
+def _ending_streams(handler: Handler) -> Callable[[int, FrameType | None], None]:
+    def stop(sig: int, frame: FrameType | None) -> None:
+        _stopping.set()
+        if callable(handler):
+            handler(sig, frame)
+        elif handler == signal.SIG_DFL:
+            signal.default_int_handler(sig, frame)
+
+    return stop
+
+
+async def news(request: Request) -> Response:
+    """The stream of one table's versions (see the module's docstring)."""
+    table_id = str(request.path_params["table_id"])
+    if not _TABLE_ID.fullmatch(table_id):
+        return PlainTextResponse("No such table.", status_code=404)
+    if _open[table_id] >= PER_TABLE or _open.total() >= STREAMS:
+        return PlainTextResponse("Too many pages are listening; look again later.", 503)
+    service = TableService(app_store())
+    loop = asyncio.get_running_loop()
+    moved = asyncio.Event()
+    latest = [0]
+
+    def heard(version: int) -> None:
+        def note() -> None:
+            latest[0] = max(latest[0], version)
+            moved.set()
+
+        loop.call_soon_threadsafe(note)
+
+    try:
+        stop = await run_in_threadpool(service.follow, table_id, heard)
+        latest[0] = max(latest[0], await run_in_threadpool(service.version, table_id))
+    except (TableRefusal, StoreError):
+        return PlainTextResponse("No such table.", status_code=404)
+    _open[table_id] += 1
+
+    async def stream() -> AsyncIterator[str]:
+        sent = -1
+        started = said = time.monotonic()
+        try:
+            yield "retry: 1000\n\n"
+            while not _stopping.is_set() and time.monotonic() - started < LIFETIME:
+                if latest[0] > sent:
+                    sent = latest[0]
+                    said = time.monotonic()
+                    yield f"data: {sent}\n\n"
+                elif time.monotonic() - said >= KEEP_ALIVE:
+                    said = time.monotonic()
+                    yield ": still here\n\n"
+                moved.clear()
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(moved.wait(), WAKE)
+        finally:
+            stop()
+            _open[table_id] -= 1
+            if _open[table_id] <= 0:
+                del _open[table_id]
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+_SCRIPT: Final = """
+<script>
+(() => {
+  const id = "%s";
+  const doc = window.document;
+  const all = window.spadesNews || (window.spadesNews = {});
+  for (const [other, source] of Object.entries(all)) {
+    if (other !== id) { source.close(); delete all[other]; }
+  }
+  if (all[id] || !window.EventSource) return;
+  const source = new EventSource("/_spades/tables/" + id + "/news");
+  source.onmessage = (event) => {
+    const button = doc.querySelector(".st-key-%s button");
+    if (!button) { source.close(); delete all[id]; return; }
+    const mark = doc.querySelector(".sp-news");
+    const drawn = mark ? Number(mark.dataset.version) : -1;
+    if (Number(event.data) > drawn) button.click();
+  };
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED) delete all[id];
+  };
+  all[id] = source;
+})();
+</script>
+"""
+
+
+def listen(table_id: str, version: int) -> None:
+    """On a table's page, inside its fragment: the hidden button that reruns the fragment,
+    the version drawn, and the script that presses the button when the table moves on.
+    ``table_id`` has been checked to be a table id (URL-safe letters only)."""
+    with st.container(key=HOLDER_KEY):
+        st.button("Look at the table", key=BUTTON_KEY)
+        st.html(
+            f'<span class="sp-news" data-version="{int(version)}"></span>'
+            + _SCRIPT % (table_id, BUTTON_KEY),
+            unsafe_allow_javascript=True,
+        )
