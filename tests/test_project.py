@@ -14,6 +14,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from conftest import run_pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -187,15 +188,7 @@ def test_the_pytest_command_collects_the_tests_of_this_checkout() -> None:
     # helpers, and spades here rather than in a checkout an editable install points at.
     script = Path(sys.executable).with_name("pytest")
     assert script.exists(), f"no pytest command beside {sys.executable}"
-    env = {name: value for name, value in os.environ.items() if not name.startswith("PYTEST_")}
-    done = subprocess.run(
-        [str(script), "--collect-only", "-q", "-n", "0", *COLLECTED],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_pytest("--collect-only", "-q", "-n", "0", *COLLECTED, command=[str(script)])
     assert done.returncode == 0, done.stdout + done.stderr
     for path in COLLECTED:
         assert f"{path}::" in done.stdout, done.stdout
