@@ -12,7 +12,7 @@ import tempfile
 import time
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -102,6 +102,28 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
             conn.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
     finally:
         admin.dispose()
+
+
+def run_pytest(
+    *args: str,
+    command: Sequence[str] = (sys.executable, "-m", "pytest"),
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run pytest with ``args`` in a process of its own at the project's root, by ``command``,
+    with ``env`` (this process's environment by default). The PYTEST_ variables of the
+    session running it are left out, so the new run is not taken for a part of this one."""
+    return subprocess.run(
+        [*command, *args],
+        cwd=ROOT,
+        env={
+            name: value
+            for name, value in (os.environ if env is None else env).items()
+            if not name.startswith("PYTEST_")
+        },
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _free_port() -> int:

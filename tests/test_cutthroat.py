@@ -4,12 +4,12 @@ contract (legality, observations, clone, record and replay) as in the partnershi
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
 from engine_helpers import cards, snapshot
+from test_golden import golden_match
 
 from spades.cards import (
     BLIND_NIL,
@@ -609,16 +609,13 @@ def test_cutthroat_illegal_action_leaves_the_state_unchanged_and_says_why() -> N
 
 
 def test_cutthroat_golden_record_replays_to_its_final_scores() -> None:
-    # A three-handed match between seeded random bots (tests/golden/match_cutthroat_*.json
-    # are played again by tests/test_golden.py); its whole record is checked in here.
+    # The golden match cutthroat_three (tests/golden/match_cutthroat_three.txt, played again
+    # by tests/test_golden.py): its whole record is checked in here.
     text = (Path(__file__).parent / "golden" / "record_cutthroat_three.json").read_text()
     loaded = loads(text)
     assert loaded.record.rules.players == 3 and not loaded.record.rules.partnerships
     match = loaded.match
     assert match.is_over and len(match.finished) == 4
     assert (match.scores, match.winner) == ((-520, -691, -400), 2)
-    golden = json.loads(
-        (Path(__file__).parent / "golden" / "match_cutthroat_three.json").read_text()
-    )
-    assert list(match.scores) == golden["expected"]["scores"]
     assert list(loaded.record.actions) == match.history
+    assert match.history == golden_match("match_cutthroat_three").history

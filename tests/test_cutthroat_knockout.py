@@ -8,13 +8,13 @@ rule: the mercy score ends the match (tests/test_cutthroat.py)."""
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from pathlib import Path
 
 import pytest
 from engine_helpers import snapshot
 from test_cutthroat import bid_all, check_views, play_random_match
+from test_golden import golden_match
 
 from spades.cards import CLAIM, LOOK, bid_action
 from spades.match import Match
@@ -250,7 +250,7 @@ def test_the_deal_passes_over_a_knocked_out_seat() -> None:
 
 
 def test_golden_knockout_record_replays_to_its_final_scores() -> None:
-    # Seeded random bots (tests/test_golden.py plays match_cutthroat_knockout*.json again):
+    # The golden match cutthroat_knockout (tests/golden/match_cutthroat_knockout.txt):
     # seat 0 falls in the second hand, and seat 1 in the seventh, leaving seat 2 the winner.
     loaded = loads((GOLDEN / "record_cutthroat_knockout.json").read_text())
     match = loaded.match
@@ -262,8 +262,7 @@ def test_golden_knockout_record_replays_to_its_final_scores() -> None:
     assert (
         match.outcome.reason == "seat 1 fell to the mercy score: seat 2 wins as the last player in"
     )
-    golden = json.loads((GOLDEN / "match_cutthroat_knockout.json").read_text())
-    assert list(match.scores) == golden["expected"]["scores"]
+    assert match.history == golden_match("match_cutthroat_knockout").history
     # A seat's score no longer moves once it is out.
     assert {scores[0] for scores in match.score_history()[1:]} == {-276}
 

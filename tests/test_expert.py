@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 
 import pytest
+from engine_helpers import deal_by_suits, fill_hands, random_rules
 
 from spades.bots import make_bot
 from spades.bots.expert import ExpertBot
@@ -17,7 +18,6 @@ from spades.match import Match
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import SPADES, HandState, Phase, legal_play_mask
-from tests.engine_helpers import deal_by_suits, fill_hands, random_rules
 
 # Small budgets keep the tests fast; the search is the same at any size.
 FAST = {"iterations": 24, "bid_samples": 12}

@@ -5,13 +5,13 @@ nil (or not) with the textbook hands; each asserts the expert's choice at a smal
 from __future__ import annotations
 
 import pytest
+from engine_helpers import fill_hands
 
 from spades.bots.expert import ExpertBot, _partner_bids
 from spades.cards import BID_BASE, NIL, parse_card
 from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import SPADES, HandState
-from tests.engine_helpers import fill_hands
 
 # Small budgets keep the tests fast; the search is the same at any size.
 FAST = {"iterations": 120, "bid_samples": 48}

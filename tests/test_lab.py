@@ -1,13 +1,19 @@
-"""The bot lab's worker processes: how many run, and that each one ends and is reaped."""
+"""The bot lab's worker processes: how many run, and that each one ends and is reaped.
+
+A run's heartbeat and time limit are measured by a :class:`SharedClock` that the test moves
+by hand, so no test waits for them to pass.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
 import select
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,6 +49,21 @@ job.wait()
 Start = Callable[..., LabJob]
 
 
+class SharedClock:
+    """A clock that stands still until the test moves it on, read alike by the test and by
+    a run's worker process: its time lives in memory the two share."""
+
+    def __init__(self) -> None:
+        self._now = multiprocessing.get_context("spawn").Value("d", 0.0)
+
+    def __call__(self) -> float:
+        return float(self._now.value)
+
+    def advance(self, seconds: float) -> None:
+        with self._now.get_lock():
+            self._now.value += seconds
+
+
 @pytest.fixture
 def url(tmp_path: Path) -> str:
     """A store made before any run starts, as the app's is."""
@@ -56,7 +77,7 @@ def start(url: str) -> Iterator[Start]:
     """Starts runs on the test's store, and stops them all when the test ends."""
     jobs: list[LabJob] = []
 
-    def start_job(owner: str, spec: LabSpec = LONG, **limits: float) -> LabJob:
+    def start_job(owner: str, spec: LabSpec = LONG, **limits: Any) -> LabJob:
         job = LabJob(url, spec, owner=owner, **limits)
         jobs.append(job)
         return job
@@ -75,6 +96,17 @@ def _until(condition: Callable[[], bool], seconds: float = DEADLINE) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def _checked_since_now(job: LabJob) -> bool:
+    """Whether the worker checked its limits after this call, before the deadline: it
+    checks them before each match, and the matches of a chunk are played after the chunk
+    before them is stored, so two more chunks stored (or the run ended) tell it did."""
+    first = job.done
+    if not _until(lambda: job.done > first or not job.running):
+        return False
+    second = job.done
+    return _until(lambda: job.done > second or not job.running)
 
 
 def _stat(pid: int) -> tuple[str, int] | None:
@@ -123,7 +155,10 @@ def test_a_finished_run_frees_its_place(start: Start) -> None:
 def test_a_run_whose_page_stops_beating_ends_by_itself_with_its_matches(
     start: Start, url: str
 ) -> None:
-    job = start("ann", heartbeat_seconds=1)
+    clock = SharedClock()
+    job = start("ann", heartbeat_seconds=5, clock=clock)
+    assert _until(lambda: job.done > 0)
+    clock.advance(5)
     assert job.wait(timeout=DEADLINE)
     assert job.stop_reason is StopReason.UNWATCHED
     assert not job.failed
@@ -132,20 +167,26 @@ def test_a_run_whose_page_stops_beating_ends_by_itself_with_its_matches(
 
 
 def test_a_run_whose_page_keeps_beating_keeps_going(start: Start) -> None:
-    # Beats every 0.1 s against a 5 s wait: only a test process stalled for 5 s could miss.
-    heartbeat = 5.0
-    job = start("ann", heartbeat_seconds=heartbeat)
+    clock = SharedClock()
+    job = start("ann", heartbeat_seconds=5, clock=clock)
     assert _until(lambda: job.done > 0)
-    beaten_until = time.monotonic() + 1.5 * heartbeat
-    while time.monotonic() < beaten_until:
+    # 7.5 s since the run started, past its 5 s heartbeat, with a beat every 0.5 s.
+    for _ in range(15):
+        clock.advance(0.5)
         job.beat()
-        time.sleep(0.1)
+    assert _checked_since_now(job)
     assert job.running
     assert job.stop_reason is None
 
 
 def test_a_run_ends_at_its_time_limit(start: Start, url: str) -> None:
-    job = start("ann", max_seconds=1)
+    clock = SharedClock()
+    job = start("ann", max_seconds=60, clock=clock)
+    assert _until(lambda: job.done > 0)
+    clock.advance(59)
+    assert _checked_since_now(job)
+    assert job.running
+    clock.advance(1)
     assert job.wait(timeout=DEADLINE)
     assert job.stop_reason is StopReason.TIME_LIMIT
     assert 0 < job.done < MAX_MATCHES

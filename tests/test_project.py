@@ -1,7 +1,7 @@
 """The project keeps itself honest: CI lints, checks the format and strict types before the
 tests and runs the README's test command, both README commands install the pinned versions,
-the app's Streamlit settings hide errors from players, and the README documents every
-house option."""
+the `pytest` command collects the tests as `python -m pytest` does, the app's Streamlit
+settings hide errors from players, and the README documents every house option."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from conftest import run_pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -31,6 +32,11 @@ CHECKS = (
     ".venv/bin/mypy spades",
     ".venv/bin/lint-imports",
 )
+
+#: A test module of each way the tests share code: a helper module and another test module
+#: imported by bare name (test_cutthroat_jokers.py), conftest (test_sealed.py), and a module
+#: of the package's doctests, which must be this checkout's.
+COLLECTED = ("tests/test_cutthroat_jokers.py", "tests/test_sealed.py", "spades/cards.py")
 
 
 def _readme_command(heading: str) -> str:
@@ -174,3 +180,26 @@ def test_readme_documents_every_house_option_with_its_default() -> None:
         default = getattr(Rules(), field.name)
         shown = f'`"{default}"`' if isinstance(default, str) else str(default)
         assert rows[field.name] == shown, field.name
+
+
+def test_the_pytest_command_collects_the_tests_of_this_checkout() -> None:
+    # The `pytest` script puts its own folder first on sys.path, where `python -m pytest`
+    # puts the working folder: only pyproject.toml's pythonpath lets the tests find their
+    # helpers, and spades here rather than in a checkout an editable install points at.
+    script = Path(sys.executable).with_name("pytest")
+    assert script.exists(), f"no pytest command beside {sys.executable}"
+    done = run_pytest("--collect-only", "-q", "-n", "0", *COLLECTED, command=[str(script)])
+    assert done.returncode == 0, done.stdout + done.stderr
+    for path in COLLECTED:
+        assert f"{path}::" in done.stdout, done.stdout
+
+
+def test_test_modules_import_their_helpers_by_bare_name() -> None:
+    # One way: a helper imported both as `engine_helpers` and as `tests.engine_helpers`
+    # would be two modules.
+    by_package = [
+        path.name
+        for path in sorted((ROOT / "tests").glob("*.py"))
+        if re.search(r"^\s*(from|import) tests\b", path.read_text(), re.M)
+    ]
+    assert by_package == [], "import tests' helpers as `from engine_helpers import ...`"

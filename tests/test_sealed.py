@@ -4,11 +4,9 @@ tests writes nothing under the home folder of whoever runs them."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
-from conftest import DATA_ENV, ROOT, XDG_ENV
+from conftest import DATA_ENV, XDG_ENV, run_pytest
 
 #: A few seconds of tests that save games and table preferences the way the app does.
 SAMPLE = (
@@ -29,31 +27,18 @@ def test_each_test_keeps_its_data_in_its_own_temporary_folder(tmp_path: Path) ->
 def test_running_tests_writes_nothing_under_home(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in (*DATA_ENV, *XDG_ENV) and not name.startswith("PYTEST_")
-    }
+    env = {name: value for name, value in os.environ.items() if name not in (*DATA_ENV, *XDG_ENV)}
     env["HOME"] = str(home)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-n",
-            "0",
-            "-p",
-            "no:cacheprovider",
-            "-q",
-            "--basetemp",
-            str(tmp_path / "basetemp"),
-            *SAMPLE,
-        ],
-        cwd=ROOT,
+    done = run_pytest(
+        "-n",
+        "0",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--basetemp",
+        str(tmp_path / "basetemp"),
+        *SAMPLE,
         env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     written = sorted(str(path.relative_to(home)) for path in home.rglob("*"))

@@ -124,8 +124,9 @@ class _Limits:
     """What a worker checks between matches, shared with the process that started it.
 
     ``stop`` holds 0 or the :class:`StopReason` once the run is stopping, and ``beat`` the
-    ``time.monotonic()`` of the page's last beat: on Linux that clock is the same in every
-    process, and unlike ``time.time()`` it never jumps.
+    ``clock()`` of the page's last beat. Both processes read the clock, so it must be one
+    they share: ``time.monotonic`` is the same in every process on Linux, and unlike
+    ``time.time`` it never jumps.
     """
 
     stop: Synchronized[int]
@@ -133,10 +134,11 @@ class _Limits:
     parent: int
     heartbeat_seconds: float
     max_seconds: float
+    clock: Callable[[], float]
 
     def reason(self, started: float) -> StopReason | None:
         """Why the run should stop now, if it should."""
-        now = time.monotonic()
+        now = self.clock()
         # Polled, not PR_SET_PDEATHSIG: that signal follows the thread that started the
         # worker, and the app's script threads end after every rerun.
         if os.getppid() != self.parent:
@@ -150,7 +152,7 @@ class _Limits:
 
 
 def _worker(url: str, spec: LabSpec, done: Synchronized[int], limits: _Limits) -> None:
-    started = time.monotonic()
+    started = limits.clock()
 
     def stopping() -> bool:
         with limits.stop.get_lock():
@@ -178,6 +180,9 @@ class LabJob:
     Starting one raises :class:`LabBusy` when ``owner`` already has a run going or the server
     has :data:`MAX_RUNS` going. The run stops by itself when :meth:`beat` was not called for
     ``heartbeat_seconds``, after ``max_seconds``, or when this process ends.
+
+    ``clock`` measures those seconds, in this process and in the worker's: it is pickled to
+    start the worker, so it is a function, or an object of a class, defined in a module.
     """
 
     def __init__(
@@ -188,6 +193,7 @@ class LabJob:
         owner: str,
         heartbeat_seconds: float = HEARTBEAT_SECONDS,
         max_seconds: float = MAX_RUN_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         context = multiprocessing.get_context("spawn")
         self.spec = spec
@@ -195,10 +201,11 @@ class LabJob:
         self._done: Synchronized[int] = context.Value("i", 0)
         self._limits = _Limits(
             stop=context.Value("i", 0),
-            beat=context.Value("d", time.monotonic()),
+            beat=context.Value("d", clock()),
             parent=os.getpid(),
             heartbeat_seconds=heartbeat_seconds,
             max_seconds=max_seconds,
+            clock=clock,
         )
         self._process = context.Process(
             target=_worker, args=(url, spec, self._done, self._limits), daemon=True
@@ -252,7 +259,7 @@ class LabJob:
 
     def beat(self) -> None:
         """Tell the worker its page is still open."""
-        self._limits.beat.value = time.monotonic()
+        self._limits.beat.value = self._limits.clock()
 
     def stop(self) -> None:
         """Ask the worker to stop after the match it is playing, storing what it played."""
