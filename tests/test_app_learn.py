@@ -1,4 +1,5 @@
-"""AppTest walkthrough of the Learn page: every lesson, answered wrong and right."""
+"""AppTest walkthrough of the Learn page: every lesson, answered wrong and right, on tables
+drawn by the Play page's renderer."""
 
 from __future__ import annotations
 
@@ -6,11 +7,16 @@ import random
 from pathlib import Path
 
 import pytest
+from app_helpers import button_keys
 from streamlit.testing.v1 import AppTest
 
 from spades.app.tutorial import EXERCISES_TO_PASS, LESSONS, PRACTICE_LESSON, Course, Exercise
+from spades.app.tutorial.views import PLAYERS
 from spades.bots import make_bot
-from spades.cards import BID_BASE, card_str
+from spades.cards import BID_BASE, SEAT_LETTERS, card_str
+from spades.ui.cards import card_key
+from spades.ui.safe import md
+from spades.ui.table import bid_key
 from spades.ui.tutorial_view import COURSE_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,26 +58,46 @@ def _click(at: AppTest, key: str) -> None:
     assert not at.exception, at.exception
 
 
-def _card_key(card: int) -> str:
+def _learn_card_key(card: int) -> str:
+    """The key of a card the page offers beside the table (a trick's card, to say which wins)."""
     return "card_learn_" + card_str(card)
 
 
+def _html(at: AppTest) -> str:
+    return "\n".join(element.proto.body for element in at.get("html"))
+
+
 def _answer(at: AppTest, picks: set[int] | int) -> None:
-    """Answer through the page's own buttons: cards, then Check, or one option."""
+    """Answer as the learner does: South's cards on the table (then Check, for a set of
+    cards), South's bid on the table, or the page's own card or option buttons."""
     ex = _exercise(at)
     if ex.kind == "cards":
-        assert isinstance(picks, set)
+        assert isinstance(picks, set) and ex.on_table
         # Picks stay after a wrong check, so the learner only changes what was wrong.
         for card in sorted(picks ^ _course(at).picked):
-            _click(at, _card_key(card))
+            _click(at, card_key(card))
         assert _course(at).picked == picks
         _click(at, "learn_check")
     elif ex.kind == "card":
         assert isinstance(picks, int)
-        _click(at, _card_key(picks))
+        _click(at, card_key(picks) if ex.on_table else _learn_card_key(picks))
+    elif ex.on_table:
+        assert isinstance(picks, int)
+        _click(at, bid_key(picks))
     else:
         index = [o.value for o in ex.options].index(picks)
         _click(at, f"learn_opt_{index}")
+
+
+def _status(at: AppTest) -> str:
+    """The table's status line, as the renderer writes it (Markdown, escaped)."""
+    (line,) = [c for c in at.get("flex_container") if getattr(c, "key", None) == "status"]
+    text: str = line.markdown[0].value
+    return text
+
+
+def _container_keys(at: AppTest) -> set[str]:
+    return {c.key for c in at.get("flex_container") if getattr(c, "key", None)}
 
 
 def _right(ex: Exercise) -> set[int] | int:
@@ -126,6 +152,63 @@ def test_answered_exercise_cannot_be_answered_again() -> None:
     assert _course(at).progress.right == {1: 1}
 
 
+def test_an_exercise_answered_on_the_table_offers_its_options_there_until_answered() -> None:
+    at = _app()
+    _click(at, "learn_lesson_2")
+    ex = _exercise(at)
+    assert ex.on_table and ex.kind == "cards"
+    # Every card of the hand may be picked: which are playable is the question.
+    hand = {card_key(c) for c in ex.hand}
+    assert {b.key for b in at.button if b.key.startswith("card_") and not b.disabled} == hand
+    assert not {"learn_hand", "learn_options"} & _container_keys(at)
+    _answer(at, set(ex.answer))
+    assert at.success[0].value.startswith("Right.")
+    assert all(at.button(key=key).disabled for key in hand)
+
+
+def test_a_bid_exercise_is_answered_with_the_tables_bid_buttons() -> None:
+    at = _app()
+    _click(at, "learn_lesson_5")
+    ex = _exercise(at)
+    assert ex.on_table and ex.kind == "choice"
+    offered = {b.key for b in at.button if b.key.startswith("bid_") and not b.disabled}
+    assert offered == {bid_key(o.value) for o in ex.options}
+    assert not [b for b in at.button if b.key.startswith("learn_opt_")]
+    _answer(at, _right(ex))
+    assert at.success[0].value.startswith("Right.")
+
+
+def test_a_trick_question_shows_the_winner_on_the_table_only_once_answered() -> None:
+    at = _app()
+    _click(at, "learn_lesson_3")
+    ex = _exercise(at)
+    assert not ex.on_table and ex.position is not None
+    winner = min(ex.answer)
+    winning = SEAT_LETTERS[winner]
+    page = _html(at)
+    for seat, card in ex.trick:
+        assert f'data-card="{card_str(card)}" data-seat="{SEAT_LETTERS[seat]}">' in page
+    assert 'data-winner="true"' not in page
+    assert _status(at) == f"**{md('The trick is complete.')}**"
+    _answer(at, _wrong(ex))
+    assert 'data-winner="true"' not in _html(at)
+    _answer(at, _right(ex))
+    page = _html(at)
+    card = dict(ex.trick)[winner]
+    assert f'data-card="{card_str(card)}" data-seat="{winning}" data-winner="true">' in page
+    assert page.count('data-winner="true"') == 1
+    assert "sp-table sp-to-" not in page, "the cards stay on the table to be read"
+    assert _status(at) == f"**{md(f'{PLAYERS[winner]} wins the trick.')}**"
+
+
+def test_an_exercise_table_offers_none_of_the_play_tables_controls() -> None:
+    at = _app()
+    for lesson_no in (1, 2, 5, 6):
+        _click(at, f"learn_lesson_{lesson_no}")
+        assert {"table_felt", "trick", "status", "side_panels"} <= _container_keys(at)
+        assert not {"hint", "undo", "claim", "last_trick", "new_game"} & button_keys(at)
+
+
 def test_illegal_pick_is_explained_with_the_engines_reason() -> None:
     at = _app()
     _click(at, "learn_lesson_2")
@@ -150,36 +233,58 @@ def test_practice_hand_with_hints_notes_and_review_finishes_the_tutorial() -> No
     # Quick bots at the other seats keep the walkthrough fast; the expert still advises.
     hand.bots = {seat: make_bot("random", seed=seat) for seat in hand.bots}
     hinted = differed = 0
+    assert {"hint", "last_trick"} <= button_keys(at)
+    assert not {"undo", "claim", "new_game"} & button_keys(at)
     while not hand.is_over:
         turn = len(hand.state.history)
-        if hinted < 2:
-            _click(at, "learn_hint")
-            assert any(i.value.startswith("Hint: ") for i in at.info)
-            hinted += 1
         advice = hand.advice()
+        if hinted < 2:
+            shown = md(advice.reason, limit=300)
+            assert not any(i.value == shown for i in at.info)
+            _click(at, "hint")
+            assert any(i.value == shown for i in at.info)
+            hinted += 1
         legal = hand.state.legal_actions()
         others = [a for a in legal if a != advice.action]
         action = others[0] if others and turn % 3 == 0 else advice.action
         if action >= BID_BASE:
-            bid = action - BID_BASE
-            _click(at, "learn_bid_nil" if bid == 0 else f"learn_bid_{bid}")
+            _click(at, bid_key(action - BID_BASE))
         else:
-            card_keys = {b.key: b for b in at.button if b.key.startswith("card_learn_")}
+            card_keys = {b.key: b for b in at.button if b.key.startswith("card_")}
             enabled = {k for k, b in card_keys.items() if not b.disabled}
-            assert enabled == {_card_key(c) for c in legal}
-            _click(at, _card_key(action))
+            assert enabled == {card_key(c) for c in legal}
+            _click(at, card_key(action))
         if action != advice.action:
             differed += 1
             if not hand.is_over:
                 assert any("the expert would" in i.value for i in at.info)
     assert differed
+    assert _status(at) == f"**{md('The hand is over.')}**"
     assert at.subheader[0].value == "Review"
-    review = at.markdown[-1].value
-    assert "You chose as the expert would" in review and "Your team:" in review
+    review = next(m.value for m in at.markdown if "You chose as the expert would" in m.value)
+    assert "Your team:" in review
     assert course.progress.finished
     assert at.get("page_link")
     _click(at, "learn_practice_again")
     assert course.practice is not hand and not at.subheader
+
+
+def test_the_practice_hand_shows_its_last_trick_until_it_is_hidden() -> None:
+    at = _app()
+    _click(at, f"learn_lesson_{PRACTICE_LESSON}")
+    hand = _course(at).practice
+    assert hand is not None
+    hand.bots = {seat: make_bot("random", seed=seat) for seat in hand.bots}
+    while not hand.state.tricks:
+        legal = hand.state.legal_actions()
+        _click(at, bid_key(legal[0] - BID_BASE) if legal[0] >= BID_BASE else card_key(legal[0]))
+    last = hand.state.tricks[-1]
+    shown = [c for c in at.caption if c.value.startswith("Last trick, won by ")]
+    assert shown and shown[0].value.endswith(md(PLAYERS[last.winner]))
+    assert at.button(key="last_trick").label == "Hide last trick"
+    _click(at, "last_trick")
+    assert not [c for c in at.caption if c.value.startswith("Last trick, won by ")]
+    assert at.button(key="last_trick").label == "Last trick"
 
 
 def test_random_clicks_on_enabled_buttons_never_raise() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from spades.app.moves import hand_card_action, seat_why_not
+from spades.app.moves import seat_why_not
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
 from spades.bots import Bot, bot_names, make_bot
 from spades.bots.hint import Hint, hint
@@ -23,7 +23,6 @@ from spades.cards import (
     CLAIM,
     LOOK,
     Action,
-    Card,
     Seat,
     is_card,
 )
@@ -272,15 +271,6 @@ class GameController:
             return None
         tricks = self.shown_hand.tricks
         return tricks[-1] if tricks else None
-
-    def last_trick(self) -> Trick | None:
-        """The last finished trick of the hand on the table, if any."""
-        tricks = self.shown_hand.tricks
-        return tricks[-1] if tricks else None
-
-    def card_action(self, card: Card) -> Action:
-        """The action a click on ``card`` stands for now: pass it or play it."""
-        return hand_card_action(self.shown_hand.phase, card)
 
     def why_not(self, action: Action) -> str | None:
         """Why the human may not take ``action`` now (the engine's words), or None."""

@@ -3,18 +3,20 @@
 The page never sees a hand's true state. :class:`TableView` holds its seat's
 :class:`~spades.observation.Observation` with the public facts around it (names, scores,
 whose turn, the trick on show) and the answers the page needs (why each bid or card is
-refused, the hint, the message). The Play page's controller and a shared table's service
-both build one, so one renderer draws both, turned so that the page's seat sits at the
-bottom. A hand that is over is public: :class:`FinishedHand` holds its bids, tricks and
-scored result for the summary and the scoresheet.
+refused, the hint, the message). The Play page's controller, a shared table's service and
+the tutorial each build one with :func:`observed_view`, so one renderer draws them all,
+turned so that the page's seat sits at the bottom. A hand that is over is public:
+:class:`FinishedHand` holds its bids, tricks and scored result for the summary and the
+scoresheet.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Final, Literal
 
+from spades.app.moves import hand_card_action
 from spades.app.play import GameController, Notice
 from spades.app.seats import HUMAN_SEAT
 from spades.bots.hint import Hint
@@ -39,6 +41,10 @@ Bids = tuple[int | None, ...]
 Flags = tuple[bool, ...]
 #: The teams as a seat sees them: its own team first.
 TEAM_NAMES: Final = ("Us", "Them")
+#: How a held trick shows who took it: ``taken``, the winner marked and the cards going to
+#: it (a table in play); ``marked``, the winner marked and the cards left lying (an exercise
+#: answered); ``hidden``, no winner marked (an exercise that asks who wins the trick).
+HeldWinner = Literal["taken", "marked", "hidden"]
 
 
 def team_bid_text(bids: tuple[int | None, ...], blind: tuple[bool, ...]) -> str:
@@ -161,7 +167,9 @@ class TableView:
     """The table as the human seat sees it, with everything the page draws around it.
 
     ``obs`` is the human's observation of the hand on the table (the one just finished while
-    its summary is up). Every other field is public or the controller's own state.
+    its summary is up). Every other field is public or the page's own state: the fields
+    up to ``last_trick`` follow from the observation (:func:`observed_view`), and the rest
+    are the page's answers, each off unless the page gives it.
     """
 
     obs: Observation
@@ -169,20 +177,10 @@ class TableView:
     #: What each click carries, so that a click on a table that has moved on is refused:
     #: the match's number of actions on Play, the table's version at a shared table.
     ply: int
-    #: The hand on the table is the one being played (not a finished one on show).
-    live: bool
     #: A finished trick still on the table before it goes to its winner.
     held: Trick | None
     #: The winner of the held trick when it took it with a trump (it shines).
     trumped: Seat | None
-    #: The trick just finished, shown over the next one (at the instant pace).
-    flash: Trick | None
-    #: The end-of-hand summary is up.
-    summary: bool
-    read_only: bool
-    #: Someone else's game that is not over yet: it is watched.
-    watching: bool
-    human_to_act: bool
     #: Why each bid, blind nil and look is refused now (None: allowed).
     why_not: Mapping[Action, str | None]
     #: Why each card in the human's hand may not be clicked now (None: it may).
@@ -190,15 +188,27 @@ class TableView:
     #: Each side's panel: both teams (Us first), or in cutthroat every player.
     sides: tuple[SidePanel, ...]
     target: int
-    hint: Hint | None
-    notice: Notice | None
-    can_claim: bool
-    undo_allowed: bool
-    can_undo: bool
-    show_last_trick: bool
     last_trick: Trick | None
-    #: The hint button is offered (Play; a shared table does not offer hints).
-    hints: bool = True
+    #: The hand on the table is the one being played (not a finished one on show).
+    live: bool = True
+    #: How the held trick shows who took it (see :data:`HeldWinner`).
+    held_winner: HeldWinner = "taken"
+    #: The trick just finished, shown over the next one (at the instant pace).
+    flash: Trick | None = None
+    #: The end-of-hand summary is up.
+    summary: bool = False
+    read_only: bool = False
+    #: Someone else's game that is not over yet: it is watched.
+    watching: bool = False
+    human_to_act: bool = False
+    hint: Hint | None = None
+    notice: Notice | None = None
+    can_claim: bool = False
+    undo_allowed: bool = False
+    can_undo: bool = False
+    show_last_trick: bool = False
+    #: The hint button is offered (Play, the practice hand, a table whose options allow it).
+    hints: bool = False
 
     @property
     def seat(self) -> Seat:
@@ -216,44 +226,71 @@ class TableView:
         return self.obs.phase
 
 
+def observed_view(
+    obs: Observation,
+    players: tuple[str, ...],
+    why_not: Callable[[Action], str | None],
+    *,
+    ply: int,
+    held: Trick | None = None,
+    scores: Sequence[int] | None = None,
+    bags: Sequence[int] | None = None,
+) -> TableView:
+    """The table as ``obs``'s seat sees it, with ``players``' names and ``held`` lying on
+    it; ``why_not(action)`` says why the seat may not take an action now (None: it may).
+    The bids and cards on offer, the panels beside the table (with ``scores`` and ``bags``,
+    the observation's unless given) and the last trick follow from these. Nothing else is
+    on offer: the page adds its own answers with :func:`dataclasses.replace`."""
+    rules = obs.rules
+    return TableView(
+        obs=obs,
+        players=players,
+        ply=ply,
+        held=held,
+        trumped=trump_taker(held, rules) if held is not None else None,
+        why_not={action: why_not(action) for action in offered_actions(rules)},
+        card_why_not={card: why_not(hand_card_action(obs.phase, card)) for card in obs.hand or ()},
+        sides=side_panels(
+            obs,
+            players,
+            scores=obs.scores if scores is None else scores,
+            bags=obs.bags if bags is None else bags,
+        ),
+        target=rules.target_score,
+        last_trick=obs.tricks[-1] if obs.tricks else None,
+    )
+
+
 def table_view(controller: GameController) -> TableView:
     """What ``controller``'s page draws of the table now, seen from the human's seat."""
     match = controller.match
     shown = controller.shown_hand
-    obs = shown.observation(HUMAN_SEAT)
     held = controller.held_trick
     summary = controller.show_summary
-    offered = offered_actions(obs.rules)
-    return TableView(
-        obs=obs,
-        players=controller.players,
+    seen = observed_view(
+        shown.observation(HUMAN_SEAT),
+        controller.players,
+        controller.why_not,
         ply=controller.ply,
-        live=shown is match.hand,
         held=held,
-        trumped=trump_taker(held, obs.rules) if held is not None else None,
+        scores=match.scores if summary else None,
+        bags=match.bags if summary else None,
+    )
+    return replace(
+        seen,
+        live=shown is match.hand,
         flash=controller.flash if held is None else None,
         summary=summary,
         read_only=controller.read_only,
         watching=controller.read_only and not match.is_over,
         human_to_act=controller.human_to_act,
-        why_not={action: controller.why_not(action) for action in offered},
-        card_why_not={
-            card: controller.why_not(controller.card_action(card)) for card in obs.hand or ()
-        },
-        sides=side_panels(
-            obs,
-            controller.players,
-            scores=match.scores if summary else obs.scores,
-            bags=match.bags if summary else obs.bags,
-        ),
-        target=controller.rules.target_score,
         hint=controller.current_hint(),
         notice=controller.notice,
         can_claim=controller.can_claim(),
         undo_allowed=controller.undo_allowed,
         can_undo=controller.can_undo(),
         show_last_trick=controller.show_last_trick,
-        last_trick=controller.last_trick(),
+        hints=True,
     )
 
 

@@ -44,16 +44,9 @@ from datetime import datetime, timedelta
 from typing import Final, TypeVar
 
 from spades.app import sound
-from spades.app.moves import hand_actors, hand_card_action, seat_why_not
+from spades.app.moves import hand_actors, seat_why_not
 from spades.app.sound import TableMoment
-from spades.app.table_view import (
-    FinishedHand,
-    TableView,
-    finished_hands,
-    offered_actions,
-    side_panels,
-    trump_taker,
-)
+from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
 from spades.bots import bot_names, make_bot
 from spades.bots.hint import Hint, hint
 from spades.cards import CLAIM, LOOK, SEAT_NAMES, Action, Card, Seat
@@ -607,34 +600,24 @@ def seat_table_view(info: TableInfo, match: Match, seat: Seat | None) -> TableVi
             return "The match is over"
         return seat_why_not(hand, seat, action, players)
 
-    return TableView(
-        obs=obs,
-        players=players,
+    seen = observed_view(
+        obs,
+        players,
+        why_not,
         ply=info.version,
-        live=not over,
         held=held,
-        trumped=trump_taker(held, obs.rules) if held is not None else None,
-        flash=None,
-        summary=False,
+        scores=match.scores if over else None,
+        bags=match.bags if over else None,
+    )
+    return replace(
+        seen,
+        live=not over,
         read_only=seat is None,
         watching=seat is None and not over,
         human_to_act=to_act,
-        why_not={action: why_not(action) for action in offered_actions(obs.rules)},
-        card_why_not={card: why_not(hand_card_action(obs.phase, card)) for card in obs.hand or ()},
-        sides=side_panels(
-            obs,
-            players,
-            scores=match.scores if over else obs.scores,
-            bags=match.bags if over else obs.bags,
-        ),
-        target=obs.rules.target_score,
-        hint=None,
-        notice=None,
         can_claim=to_act and hand.can(CLAIM),
         undo_allowed=info.undo and seat is not None,
         can_undo=seat is not None and undo_point(info, match, seat) is not None,
-        show_last_trick=False,
-        last_trick=obs.tricks[-1] if obs.tricks else None,
         hints=info.hints and seat is not None,
     )
 

@@ -323,15 +323,15 @@ def trick_view(
     *,
     center: str,
     jokers: bool = False,
-    key: str = "trick",
     gather_to: int | None = None,
 ) -> None:
-    """Draw the trick area: each seat's name, bid, tricks and card, and who is to act.
+    """Draw the trick area (key ``trick``): each seat's name, bid, tricks and card, and who
+    is to act.
 
     ``center`` is HTML for the middle of the table (the trump and broken markers); with
     ``gather_to`` the trick slides to that seat.
     """
-    with st.container(key=key):
+    with st.container(key="trick"):
         st.html(trick_html(seats, center=center, jokers=jokers, gather_to=gather_to))
 
 

@@ -88,9 +88,9 @@ class TableHandlers:
 
     #: A bid, blind nil, the look, a claim, or a card's action (played or passed).
     act: Callable[[Action, int], None]
-    #: Show or hide the last trick.
-    last_trick: Callable[[], None]
-    #: Ask for a hint, and take the last move back; None where they are not offered.
+    #: Show or hide the last trick, ask for a hint, and take the last move back; None
+    #: where they are not offered.
+    last_trick: Callable[[], None] | None = None
     hint: Callable[[int], None] | None = None
     undo: Callable[[int], None] | None = None
 
@@ -252,12 +252,13 @@ def _controls(view: TableView, on: TableHandlers) -> None:
                 on_click=on.undo,
                 args=(ply,),
             )
-        st.button(
-            "Hide last trick" if view.show_last_trick else "Last trick",
-            key="last_trick",
-            disabled=view.last_trick is None,
-            on_click=on.last_trick,
-        )
+        if on.last_trick is not None:
+            st.button(
+                "Hide last trick" if view.show_last_trick else "Last trick",
+                key="last_trick",
+                disabled=view.last_trick is None,
+                on_click=on.last_trick,
+            )
 
 
 def _hint(view: TableView) -> None:
@@ -362,7 +363,7 @@ def _felt(view: TableView, look: TablePrefs, on: TableHandlers) -> None:
             seat_views(view, look),
             center=center_html(view),
             jokers=view.jokers,
-            gather_to=held.winner if held is not None else None,
+            gather_to=held.winner if held is not None and view.held_winner == "taken" else None,
         )
         with st.container(key="status"):
             st.markdown(f"**{safe.md(status(view), limit=200)}**")

@@ -45,6 +45,8 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
     takes a trick shines), cards left, and the known voids when that aid is on."""
     obs = view.obs
     held = view.held
+    # The held trick's winner, unless the page asks who it is.
+    winner = held.winner if held is not None and view.held_winner != "hidden" else None
     on_table: dict[int, Card] = dict(held.plays()) if held is not None else dict(obs.trick)
     acting = None if held is not None or view.summary else obs.current_player
     # The player's own card is drawn by the browser the moment it is clicked (see
@@ -64,9 +66,9 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
             card=on_table.get(seat),
             to_act=seat == acting,
             dealer=seat == obs.dealer,
-            winner=held is not None and held.winner == seat,
+            winner=seat == winner,
             fresh=seat == fresh,
-            trumped=seat == view.trumped,
+            trumped=winner is not None and seat == view.trumped,
             voids=tuple(s for s in range(4) if voids[seat] >> s & 1)
             if voids is not None and seat != view.seat
             else None,
@@ -113,6 +115,8 @@ def center_html(view: TableView) -> str:
 def status(view: TableView) -> str:
     """The status line: who wins the trick on show, whose turn it is and to do what."""
     if view.held is not None:
+        if view.held_winner == "hidden":
+            return "The trick is complete."
         return f"{view.players[view.held.winner]} wins the trick."
     seat = view.obs.current_player
     if view.watching:

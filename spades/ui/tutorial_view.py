@@ -1,12 +1,15 @@
 """The Learn page: lessons, exercises with feedback that says why, progress, and the
 guided practice hand.
 
-Everything the page shows comes from :mod:`spades.app.tutorial` (which asks the engine);
-of a hand it draws only the view models the tutorial builds from South's observation
-(``TableView``, ``PracticeView``), never the hand's full state. Cards and the trick are
-drawn with the Play page's components in :mod:`spades.ui.cards`.
-Widget keys start with ``learn_``; card buttons are ``card_learn_<CODE>`` so that they keep
-the card look, which the stylesheet gives to every key starting with ``card_``.
+Everything the page shows comes from :mod:`spades.app.tutorial` (which asks the engine).
+Its tables, an exercise's and the practice hand's, are the Play table: South's
+:class:`~spades.app.table_view.TableView`, built from South's observation, drawn by the
+Play page's renderer (:func:`spades.ui.table.draw_table`) with the Play table's keys. The
+clicks on the table go to the course: South's cards and bids answer an exercise, or are
+played in the practice hand. The page's own widget keys start with ``learn_``; the cards
+an exercise offers beside its table (a trick's, to say which wins) are
+``card_learn_<CODE>``, which keeps the card look the stylesheet gives every key starting
+with ``card_``.
 """
 
 from __future__ import annotations
@@ -16,31 +19,25 @@ from typing import Final
 
 import streamlit as st
 
+from spades.app.prefs import TablePrefs
 from spades.app.tutorial import (
+    ANSWERED,
     LESSONS,
     PRACTICE_LESSON,
     Course,
     Exercise,
     IllegalAction,
-    PracticeHand,
-    PracticeView,
-    TableView,
 )
-from spades.cards import SEAT_NAMES, SOUTH, Action, Card, bid_action, bid_label, bid_of, card_str
-from spades.ui import style
-from spades.ui.cards import (
-    SeatView,
-    card_html,
-    hand_row,
-    sort_cards,
-    trick_cards_html,
-    trick_view,
-)
+from spades.cards import Action
+from spades.ui import keyboard, quick, style
+from spades.ui.cards import card_key, hand_row
+from spades.ui.table import TableHandlers, draw_table
 
 COURSE_KEY: Final = "learn_course"
-HINT_KEY: Final = "learn_hint_shown"
 MESSAGE_KEY: Final = "learn_message"
 CARD_PREFIX: Final = "card_learn_"
+#: Said when a click reaches an exercise that has moved on since it was drawn.
+EARLIER: Final = "That answer belonged to an earlier exercise."
 
 
 def course() -> Course:
@@ -57,39 +54,42 @@ def course() -> Course:
     return found
 
 
-def card_widget_key(card: Card) -> str:
-    """The key of a tutorial card button (``card_learn_AS``)."""
-    return CARD_PREFIX + card_str(card)
+# ------------------------------------------------------------------ the table
 
 
-def _center(broken: bool) -> str:
-    marker = "Spades broken" if broken else "Spades not broken yet"
-    return (
-        "<div class='sp-trump' title='Spades are always trump'>♠</div>"
-        f"<div class='sp-marker'>trump</div><div class='sp-marker'>{marker}</div>"
-    )
+def _on_table(action: Action, ply: int) -> None:
+    st.session_state.pop(MESSAGE_KEY, None)
+    try:
+        course().click(action, ply)
+    except IllegalAction as err:
+        st.session_state[MESSAGE_KEY] = str(err)
+    except ValueError:
+        st.session_state[MESSAGE_KEY] = EARLIER
 
 
-def _name(seat: int) -> str:
-    return "You" if seat == SOUTH else SEAT_NAMES[seat]
+def _on_hint(ply: int) -> None:
+    hand = course().practice
+    if hand is not None:
+        hand.ask_hint(ply)
 
 
-def _draw_table(table: TableView, *, winner: int | None = None) -> None:
-    """The trick area as South sees it; ``winner`` is marked only when the page says so."""
-    on_table = dict(table.trick)
-    seats = [
-        SeatView(
-            name=_name(seat),
-            bid=bid_label(table.bids[seat], table.blind[seat]),
-            tricks=table.tricks_won[seat],
-            card=on_table.get(seat),
-            to_act=seat == table.to_act,
-            dealer=seat == table.dealer,
-            winner=seat == winner,
-        )
-        for seat in range(4)
-    ]
-    trick_view(seats, center=_center(table.spades_broken), key="learn_table")
+def _on_last_trick() -> None:
+    hand = course().practice
+    if hand is not None:
+        hand.show_last_trick = not hand.show_last_trick
+
+
+#: An exercise's table: a click on South's cards or bid answers it.
+EXERCISE_HANDLERS: Final = TableHandlers(act=_on_table)
+#: The practice hand's table: South's moves, the expert's hint and the last trick.
+PRACTICE_HANDLERS: Final = TableHandlers(act=_on_table, last_trick=_on_last_trick, hint=_on_hint)
+
+
+def _table(learner: Course, on: TableHandlers) -> None:
+    view = learner.table()
+    if view is not None:
+        # The tutorial's table looks as the stylesheet's defaults draw it, with no aids.
+        draw_table(view, on, TablePrefs())
 
 
 # ------------------------------------------------------------------ header
@@ -123,25 +123,11 @@ def _lesson_picker(learner: Course) -> None:
 
 
 def _go(lesson_no: int) -> None:
-    st.session_state.pop(HINT_KEY, None)
     st.session_state.pop(MESSAGE_KEY, None)
     course().go(lesson_no)
 
 
 # ------------------------------------------------------------------ exercises
-
-
-def _exercise_table(ex: Exercise, solved: bool) -> None:
-    if ex.table is not None:
-        # The winner is the answer to "who wins", so it is marked only once solved.
-        _draw_table(ex.table, winner=ex.table.winner if solved else None)
-
-
-def _shown_hand(ex: Exercise) -> None:
-    """The hand an exercise is about, face up, when it is not itself the answer buttons."""
-    if ex.hand and ex.kind == "choice":
-        st.caption("Your hand")
-        st.html(f'<div class="sp-row">{"".join(card_html(c) for c in sort_cards(ex.hand))}</div>')
 
 
 def _answer(value: int | None = None) -> None:
@@ -150,20 +136,13 @@ def _answer(value: int | None = None) -> None:
         course().answer(value)
     except ValueError:
         # A click left over from an exercise that has moved on.
-        st.session_state[MESSAGE_KEY] = "That answer belonged to an earlier exercise."
+        st.session_state[MESSAGE_KEY] = EARLIER
 
 
-def _answer_cards(learner: Course, ex: Exercise) -> None:
-    done = "You have answered this one" if learner.solved else None
-    hand_row(
-        ex.hand,
-        why_not=lambda card: done,
-        on_click=learner.toggle,
-        key="learn_hand",
-        key_prefix=CARD_PREFIX,
-    )
+def _check_cards(learner: Course, ex: Exercise) -> None:
+    """The cards picked on the table so far, ringed there, and the button that checks them."""
     for card in learner.picked:
-        style.highlight(card_widget_key(card))
+        style.highlight(card_key(card))
     picked = ", ".join(ex.label(c) for c in sorted(learner.picked)) or "none yet"
     st.caption(f"Picked: {picked}")
     st.button(
@@ -176,7 +155,7 @@ def _answer_cards(learner: Course, ex: Exercise) -> None:
 
 
 def _answer_one_card(learner: Course, ex: Exercise) -> None:
-    done = "You have answered this one" if learner.solved else None
+    done = ANSWERED if learner.solved else None
     hand_row(
         [o.value for o in ex.options],
         why_not=lambda card: done,
@@ -211,13 +190,13 @@ def _exercise(learner: Course) -> None:
     st.markdown(f"**{ex.prompt}**")
     if ex.facts:
         st.caption(" · ".join(ex.facts))
-    _exercise_table(ex, learner.solved)
-    _shown_hand(ex)
+    _table(learner, EXERCISE_HANDLERS)
+    # Where South's cards or bid on the table are the answers, a click there answers.
     if ex.kind == "cards":
-        _answer_cards(learner, ex)
-    elif ex.kind == "card":
+        _check_cards(learner, ex)
+    elif ex.kind == "card" and not ex.on_table:
         _answer_one_card(learner, ex)
-    else:
+    elif ex.kind == "choice" and not ex.on_table:
         _answer_choice(learner, ex)
     if st.session_state.get(MESSAGE_KEY):
         st.warning(st.session_state[MESSAGE_KEY])
@@ -246,106 +225,27 @@ def _exercise(learner: Course) -> None:
 # ------------------------------------------------------------------ practice hand
 
 
-def _practice_act(action: Action) -> None:
-    st.session_state.pop(HINT_KEY, None)
-    st.session_state.pop(MESSAGE_KEY, None)
-    try:
-        course().practice_act(action)
-    except IllegalAction as err:
-        st.session_state[MESSAGE_KEY] = str(err)
-
-
-def _show_hint(turn: int) -> None:
-    st.session_state[HINT_KEY] = turn
-
-
 def _new_practice() -> None:
-    st.session_state.pop(HINT_KEY, None)
     st.session_state.pop(MESSAGE_KEY, None)
     course().new_practice()
-
-
-def _practice_bids(view: PracticeView) -> None:
-    with st.container(key="learn_bids", horizontal=True, gap="small"):
-        for n in view.bids:
-            action = bid_action(n)
-            why = view.refused.get(action, "")
-            st.button(
-                bid_label(n).capitalize(),
-                key=_bid_key(n),
-                disabled=action not in view.legal,
-                help=why or f"Bid {bid_label(n)}",
-                on_click=_practice_act,
-                args=(action,),
-            )
-
-
-def _hint_key(view: PracticeView, action: Action) -> str:
-    bid = bid_of(action)
-    if view.bidding and bid is not None:
-        return _bid_key(bid)
-    return card_widget_key(action)
-
-
-def _bid_key(bid: int) -> str:
-    return "learn_bid_nil" if bid == 0 else f"learn_bid_{bid}"
-
-
-def _practice_turn(hand: PracticeHand, view: PracticeView) -> None:
-    st.button("Hint", key="learn_hint", on_click=_show_hint, args=(view.turn,))
-    if st.session_state.get(HINT_KEY) == view.turn:
-        advice = hand.advice()
-        why = f": {advice.reason}" if advice.reason else "."
-        st.info(f"Hint: {hand.describe(advice.action)}{why}")
-        style.highlight(_hint_key(view, advice.action))
-    if view.bidding:
-        hand_row(
-            view.hand,
-            why_not=lambda card: "Bid first",
-            key="learn_hand",
-            key_prefix=CARD_PREFIX,
-        )
-        st.markdown("**Your bid: how many tricks will you take?**")
-        _practice_bids(view)
-        return
-    st.markdown("**Your turn: play a card.**")
-    hand_row(
-        view.hand,
-        why_not=lambda card: None if card in view.legal else view.refused[card],
-        on_click=_practice_act,
-        key="learn_hand",
-        key_prefix=CARD_PREFIX,
-    )
-
-
-def _last_trick(view: PracticeView) -> None:
-    if view.last_winner is not None:
-        st.caption(f"Last trick, won by {_name(view.last_winner)}:")
-        st.html(trick_cards_html([(_name(s), c) for s, c in view.last_trick]))
 
 
 def _practice(learner: Course) -> None:
     hand = learner.practice
     assert hand is not None
-    view = hand.view()
-    if hand.is_over:
-        st.subheader("Review")
-        st.markdown("\n".join(f"- {line}" for line in hand.review()))
-        st.button(
-            "Play another practice hand",
-            key="learn_practice_again",
-            type="primary",
-            on_click=_new_practice,
-        )
-        _last_trick(view)
-        return
-    _draw_table(view.table)
-    _last_trick(view)
+    _table(learner, PRACTICE_HANDLERS)
     if st.session_state.get(MESSAGE_KEY):
         st.warning(st.session_state[MESSAGE_KEY])
-    if hand.note:
-        st.info(hand.note)
-    _practice_turn(hand, view)
+    if not hand.is_over:
+        return
+    st.subheader("Review")
+    st.markdown("\n".join(f"- {line}" for line in hand.review()))
+    st.button(
+        "Play another practice hand",
+        key="learn_practice_again",
+        type="primary",
+        on_click=_new_practice,
+    )
 
 
 # ------------------------------------------------------------------ page
@@ -365,3 +265,7 @@ def render() -> None:
         _practice(learner)
     else:
         _exercise(learner)
+    # Last on the page, as on the Play page: keyboard play and the instant drawing of a
+    # card played at the table.
+    keyboard.install()
+    quick.install()

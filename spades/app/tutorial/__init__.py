@@ -4,8 +4,9 @@ practice hand, and the learner's course through them.
 :mod:`~spades.app.tutorial.lessons` holds the prose, :mod:`~spades.app.tutorial.exercises`
 makes each lesson's exercises (from :mod:`~spades.app.tutorial.questions` and the lesson
 groups), :mod:`~spades.app.tutorial.practice` runs the practice hand and
-:mod:`~spades.app.tutorial.course` keeps the learner's place and progress. The page draws
-only the view models of :mod:`~spades.app.tutorial.views`, built from South's observation.
+:mod:`~spades.app.tutorial.course` keeps the learner's place and progress. Of a hand, the
+page draws only the Play table's :class:`~spades.app.table_view.TableView`, built from
+South's observation (:mod:`~spades.app.tutorial.views`).
 """
 
 from spades.state import IllegalAction
@@ -14,13 +15,13 @@ from .course import EXERCISES_TO_PASS, Course, Progress
 from .exercises import exercise_seed, make_exercise
 from .lessons import LESSONS, PRACTICE_LESSON, Lesson, lesson
 from .positions import RULES, refusal, table_bot_name
-from .practice import BIDS, PracticeHand, Turn
+from .practice import PracticeHand, Turn
 from .questions import Exercise, Feedback, Option, ScoreCase
 from .trick_lessons import trick_kind
-from .views import PracticeView, TableView
+from .views import ANSWERED
 
 __all__ = [
-    "BIDS",
+    "ANSWERED",
     "EXERCISES_TO_PASS",
     "LESSONS",
     "PRACTICE_LESSON",
@@ -32,10 +33,8 @@ __all__ = [
     "Lesson",
     "Option",
     "PracticeHand",
-    "PracticeView",
     "Progress",
     "ScoreCase",
-    "TableView",
     "Turn",
     "exercise_seed",
     "lesson",

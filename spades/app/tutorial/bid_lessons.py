@@ -18,8 +18,10 @@ from spades.cards import (
     SOUTH,
     Card,
     Seat,
+    bid_action,
     bid_label,
     bid_of,
+    card_action,
     card_label,
 )
 from spades.drive import drive
@@ -33,10 +35,10 @@ from .questions import (
     ScoreCase,
     card_options,
     cards_labels,
-    exercise_table,
     sentence,
     trick_facts,
 )
+from .views import exercise_table
 
 # ------------------------------------------------------------------ bidding (5)
 
@@ -93,7 +95,7 @@ def _lesson5(seed: int) -> Exercise:
         hand=tuple(state.hand(SOUTH)),
         facts=tuple(earlier) or ("You bid first.",),
         position=state,
-        table=exercise_table(state),
+        table=exercise_table(state, answers=map(bid_action, legal)),
     )
 
 
@@ -147,7 +149,7 @@ def _protect_nil(seed: int) -> Exercise:
         trick=tuple(((state.leader + i) % 4, c) for i, c in enumerate(state.trick)),
         facts=("North bid nil.", *trick_facts(state)),
         position=state,
-        table=exercise_table(state),
+        table=exercise_table(state, answers=map(card_action, hand)),
     )
 
 

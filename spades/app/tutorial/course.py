@@ -4,15 +4,17 @@ built, the practice hand, and the progress (lessons done, exercises right).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
-from spades.cards import Action
+from spades.app.table_view import TableView
+from spades.cards import Action, action_card, bid_of
 
 from .exercises import exercise_seed, make_exercise
 from .lessons import LESSONS, PRACTICE_LESSON, Lesson, lesson
 from .practice import PracticeHand
 from .questions import Exercise, Feedback
+from .views import answered
 
 EXERCISES_TO_PASS: Final = 3
 
@@ -67,6 +69,9 @@ class Course:
         self.solved = False
         self.practice: PracticeHand | None = None
         self.practice_count = 0
+        # How many exercises have been opened: a click on an exercise's table carries it,
+        # so that a click left over from an earlier exercise is dropped.
+        self.opened = 0
         # The next exercise index of each lesson, so that a lesson opened again goes on
         # with a fresh exercise instead of the ones already seen.
         self._next: dict[int, int] = {}
@@ -96,6 +101,7 @@ class Course:
     def _load(self) -> None:
         seed = exercise_seed(self.base_seed, self.lesson_no, self.index)
         self.exercise = make_exercise(self.lesson_no, seed)
+        self.opened += 1
         self._next[self.lesson_no] = self.index + 1
         self._reset_answer()
 
@@ -109,6 +115,37 @@ class Course:
         """Move on to a fresh exercise of the same lesson."""
         self.index += 1
         self._load()
+
+    def table(self) -> TableView | None:
+        """The table of the lesson open now, as South sees it: the practice hand's, or the
+        exercise's (answered once it is solved); None when the exercise shows no table."""
+        if self.lesson.is_practice:
+            return None if self.practice is None else self.practice.view()
+        shown = None if self.exercise is None else self.exercise.table
+        if shown is None:
+            return None
+        shown = replace(shown, ply=self.opened)
+        return answered(shown) if self.solved else shown
+
+    def click(self, action: Action, ply: int) -> None:
+        """A click on South's card or bid on the table drawn at ``ply``: in the practice hand
+        it is played (or raises ``IllegalAction``); in an exercise it is the answer, or for
+        ``"cards"`` a card added to or taken from it. A click on a table that has moved on
+        since is dropped."""
+        if self.lesson.is_practice:
+            if self.practice is not None and ply == self.practice.ply:
+                self.practice_act(action)
+            return
+        if self.exercise is None or ply != self.opened:
+            return
+        bid = bid_of(action)
+        value = bid if bid is not None else action_card(action)
+        if value is None:
+            return
+        if self.exercise.kind == "cards":
+            self.toggle(value)
+        else:
+            self.answer(value)
 
     def toggle(self, value: int) -> None:
         """Add or remove a card from the answer being built (``"cards"`` exercises).

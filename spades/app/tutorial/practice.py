@@ -1,27 +1,27 @@
 """The guided practice hand (the last lesson): the learner plays South against bots, with
 the expert's advice at every turn and a review at the end.
 
-The hand is the engine's; the page gets only :class:`~spades.app.tutorial.views.PracticeView`,
-built from South's observation.
+The hand is the engine's; the page gets only South's
+:class:`~spades.app.table_view.TableView` of it, the Play table's model, built from South's
+observation.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, replace
 
+from spades.app.moves import seat_why_not
+from spades.app.play import Notice
+from spades.app.table_view import TableView, observed_view
 from spades.bots.hint import Hint, hint
-from spades.cards import NORTH, SOUTH, Action, bid_action, bid_label
+from spades.cards import NORTH, SOUTH, Action, bid_label
 from spades.drive import drive
 from spades.observation import Observation
 from spades.state import HandState, Phase
 
-from .positions import RULES, refusal, seeded_rng, table_bot_name
+from .positions import RULES, seeded_rng, table_bot_name
 from .questions import sentence
-from .views import PracticeView, table_view
-
-#: The bids the learner is offered: nil, then 1 to 13, every trick of the hand.
-BIDS: Final = tuple(range(14))
+from .views import PLAYERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,10 @@ class PracticeHand:
         self.bots = {seat: make_bot(level, seed=seed * 4 + seat) for seat in (0, 1, 3)}
         self.turns: list[Turn] = []
         self.note = ""
+        #: The last finished trick is shown below the table (the learner may hide it).
+        self.show_last_trick = True
         self._advice: tuple[int, Hint] | None = None
+        self._hinted: int | None = None
         self._bots_act()
 
     def _bots_act(self) -> None:
@@ -70,37 +73,49 @@ class PracticeHand:
         """What the learner sees now."""
         return self.state.observation(SOUTH)
 
-    def view(self) -> PracticeView:
-        """What the learner sees of the hand now, all of it from South's observation."""
-        seen = self.observation()
-        legal = frozenset(seen.legal_actions)
-        bidding = seen.phase is Phase.BIDDING
-        hand = seen.hand or ()
-        offered = tuple(bid_action(n) for n in BIDS) if bidding else hand
-        last = seen.tricks[-1] if seen.tricks else None
-        return PracticeView(
-            table=table_view(seen),
-            bidding=bidding,
-            hand=hand,
-            legal=legal,
-            refused={a: refusal(self.state, a) for a in offered if a not in legal},
-            bids=BIDS,
-            turn=len(self.state.history),
-            last_trick=tuple(last.plays()) if last else (),
-            last_winner=last.winner if last else None,
+    @property
+    def ply(self) -> int:
+        """How many actions the hand has had: a click carries it, so that a click on a
+        table that has moved on since is dropped."""
+        return len(self.state.history)
+
+    @property
+    def to_act(self) -> bool:
+        """Whether it is the learner's turn."""
+        return self.state.current_player == SOUTH
+
+    def view(self) -> TableView:
+        """The table as the learner sees it now, all of it from South's observation: the
+        engine's refusals, the expert's advice once asked for on this turn, and the note
+        on the learner's last choice while the hand goes on."""
+        to_act = self.to_act
+        seen = observed_view(
+            self.observation(),
+            PLAYERS,
+            lambda action: seat_why_not(self.state, SOUTH, action, PLAYERS),
+            ply=self.ply,
+        )
+        return replace(
+            seen,
+            human_to_act=to_act,
+            hint=self.advice() if to_act and self._hinted == self.ply else None,
+            notice=Notice("info", self.note) if self.note and not self.is_over else None,
+            show_last_trick=self.show_last_trick,
+            hints=True,
         )
 
-    def describe(self, action: Action) -> str:
-        """An action in words (``play A♠``, ``bid 4``), as this hand's deck names it."""
-        return self.state.describe(action)
+    def ask_hint(self, ply: int) -> None:
+        """Show the expert's advice for the learner's turn, asked on the table drawn at
+        ``ply`` (a click from an earlier turn is dropped)."""
+        if ply == self.ply and self.to_act:
+            self._hinted = ply
 
     def advice(self) -> Hint:
         """The expert's choice for the learner's turn, worked out once per turn."""
-        if self.state.current_player != SOUTH:
+        if not self.to_act:
             raise ValueError("it is not your turn")
-        turn = len(self.state.history)
-        if self._advice is None or self._advice[0] != turn:
-            self._advice = (turn, hint(self.observation()))
+        if self._advice is None or self._advice[0] != self.ply:
+            self._advice = (self.ply, hint(self.observation()))
         return self._advice[1]
 
     def act(self, action: Action) -> str:

@@ -12,10 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from spades.cards import SOUTH, Card, Seat, card_label
+from spades.app.table_view import TableView
+from spades.cards import Card, Seat, card_label
 from spades.state import HandState
-
-from .views import TableView, finished_trick_view, table_view
 
 Kind = Literal["cards", "card", "choice"]
 
@@ -54,7 +53,9 @@ class Exercise:
     the exercise keeps what it is about: ``position``, the engine state of the question;
     ``case``, a scored hand; ``scores``, the running scores; ``bags``, the bags on the
     count and the bags taken this hand. What the page draws of the position is
-    ``table``, the table as South sees it (``None`` when the question shows no table).
+    ``table``, the table as South sees it (``None`` when the question shows no table);
+    where its cards or bids are the answers (:attr:`on_table`), the learner clicks them
+    there.
     """
 
     lesson: int
@@ -73,6 +74,12 @@ class Exercise:
     case: ScoreCase | None = None
     scores: tuple[int, ...] | None = None
     bags: tuple[int, int] | None = None
+
+    @property
+    def on_table(self) -> bool:
+        """Whether the exercise is answered on its table (South's cards or bid) rather
+        than with answers of its own beside it."""
+        return self.table is not None and not self.table.read_only
 
     def label(self, value: int) -> str:
         """The label of an option value."""
@@ -142,19 +149,3 @@ def cards_labels(cards: Iterable[Card]) -> str:
 def card_options(cards: Iterable[Card]) -> tuple[Option, ...]:
     """One option a card, labelled with the card."""
     return tuple(Option(c, card_label(c)) for c in cards)
-
-
-def exercise_table(state: HandState, trick: tuple[tuple[Seat, Card], ...] = ()) -> TableView:
-    """The table of an exercise, as South sees it at ``state``.
-
-    ``trick`` is a whole trick that starts at ``state``: the engine plays it, so that the
-    table shows those cards with the broken marker and the winner they give. Without it
-    the table shows the trick being played.
-    """
-    before = state.observation(SOUTH)
-    if not trick:
-        return table_view(before)
-    after = state.clone()
-    for _, card in trick:
-        after.apply(card)
-    return finished_trick_view(before, after.observation(SOUTH))

@@ -18,6 +18,7 @@ from spades.cards import (
     SUIT_NAMES,
     Card,
     Seat,
+    card_action,
     card_label,
     hand_cards,
 )
@@ -29,10 +30,10 @@ from .questions import (
     Option,
     card_options,
     cards_labels,
-    exercise_table,
     sentence,
     trick_facts,
 )
+from .views import exercise_table
 
 _SUIT_SINGULAR: Final = ("club", "diamond", "heart", "spade")
 
@@ -130,7 +131,7 @@ def _lesson1(seed: int) -> Exercise:
         reasons={card: verdicts[seat] for seat, card in plays},
         trick=shown,
         position=before,
-        table=exercise_table(before, shown),
+        table=exercise_table(before, trick=shown),
     )
 
 
@@ -156,7 +157,7 @@ def _lesson3(seed: int) -> Exercise:
         reasons=verdicts,
         trick=shown,
         position=before,
-        table=exercise_table(before, shown),
+        table=exercise_table(before, trick=shown),
     )
 
 
@@ -182,7 +183,7 @@ def _legal_cards_exercise(
         trick=tuple(((state.leader + i) % 4, c) for i, c in enumerate(state.trick)),
         facts=trick_facts(state),
         position=state,
-        table=exercise_table(state) if state.trick else None,
+        table=exercise_table(state, answers=map(card_action, hand)),
     )
 
 

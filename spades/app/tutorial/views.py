@@ -1,83 +1,73 @@
-"""What the Learn page may draw: view models built from South's observation.
+"""What the Learn page may draw of a hand: the table as South sees it, in the
+:class:`~spades.app.table_view.TableView` that the Play page and the shared tables draw.
 
-The page never sees a hand's full state. The practice hand and the exercises hand it
-these frozen values instead, taken from ``state.observation(SOUTH)``: what the learner
-may know at the table, and nothing more.
+The exercises and the practice hand build it from ``state.observation(SOUTH)`` and the
+engine's answers (:func:`~spades.app.table_view.observed_view`): what the learner may know
+at the table, and nothing more.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Final
 
-from spades.cards import Action, Card, Seat
-from spades.observation import Observation
+from spades.app.seats import player_names
+from spades.app.table_view import TableView, observed_view
+from spades.cards import SOUTH, Action, Card, Seat
+from spades.state import HandState
+
+from .positions import RULES, refusal
 
 Plays = tuple[tuple[Seat, Card], ...]
 
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """The table as South sees it: every seat's bid and tricks, the dealer, who is to act,
-    the cards on the table, whether spades are broken, and, for a finished trick, its
-    winner (``None`` while the trick is being played)."""
-
-    bids: tuple[int | None, int | None, int | None, int | None]
-    blind: tuple[bool, bool, bool, bool]
-    tricks_won: tuple[int, int, int, int]
-    dealer: Seat
-    to_act: Seat | None
-    trick: Plays
-    spades_broken: bool
-    winner: Seat | None = None
+#: The seats' names at the tutorial's tables: the learner is South, "You".
+PLAYERS: Final = player_names(RULES, "You")
+#: Why a card or bid on an exercise's table is not clicked: the answer is another one.
+NOT_AN_ANSWER: Final = "Not an answer to this exercise"
+#: Why nothing on an exercise's table is clicked once it is answered.
+ANSWERED: Final = "You have answered this one"
 
 
-def table_view(seen: Observation) -> TableView:
-    """The table as ``seen`` shows it now, with the trick being played."""
-    return TableView(
-        bids=seen.bids,
-        blind=seen.blind,
-        tricks_won=seen.tricks_won,
-        dealer=seen.dealer,
-        to_act=seen.current_player,
-        trick=seen.trick,
-        spades_broken=seen.spades_broken,
-    )
+def exercise_table(
+    state: HandState, *, answers: Iterable[Action] | None = None, trick: Plays = ()
+) -> TableView:
+    """The table of an exercise, as South sees it at ``state``.
 
+    ``answers`` are the actions (South's cards or bids) whose click on the table answers
+    the exercise; any other is refused with the engine's reason, or as no answer. Without
+    them the table is only looked at, South's cards face down, and the answer is given
+    beside it (the view is read-only).
 
-def finished_trick_view(before: Observation, after: Observation) -> TableView:
-    """The table of ``before`` with the trick that ``after`` has just finished lying on it.
-
-    The seats' counts are those before the trick; the cards, the broken marker and the
-    winner are the finished trick's, as ``after`` saw it played.
+    ``trick`` is a whole trick that starts at ``state``: the engine plays it, and the table
+    shows it finished, lying there with the broken marker and the counts it leaves, and
+    its winner hidden until the exercise is answered (:func:`answered`).
     """
-    last = after.tricks[-1]
+    allowed = None if answers is None else frozenset(answers)
+
+    def why_not(action: Action) -> str | None:
+        if allowed is None:
+            return NOT_AN_ANSWER
+        if action in allowed:
+            return None
+        return refusal(state, action) or NOT_AN_ANSWER
+
+    shown = state.clone() if trick else state
+    for _, card in trick:
+        shown.apply(card)
+    seen = observed_view(
+        shown.observation(SOUTH), PLAYERS, why_not, ply=0, held=shown.tricks[-1] if trick else None
+    )
+    return replace(seen, live=False, held_winner="hidden", read_only=allowed is None)
+
+
+def answered(table: TableView) -> TableView:
+    """An exercise's table once the exercise is answered: the winner of a trick on it is
+    marked (its cards stay where they lie, to be read with the explanation), and nothing
+    on it can be clicked any more."""
     return replace(
-        table_view(before),
-        to_act=None,
-        trick=tuple(last.plays()),
-        spades_broken=after.spades_broken,
-        winner=last.winner,
+        table,
+        held_winner="marked",
+        why_not=dict.fromkeys(table.why_not, ANSWERED),
+        card_why_not=dict.fromkeys(table.card_why_not, ANSWERED),
     )
-
-
-@dataclass(frozen=True, slots=True)
-class PracticeView:
-    """The practice hand as the learner sees it.
-
-    ``hand`` is South's cards; ``legal`` the actions the engine allows now (empty unless
-    it is South's turn); ``refused`` the engine's reason for each card or bid on offer
-    that it refuses; ``bids`` the bids on offer (nil to 13); ``turn`` the number of
-    actions taken so far, which names the position a hint is for; ``last_trick`` and
-    ``last_winner`` the last finished trick, if any.
-    """
-
-    table: TableView
-    bidding: bool
-    hand: tuple[Card, ...]
-    legal: frozenset[Action]
-    refused: Mapping[Action, str]
-    bids: tuple[int, ...]
-    turn: int
-    last_trick: Plays
-    last_winner: Seat | None
