@@ -53,12 +53,15 @@ from browser_clock import (
     serve,
 )
 from playwright.async_api import Browser, BrowserContext, async_playwright
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from spades.app.tables import TableService
 from spades.rules import Rules
 from spades.store import Store
 
 MODES = {"news": "serve.py", "looks": "streamlit_app.py"}
+#: Timed-out waits in a row before a person's series gives up.
+RETRIES = 3
 
 # Each click on a card or bid with the table version drawn at that moment, and the first
 # frame drawing each version; times in ms since the epoch (see the module docstring).
@@ -120,8 +123,16 @@ async def _seat(
 
 
 async def _play(player: Player, cards: int) -> None:
-    while player.cards < cards:
-        await player.turn()
+    """Play until ``cards`` cards are played; a wait that times out reloads the page (the
+    seat survives it) and is reported under "stuck", three in a row end the series."""
+    in_a_row = 0
+    while player.cards < cards and in_a_row < RETRIES:
+        try:
+            await player.turn()
+            in_a_row = 0
+        except PlaywrightTimeout as err:
+            in_a_row += 1
+            await player.recover(err)
     await player.collect()
 
 

@@ -384,6 +384,9 @@ class TableService:
             return False
         if now - info.human_at > IDLE:
             return self._close_idle(table_id)
+        if (now - info.updated_at).total_seconds() < min(info.pace, info.turn_limit):
+            # Nothing is due so soon after the last change: no need to read the match.
+            return False
         match = self._match(info)
         if match is None:
             return False
