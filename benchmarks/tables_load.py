@@ -71,7 +71,7 @@ def _person(
     rng = random.Random(token)
     seen = -1
     heard = threading.Event()
-    stop = service.follow(table_id, lambda version: heard.set()) if news else None
+    stop = service.follow(table_id, lambda version: heard.set())[1] if news else None
     while time.monotonic() < until:
         heard.clear()
         service.advance(table_id)  # as every page of the table does at each look

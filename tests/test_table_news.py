@@ -45,7 +45,8 @@ def test_a_change_to_a_table_is_told_with_its_new_version(store: Store) -> None:
     table_id, _ = _table(service)
     other_id, _ = _table(service)
     heard: list[int] = []
-    stop = service.follow(table_id, heard.append)
+    now, stop = service.follow(table_id, heard.append)
+    assert now == 0
     _join(service, other_id)  # another table's news is not this table's
     _join(service, table_id)
     assert heard == [service.version(table_id)] == [1]
@@ -161,6 +162,7 @@ def test_the_route_streams_the_table_s_versions(app_db: Store) -> None:
 def test_the_route_knows_no_other_table(app_db: Store, table_id: str) -> None:
     response = asyncio.run(table_news.news(_request(table_id)))
     assert response.status_code == 404
+    assert table_news._open.total() == 0, "a refused stream holds no place"
 
 
 def test_the_route_bounds_the_streams_of_a_table(

@@ -62,16 +62,17 @@ def _player(service: TableService, name: str) -> str:
     return service.store.new_player(name)[0]
 
 
-def _table(service: TableService) -> tuple[str, str, str, str]:
-    """A table made by Ann (South) and joined by Bob (North); ids and both tokens."""
+def _table(service: TableService, **options: bool) -> tuple[str, str, str, str]:
+    """A table made by Ann (South) with ``options`` and joined by Bob (North); ids and
+    both tokens."""
     ann, bob = _player(service, "Ann"), _player(service, "Bob")
-    table_id, ann_token = service.create(ann, "Ann", RULES, bot_level="random")
+    table_id, ann_token = service.create(ann, "Ann", RULES, bot_level="random", **options)
     bob_token = service.join(table_id, 0, bob, "Bob")
     return table_id, ann_token, bob_token, bob
 
 
-def _started(service: TableService) -> tuple[str, str, str]:
-    table_id, ann_token, bob_token, _ = _table(service)
+def _started(service: TableService, **options: bool) -> tuple[str, str, str]:
+    table_id, ann_token, bob_token, _ = _table(service, **options)
     service.start(table_id, ann_token, seed=3)
     return table_id, ann_token, bob_token
 
@@ -670,15 +671,6 @@ def test_a_seat_hears_what_happened_at_the_table_since_it_last_heard(
 
 
 # ----------------------------------------------------------------- the table's options
-def _optioned(service: TableService, **options: bool) -> tuple[str, str, str]:
-    """Ann's table with Bob at North, started with ``options``; the id and both tokens."""
-    ann, bob = _player(service, "Ann"), _player(service, "Bob")
-    table_id, ann_token = service.create(ann, "Ann", RULES, bot_level="random", **options)
-    bob_token = service.join(table_id, 0, bob, "Bob")
-    service.start(table_id, ann_token, seed=3)
-    return table_id, ann_token, bob_token
-
-
 def test_hints_and_undo_are_off_at_a_table_unless_its_creator_sets_them(
     service: TableService, clock: Clock
 ) -> None:
@@ -695,7 +687,7 @@ def test_hints_and_undo_are_off_at_a_table_unless_its_creator_sets_them(
 def test_a_table_with_hints_gives_a_seat_the_play_page_s_advice_on_its_turn(
     service: TableService, clock: Clock
 ) -> None:
-    table_id, ann_token, bob_token = _optioned(service, hints=True)
+    table_id, ann_token, bob_token = _started(service, hints=True)
     view = _turn(service, clock, table_id, [ann_token, bob_token])
     token, other = (ann_token, bob_token) if view.seat == CREATOR_SEAT else (bob_token, ann_token)
     assert view.drawn is not None and view.drawn.hints
@@ -712,7 +704,7 @@ def test_a_table_with_hints_gives_a_seat_the_play_page_s_advice_on_its_turn(
 def test_undo_at_a_table_takes_back_a_seat_s_last_move_and_the_bots_after_it(
     service: TableService, clock: Clock
 ) -> None:
-    table_id, ann_token, bob_token = _optioned(service, undo=True)
+    table_id, ann_token, bob_token = _started(service, undo=True)
     # Ann (South) moves; West, a bot, answers; Ann takes her move back with West's.
     view = _turn(service, clock, table_id, [ann_token])
     assert view.own is not None and view.drawn is not None and not view.drawn.can_undo

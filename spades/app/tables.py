@@ -304,17 +304,23 @@ class TableService:
         """How many changes the table has had: one number, cheap to poll."""
         return self._asked(lambda: self.tables.version(table_id))
 
-    def follow(self, table_id: str, heard: Callable[[int], None]) -> Callable[[], None]:
+    def follow(self, table_id: str, heard: Callable[[int], None]) -> tuple[int, Callable[[], None]]:
         """Call ``heard(version)`` each time the table's version moves on, as the store's
-        news brings it (from any server sharing the database); returns the call that
-        stops it. A page told nothing still finds every change by :meth:`version`."""
-        self.version(table_id)  # a table that does not exist is refused here
+        news brings it (from any server sharing the database); returns the table's version
+        now, read once the news is followed (so no change falls between the two), and the
+        call that stops following. A page told nothing still finds every change by
+        :meth:`version`."""
 
         def table_heard(moved: str, version: int) -> None:
             if moved == table_id:
                 heard(version)
 
-        return self.store.news.listen(table_heard)
+        stop = self.store.news.listen(table_heard)
+        try:
+            return self.version(table_id), stop  # a table that does not exist is refused
+        except BaseException:
+            stop()
+            raise
 
     def act(self, table_id: str, token: str, action: Action, version: int) -> None:
         """The move of the page holding ``token``, made on the table as it stood at

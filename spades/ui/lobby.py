@@ -14,7 +14,6 @@ person is looking; the server sweeps idle tables on a clock of its own.
 from __future__ import annotations
 
 import functools
-import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -73,8 +72,6 @@ HAND_OVER_KEY: Final = "table_hand_over"
 LIMITS: Final = (15, 30, 60, 120)
 #: Seconds between two looks at the table.
 POLL_SECONDS: Final = 1.0
-#: A table id as :func:`secrets.token_urlsafe` makes them (anything else is no table).
-_TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{16,32}")
 
 
 def _service() -> TableService:
@@ -277,7 +274,7 @@ def _asked(ask: Callable[[TableService, str], object], table_id: str) -> None:
 def render() -> None:
     """The Lobby, or the table named in the address."""
     wanted = st.query_params.get(TABLE_PARAM)
-    if wanted is not None and _TABLE_ID.fullmatch(wanted):
+    if wanted is not None and table_news.TABLE_ID.fullmatch(wanted):
         _table_page(wanted)
     else:
         if wanted is not None:

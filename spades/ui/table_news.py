@@ -57,7 +57,9 @@ LIFETIME: Final = 600.0
 KEEP_ALIVE: Final = 15.0
 #: Seconds a quiet stream waits before it looks whether the server is stopping.
 WAKE: Final = 0.5
-_TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{16,32}")
+#: A table id as :func:`secrets.token_urlsafe` makes them (anything else is no table); it
+#: is safe in a URL and inside the script's quotes.
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{16,32}")
 
 Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
@@ -99,10 +101,11 @@ def _ending_streams(handler: Handler) -> Callable[[int, FrameType | None], None]
 async def news(request: Request) -> Response:
     """The stream of one table's versions (see the module's docstring)."""
     table_id = str(request.path_params["table_id"])
-    if not _TABLE_ID.fullmatch(table_id):
+    if not TABLE_ID.fullmatch(table_id):
         return PlainTextResponse("No such table.", status_code=404)
     if _open[table_id] >= PER_TABLE or _open.total() >= STREAMS:
         return PlainTextResponse("Too many pages are listening; look again later.", 503)
+    _open[table_id] += 1  # held from here, so that the awaits below cannot overshoot
     service = TableService(app_store())
     loop = asyncio.get_running_loop()
     moved = asyncio.Event()
@@ -116,11 +119,11 @@ async def news(request: Request) -> Response:
         loop.call_soon_threadsafe(note)
 
     try:
-        stop = await run_in_threadpool(service.follow, table_id, heard)
-        latest[0] = max(latest[0], await run_in_threadpool(service.version, table_id))
+        now, stop = await run_in_threadpool(service.follow, table_id, heard)
     except (TableRefusal, StoreError):
+        _close(table_id)
         return PlainTextResponse("No such table.", status_code=404)
-    _open[table_id] += 1
+    latest[0] = max(latest[0], now)
 
     async def stream() -> AsyncIterator[str]:
         sent = -1
@@ -140,15 +143,20 @@ async def news(request: Request) -> Response:
                     await asyncio.wait_for(moved.wait(), WAKE)
         finally:
             stop()
-            _open[table_id] -= 1
-            if _open[table_id] <= 0:
-                del _open[table_id]
+            _close(table_id)
 
     return StreamingResponse(
         stream(),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+
+
+def _close(table_id: str) -> None:
+    """A stream of ``table_id`` is over (or never opened)."""
+    _open[table_id] -= 1
+    if _open[table_id] <= 0:
+        del _open[table_id]
 
 
 _SCRIPT: Final = """
@@ -181,7 +189,7 @@ _SCRIPT: Final = """
 def listen(table_id: str, version: int) -> None:
     """On a table's page, inside its fragment: the hidden button that reruns the fragment,
     the version drawn, and the script that presses the button when the table moves on.
-    ``table_id`` has been checked to be a table id (URL-safe letters only)."""
+    ``table_id`` has been checked against :data:`TABLE_ID`."""
     with st.container(key=HOLDER_KEY):
         st.button("Look at the table", key=BUTTON_KEY)
         st.html(
