@@ -170,13 +170,18 @@ _SCRIPT: Final = """
   }
   if (all[id] || !window.EventSource) return;
   const source = new EventSource("/_spades/tables/" + id + "/news");
-  source.onmessage = (event) => {
-    const button = doc.querySelector(".st-key-%s button");
-    if (!button) { source.close(); delete all[id]; return; }
+  const press = (version, tries) => {
+    if (new URLSearchParams(window.location.search).get("table") !== id) {
+      source.close(); delete all[id]; return;  // the page has moved on from the table
+    }
     const mark = doc.querySelector(".sp-news");
-    const drawn = mark ? Number(mark.dataset.version) : -1;
-    if (Number(event.data) > drawn) button.click();
+    if (mark && Number(mark.dataset.version) >= version) return;
+    const button = doc.querySelector(".st-key-%s button");
+    // The table may be between two drawings: look again shortly.
+    if (button) button.click();
+    else if (tries > 0) setTimeout(() => press(version, tries - 1), 100);
   };
+  source.onmessage = (event) => press(Number(event.data), 10);
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) delete all[id];
   };
