@@ -13,6 +13,8 @@ Reported:
 - move → visible: from a move's commit (its first announcement, which the server that
   stored it makes right after the commit) to the moment each of the other three people
   first sees it (median, p95, max);
+- move stored: from a person's move to its return, stored (the check of the move and the
+  write, queued behind the server's other writes);
 - the store's writes a second (the moves, plus the people's signs of life);
 - that no move was lost or doubled: each table's stored game holds exactly the moves its
   people made, one a ply, and replays through the engine.
@@ -56,6 +58,7 @@ class Board:
     stored: dict[tuple[str, int], float] = field(default_factory=dict)
     seen: list[tuple[str, int, float]] = field(default_factory=list)
     moves: Counter[str] = field(default_factory=Counter)
+    move_ms: list[float] = field(default_factory=list)
     refused: Counter[str] = field(default_factory=Counter)
 
 
@@ -86,6 +89,7 @@ def _person(
                 return
             if view.to_act and view.own is not None:
                 action = rng.choice(view.own.legal_actions)
+                clicked = time.monotonic()
                 try:
                     service.act(table_id, token, action, view.table.version)
                 except TableRefusal as err:
@@ -94,6 +98,7 @@ def _person(
                     continue
                 with board.lock:
                     board.moves[table_id] += 1
+                    board.move_ms.append((time.monotonic() - clicked) * 1000)
                 seen = view.table.version + 1  # one's own move is seen at once
                 continue
         heard.wait(poll)  # the table's news, if followed, ends the wait at once
@@ -128,6 +133,15 @@ def _checked(
         if len(match.history) != board.moves[table_id]:
             lost_or_doubled.append((table_id, len(match.history), board.moves[table_id]))
     return {"games_replayed": replayed, "lost_or_doubled": lost_or_doubled}
+
+
+def _spread(times: list[float]) -> dict[str, Any]:
+    return {
+        "n": len(times),
+        "median": round(statistics.median(times), 1) if times else None,
+        "p95": round(percentile(times, 0.95), 1) if times else None,
+        "max": round(max(times), 1) if times else None,
+    }
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -188,12 +202,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "moves_per_second": round(moves / wall, 1),
             # Each move is one write; each person's sign of life is one every 10 s at most.
             "writes_per_second_at_most": round(moves / wall + len(people) / 10, 1),
-            "move_to_visible_ms": {
-                "n": len(seen),
-                "median": round(statistics.median(seen), 1) if seen else None,
-                "p95": round(percentile(seen, 0.95), 1) if seen else None,
-                "max": round(max(seen), 1) if seen else None,
-            },
+            "move_to_visible_ms": _spread(seen),
+            "move_stored_ms": _spread(board.move_ms),
             "refused": dict(board.refused),
             "load_start": load_start,
             "load_end": load_average(),

@@ -12,6 +12,7 @@ import logging
 import os
 import sqlite3
 import subprocess
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -211,6 +212,36 @@ def test_a_lock_held_past_the_timeout_is_busy_and_loses_nothing(
     finally:
         holder.rollback()
         holder.close()
+    store.append_action(saved.playing, action, after=match.history)
+    assert store.load(saved.playing).match.history == [*match.history, action]
+
+
+def test_a_writer_kept_waiting_by_the_server_s_own_writer_is_busy_and_loses_nothing(
+    saved: Saved, tmp_path: Path
+) -> None:
+    """The server's writers to a SQLite file queue among themselves, each for as long as
+    the busy timeout, like a writer of another process."""
+    store = Store(saved.url, busy_timeout=0.05)
+    match = store.load(saved.playing).match
+    action = match.legal_actions()[0]
+    writing, done = threading.Event(), threading.Event()
+
+    def long_write() -> None:
+        with store._write():
+            writing.set()
+            done.wait(10)
+
+    holder = threading.Thread(target=long_write)
+    holder.start()
+    try:
+        assert writing.wait(10)
+        with pytest.raises(StoreUnavailable) as caught:
+            store.append_action(saved.playing, action, after=match.history)
+        assert caught.value.reason == "busy"
+        assert store.load(saved.playing).match.history == match.history
+    finally:
+        done.set()
+        holder.join()
     store.append_action(saved.playing, action, after=match.history)
     assert store.load(saved.playing).match.history == [*match.history, action]
 

@@ -321,6 +321,62 @@ def test_two_servers_moving_one_table_at_once_store_one_move(
     assert other.store.load(info.game_id or "").match.history == [*match.history, action]
 
 
+def test_a_table_s_pages_on_one_server_replay_its_game_once_a_version(
+    service: TableService, db_url: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    loads: list[str] = []
+    load = service.store.load
+
+    def counted(game_id: str) -> object:
+        loads.append(game_id)
+        return load(game_id)
+
+    monkeypatch.setattr(service.store, "load", counted)
+    for token in (ann_token, bob_token, None, ann_token):
+        service.view(table_id, token)
+    assert len(loads) == 1
+    # A move is a new version, read again; another server reads its own.
+    view = _turn(service, clock, table_id, [ann_token, bob_token])
+    assert view.own is not None
+    token = ann_token if view.seat == 2 else bob_token
+    service.act(table_id, token, view.own.legal_actions[0], view.table.version)
+    loads.clear()
+    after = [service.view(table_id, t) for t in (ann_token, bob_token)]
+    assert len(loads) == 1
+    assert all(v.table.version == view.table.version + 1 for v in after)
+    other = TableService(Store(db_url), now=clock)
+    assert other.view(table_id, None).public == service.view(table_id, None).public
+    other.store.close()
+
+
+def test_a_move_landing_while_a_page_reads_is_read_again_not_shown_stale(
+    service: TableService, db_url: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id, ann_token, _ = _started(service)
+    before = service.tables.info(table_id)
+    match = service.store.load(before.game_id or "").match
+    seat = match.current_player
+    assert seat is not None
+    load = service.store.load
+    landed: list[int] = []
+
+    def load_then_move(game_id: str) -> object:
+        found = load(game_id)
+        if not landed:  # a move stored through another page between the two reads
+            landed.append(match.legal_actions()[0])
+            service.tables.act(table_id, seat, landed[0], after=match.history, person=False)
+        return found
+
+    monkeypatch.setattr(service.store, "load", load_then_move)
+    view = service.view(table_id, ann_token)
+    assert landed and view.table.version == before.version + 1
+    fresh = TableService(Store(db_url), now=clock)
+    assert view.public == fresh.view(table_id, None).public
+    assert service.view(table_id, None).public == view.public
+    fresh.store.close()
+
+
 # ----------------------------------------------------------- a table's game is the table's
 def _finished(service: TableService, clock: Clock) -> tuple[str, str, str]:
     """A table of Ann, Bob and two basic bots whose match is played to its end by

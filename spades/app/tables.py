@@ -38,6 +38,7 @@ import logging
 import random
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -92,6 +93,9 @@ _READS: Final = 5
 SEEN_EVERY: Final = timedelta(seconds=10)
 #: Seconds between two sweeps of the idle tables by the server.
 SWEEP_EVERY: Final = 60.0
+#: Matches a server keeps for its pages (one a table in play is enough: a table's pages
+#: all ask for its latest version).
+_KEPT: Final = 512
 #: Seconds the server's clock waits past a table's pace, so that the pace has surely passed.
 _MARGIN: Final = 0.05
 _log = logging.getLogger("spades.tables")
@@ -178,6 +182,7 @@ class TableService:
         self.store = store
         self.tables = Tables(store, now=now)
         self.now = now
+        self._matches = _Matches()
 
     # ----------------------------------------------------------------- the lobby
     def create(
@@ -461,17 +466,35 @@ class TableService:
         move made on it would be refused as stale)."""
         table_id = info.table_id
         for _ in range(_READS):
-            match = self._match(info)
-            if self._asked(lambda: self.tables.version(table_id)) == info.version:
+            match, current = self._read_match(info)
+            if current:
                 return info, match
             info = self._asked(lambda: self.tables.info(table_id))
         return info, self._match(info)
 
     def _match(self, info: TableInfo) -> Match | None:
+        """The table's match, as of ``info``'s version unless a move has landed since."""
+        return self._read_match(info)[0]
+
+    def _read_match(self, info: TableInfo) -> tuple[Match | None, bool]:
+        """The table's match and whether it is the one of ``info``'s version.
+
+        A match read while the version stayed put is the version's, and is kept for the
+        server's other pages of the table (:class:`_Matches`): after a move, the table's
+        three other pages and the server's clock replay the game once between them.
+        """
         if info.game_id is None:
-            return None
-        game_id = info.game_id
-        return self._asked(lambda: self.store.load(game_id)).match
+            return None, True
+        key = (info.table_id, info.game_id, info.version)
+        kept = self._matches.get(key)
+        if kept is not None:
+            return kept, True
+        game_id, table_id = info.game_id, info.table_id
+        match = self._asked(lambda: self.store.load(game_id)).match
+        current = self._asked(lambda: self.tables.version(table_id)) == info.version
+        if current:
+            self._matches.keep(key, match)
+        return match, current
 
     def _creators(self, table_id: str, token: str) -> TableInfo:
         """The table, when ``token`` holds its creator's seat; else a refusal."""
@@ -504,6 +527,35 @@ class TableService:
             raise
         except StoreError as err:
             raise TableRefusal(_plain(str(err))) from None
+
+
+class _Matches:
+    """The matches of the tables' latest versions that this server has read, shared by its
+    pages; bounded, the least recently used forgotten first.
+
+    A table's version moves on with every change to its game (in the same transaction),
+    so a match kept under a version stays true for it. The matches are only read, never
+    moved on: a move is made in the store, and read again under the next version.
+    """
+
+    def __init__(self, size: int = _KEPT) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[str, str, int], Match] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, int]) -> Match | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def keep(self, key: tuple[str, str, int], match: Match) -> None:
+        with self._lock:
+            self._kept[key] = match
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
 
 
 class Sweeper:

@@ -13,7 +13,7 @@ import os
 import sqlite3
 from contextlib import closing, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -69,6 +69,14 @@ def empty_file(path: Path, busy_timeout: float) -> bool:
     return path.stat().st_size == 0
 
 
+#: Connections a server keeps open, and how many more it may open at a busy moment: every
+#: page of a shared table reads the table each second, and a page waiting for a connection
+#: shows a move late. PostgreSQL allows 100 connections by default, so that two servers
+#: sharing it stay under that; a SQLite connection costs only a file handle.
+SQLITE_POOL: Final[dict[str, int]] = {"pool_size": 20, "max_overflow": 80}
+POSTGRES_POOL: Final[dict[str, int]] = {"pool_size": 20, "max_overflow": 20}
+
+
 def sqlite_engine(url: str, busy_timeout: float) -> Engine:
     """An engine for a SQLite URL: WAL, the busy timeout, foreign keys, and writes that
     begin with the write lock (a connection run with ``spades_write=True``)."""
@@ -80,6 +88,7 @@ def sqlite_engine(url: str, busy_timeout: float) -> Engine:
         url,
         connect_args={"check_same_thread": False, "timeout": busy_timeout},
         poolclass=sa.StaticPool if memory else None,
+        **({} if memory else SQLITE_POOL),
     )
 
     @sa.event.listens_for(engine, "connect")

@@ -39,7 +39,13 @@ from spades.store.checks import (
     shown,
     token_hash,
 )
-from spades.store.connect import empty_file, resolve_url, sqlite_engine, sqlite_file
+from spades.store.connect import (
+    POSTGRES_POOL,
+    empty_file,
+    resolve_url,
+    sqlite_engine,
+    sqlite_file,
+)
 from spades.store.errors import StoreError, StoreUnavailable, plain_faults
 from spades.store.imports import imported_game
 from spades.store.migrate import prepare
@@ -102,11 +108,15 @@ class Store:
             raise StoreError(f"database URL: {err}") from None
         self._file = sqlite_file(self.url)
         self._busy_timeout = busy_timeout
+        # SQLite lets one connection write at a time, and one waiting for the lock sleeps
+        # between tries: the server's own writers queue here instead, without holding a
+        # connection while they wait (another process's writer is still waited for).
+        self._writers = threading.Lock() if dialect == "sqlite" else None
         with self._faults():
             self.engine = (
                 sqlite_engine(self.url, busy_timeout)
                 if dialect == "sqlite"
-                else sa.create_engine(self.url, pool_pre_ping=True)
+                else sa.create_engine(self.url, pool_pre_ping=True, **POSTGRES_POOL)
             )
         #: The tables' news (:mod:`spades.store.news`) of this database, in this process.
         self.news = TableNews(self.url)
@@ -145,10 +155,25 @@ class Store:
     def _write(self) -> Iterator[Connection]:
         with (
             self._faults(),
+            self._turn_to_write(),
             self.engine.connect().execution_options(spades_write=True) as conn,
             conn.begin(),
         ):
             yield conn
+
+    @contextmanager
+    def _turn_to_write(self) -> Iterator[None]:
+        """This server's turn to write, waited for as long as the database's own lock is."""
+        if self._writers is None:
+            yield
+            return
+        if not self._writers.acquire(timeout=self._busy_timeout):
+            _log.warning("%s cannot be used (busy): its writers queued too long", self._where())
+            raise StoreUnavailable("busy")
+        try:
+            yield
+        finally:
+            self._writers.release()
 
     # ------------------------------------------------------------------ schema
     def _open(self) -> None:
