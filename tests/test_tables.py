@@ -350,6 +350,44 @@ def test_a_table_s_pages_on_one_server_replay_its_game_once_a_version(
     other.store.close()
 
 
+
+def test_pages_asking_for_one_version_at_once_wait_for_one_read_of_it(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id, ann_token, bob_token = _started(service)
+    load, info = service.store.load, service.tables.info
+    loads: list[str] = []
+    asked = threading.Semaphore(0)
+    release = threading.Event()
+
+    def slow_load(game_id: str) -> object:
+        loads.append(game_id)
+        assert release.wait(10)
+        return load(game_id)
+
+    def counted_info(table_id: str) -> object:
+        found = info(table_id)
+        asked.release()
+        return found
+
+    monkeypatch.setattr(service.store, "load", slow_load)
+    monkeypatch.setattr(service.tables, "info", counted_info)
+    views: list[SharedView] = []
+    pages = [
+        threading.Thread(target=lambda t=t: views.append(service.view(table_id, t)))
+        for t in (ann_token, bob_token, None, None)
+    ]
+    for page in pages:
+        page.start()
+    for _ in pages:  # every page has read the table and goes on to its match
+        assert asked.acquire(timeout=10)
+    release.set()
+    for page in pages:
+        page.join()
+    assert len(loads) == 1 and len(views) == 4
+    assert len({v.public for v in views}) == 1
+
+
 def test_a_move_landing_while_a_page_reads_is_read_again_not_shown_stale(
     service: TableService, db_url: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -40,7 +40,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Final, TypeVar
 
@@ -80,6 +80,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+#: A table's match at one version: the table, its game, the version.
+MatchKey = tuple[str, str, int]
 
 #: Seconds between two bot moves at a shared table.
 PACE: Final = 0.9
@@ -485,16 +487,13 @@ class TableService:
         """
         if info.game_id is None:
             return None, True
-        key = (info.table_id, info.game_id, info.version)
-        kept = self._matches.get(key)
-        if kept is not None:
-            return kept, True
-        game_id, table_id = info.game_id, info.table_id
-        match = self._asked(lambda: self.store.load(game_id)).match
-        current = self._asked(lambda: self.tables.version(table_id)) == info.version
-        if current:
-            self._matches.keep(key, match)
-        return match, current
+        game_id, table_id, version = info.game_id, info.table_id, info.version
+
+        def load() -> tuple[Match, bool]:
+            match = self._asked(lambda: self.store.load(game_id)).match
+            return match, self._asked(lambda: self.tables.version(table_id)) == version
+
+        return self._matches.read((table_id, game_id, version), load)
 
     def _creators(self, table_id: str, token: str) -> TableInfo:
         """The table, when ``token`` holds its creator's seat; else a refusal."""
@@ -535,27 +534,52 @@ class _Matches:
 
     A table's version moves on with every change to its game (in the same transaction),
     so a match kept under a version stays true for it. The matches are only read, never
-    moved on: a move is made in the store, and read again under the next version.
+    moved on: a move is made in the store, and read again under the next version. Pages
+    that ask for one version at once wait for the first one's read instead of each
+    reading it.
     """
 
     def __init__(self, size: int = _KEPT) -> None:
         self.size = size
-        self._kept: OrderedDict[tuple[str, str, int], Match] = OrderedDict()
+        self._kept: OrderedDict[MatchKey, Match] = OrderedDict()
+        self._reading: dict[MatchKey, _Reading] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, str, int]) -> Match | None:
+    def read(self, key: MatchKey, load: Callable[[], tuple[Match, bool]]) -> tuple[Match, bool]:
+        """The match of ``key``'s version, kept or read by ``load`` (which also says
+        whether the version stayed put while it read, and so whether it may be kept)."""
         with self._lock:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
-            return found
+                return found, True
+            reading = self._reading.get(key)
+            first = reading is None
+            if reading is None:
+                reading = self._reading[key] = _Reading()
+        if not first:
+            reading.done.wait()
+            return reading.result if reading.result is not None else load()
+        try:
+            reading.result = load()
+        finally:
+            with self._lock:
+                del self._reading[key]
+                if reading.result is not None and reading.result[1]:
+                    self._kept[key] = reading.result[0]
+                    while len(self._kept) > self.size:
+                        self._kept.popitem(last=False)
+            reading.done.set()
+        return reading.result
 
-    def keep(self, key: tuple[str, str, int], match: Match) -> None:
-        with self._lock:
-            self._kept[key] = match
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+
+@dataclass(slots=True)
+class _Reading:
+    """One page's read of a match that other pages wait for (``result`` stays None when the
+    read failed: each of them then reads it for itself)."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    result: tuple[Match, bool] | None = None
 
 
 class Sweeper:
