@@ -350,7 +350,6 @@ def test_a_table_s_pages_on_one_server_replay_its_game_once_a_version(
     other.store.close()
 
 
-
 def test_pages_asking_for_one_version_at_once_wait_for_one_read_of_it(
     service: TableService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
