@@ -42,9 +42,9 @@ POOL_RANDOM = 100
 
 def fill(url: str, games: int, people: int) -> dict[str, Any]:
     """Store ``games`` games built from a pool of real matches; returns the figures."""
-    from spades.drive import play_match
-    from spades.match import Match
-    from spades.rules import Rules
+    from spades.bots.drive import play_match
+    from spades.engine.match import Match
+    from spades.engine.rules import Rules
     from spades.store import Store
 
     start = time.perf_counter()
@@ -109,7 +109,7 @@ def measure(url: str, lab: int, reruns: int) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
     from spades.app.lab import LabJob, LabSpec
-    from spades.rules import Rules
+    from spades.engine.rules import Rules
 
     def page(name: str) -> Any:
         at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=120)

@@ -56,7 +56,7 @@ from playwright.async_api import Browser, BrowserContext, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from spades.app.tables import TableService
-from spades.rules import Rules
+from spades.engine.rules import Rules
 from spades.store import Store
 
 MODES = {"news": "serve.py", "looks": "streamlit_app.py"}

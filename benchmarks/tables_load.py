@@ -42,7 +42,7 @@ from typing import Any
 from browser_clock import load_average, percentile
 
 from spades.app.tables import TableRefusal, TableService
-from spades.rules import Rules
+from spades.engine.rules import Rules
 from spades.store import Store
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from spades import analytics, analytics_cutthroat
-from spades.cards import SOUTH
-from spades.drive import play_match
-from spades.match import Match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.cards import SOUTH
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.stats import analytics, analytics_cutthroat
 from spades.store import CUTTHROAT_3, CUTTHROAT_4, PARTNERSHIP, GameFilter, Store
 
 THREE = Rules(players=3, partnerships=False)

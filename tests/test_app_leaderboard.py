@@ -13,8 +13,8 @@ import pytest
 from openskill.models import PlackettLuce
 from streamlit.testing.v1 import AppTest
 
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
 from spades.store import GameFilter, Store
 from spades.ui.identity import STATE_KEY, Identity
 

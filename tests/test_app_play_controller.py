@@ -14,11 +14,11 @@ from spades.app.moves import hand_card_action
 from spades.app.play import PACES, READ_ONLY, TRICK_HOLD, GameController
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import TableView, finished_hands, table_view, trump_taker
-from spades.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
-from spades.deck import Trick
-from spades.match import Match
-from spades.rules import Rules
-from spades.state import HandState, Phase
+from spades.engine.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
+from spades.engine.deck import Trick
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, Phase
 from spades.store import Store, StoreError
 
 LEVELS = {0: "random", 1: "random", 3: "random"}

@@ -13,8 +13,8 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
 from spades.store import Store
 from spades.store.profiles import Profiles
 from spades.ui.identity import STATE_KEY, Identity

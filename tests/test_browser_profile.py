@@ -13,8 +13,8 @@ from browser_helpers import WAIT
 from db_helpers import run_sql
 from playwright.sync_api import Page, expect
 
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
 from spades.store import Store
 
 pytestmark = pytest.mark.browser

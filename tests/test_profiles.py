@@ -12,11 +12,11 @@ import sqlalchemy as sa
 from db_helpers import PLAYERS_V6, run_sql
 
 from spades.app.profiles import account_id, sign_in
-from spades.drive import play_match
-from spades.match import Match
-from spades.ratings import person
-from spades.record import from_json_dict
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.record import from_json_dict
+from spades.engine.rules import Rules
+from spades.stats.ratings import person
 from spades.store import COLOURS, SCHEMA_VERSION, Store, StoreError
 from spades.store.profiles import EXPORT_FORMAT, LEFT, Profiles
 from spades.store.schema import actions, games, hands, players, rating_events, ratings, seats

@@ -16,11 +16,11 @@ from db_helpers import PLAYERS_V6, run_sql
 from openskill.models import PlackettLuce
 
 from spades import cli
-from spades.drive import play_match
-from spades.leaderboard import BoardFilter, leaderboard, rating_history
-from spades.match import Match
-from spades.ratings import Rating, bot, person, rate_cutthroat, rate_match, rated_subjects
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.stats.leaderboard import BoardFilter, leaderboard, rating_history
+from spades.stats.ratings import Rating, bot, person, rate_cutthroat, rate_match, rated_subjects
 from spades.store import SCHEMA_VERSION, Store, StoreError
 from spades.store.schema import rating_events, ratings
 from spades.store.tables import Tables

@@ -11,10 +11,10 @@ import pytest
 import sqlalchemy as sa
 from db_helpers import GAMES_V7, run_sql
 
-from spades.drive import play_match
-from spades.match import Match
-from spades.record import GameRecord, dumps
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, dumps
+from spades.engine.rules import Rules
 from spades.store import (
     CUTTHROAT_3,
     CUTTHROAT_4,

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 UI = Path(__file__).resolve().parent.parent / "spades" / "ui"
-STATE = "spades.state"
+STATE = "spades.engine.state"
 
 
 def state_imports(source: str) -> list[str]:
-    """Each import in ``source`` that reaches the hand state: the module ``spades.state``
+    """Each import in ``source`` that reaches the hand state: the module ``spades.engine.state``
     (however it is named) or the name ``HandState`` from anywhere."""
     found: list[str] = []
     for node in ast.walk(ast.parse(source)):
@@ -57,13 +57,13 @@ def test_no_ui_module_imports_the_hand_state(path: Path) -> None:
 @pytest.mark.parametrize(
     "source",
     [
-        "from spades.state import HandState\n",
-        "from spades.state import Phase\n",
-        "import spades.state\n",
-        "import spades.state as engine\n",
+        "from spades.engine.state import HandState\n",
+        "from spades.engine.state import Phase\n",
+        "import spades.engine.state\n",
+        "import spades.engine.state as engine\n",
         "from spades import state\n",
-        "from spades.match import HandState\n",
-        "def f():\n    from spades.state import deck_for\n",
+        "from spades.engine.match import HandState\n",
+        "def f():\n    from spades.engine.state import deck_for\n",
     ],
 )
 def test_the_check_catches_each_way_of_importing_the_state(source: str) -> None:
@@ -73,8 +73,8 @@ def test_the_check_catches_each_way_of_importing_the_state(source: str) -> None:
 def test_the_check_lets_the_views_own_imports_through() -> None:
     source = (
         "from spades.app.table_view import TableView\n"
-        "from spades.observation import Observation, Phase\n"
-        "from spades.deck import deck_for\n"
+        "from spades.engine.observation import Observation, Phase\n"
+        "from spades.engine.deck import deck_for\n"
         "import spades.statistics\n"
     )
     assert state_imports(source) == []

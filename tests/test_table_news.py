@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
 from spades.app.tables import TableRefusal, TableService
-from spades.rules import Rules
+from spades.engine.rules import Rules
 from spades.store import Store
 from spades.ui import table_news
 

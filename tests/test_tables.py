@@ -23,8 +23,8 @@ from spades.app.tables import (
     TableService,
 )
 from spades.bots.hint import hint
-from spades.rules import Rules
-from spades.state import IllegalAction
+from spades.engine.rules import Rules
+from spades.engine.state import IllegalAction
 from spades.store import SCHEMA_VERSION, StaleWrite, Store, StoreUnavailable
 from spades.store.profiles import Profiles
 from spades.store.rows import utc_now

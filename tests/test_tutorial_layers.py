@@ -19,8 +19,8 @@ from spades.app.tutorial import (
     refusal,
 )
 from spades.app.tutorial.views import NOT_AN_ANSWER, PLAYERS, answered
-from spades.cards import SOUTH, bid_of
-from spades.state import HandState
+from spades.engine.cards import SOUTH, bid_of
+from spades.engine.state import HandState
 from spades.ui.cards import trick_html
 from spades.ui.table_html import seat_views, status
 
@@ -28,7 +28,7 @@ VIEW = Path(__file__).resolve().parent.parent / "spades" / "ui" / "tutorial_view
 
 
 def _imported_modules(tree: ast.AST) -> set[str]:
-    """Every module the code imports, ``from spades import state`` counted as spades.state."""
+    """Every module the code imports, ``from spades import state`` counted as its module."""
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -42,7 +42,9 @@ def _imported_modules(tree: ast.AST) -> set[str]:
 def test_the_tutorial_view_does_not_import_the_hand_state() -> None:
     tree = ast.parse(VIEW.read_text())
     imported = _imported_modules(tree)
-    assert not {m for m in imported if m == "spades.state" or m.startswith("spades.state.")}
+    assert not {
+        m for m in imported if m == "spades.engine.state" or m.startswith("spades.engine.state.")
+    }
     names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     assert "HandState" not in names | attributes

@@ -38,7 +38,7 @@ goes), :mod:`~spades.store.tables` (shared tables and their seats),
 :mod:`~spades.store.profiles` (players' handles, colours and accounts, and a player's data
 exported or deleted whole).
 
->>> from spades.rules import Rules
+>>> from spades.engine.rules import Rules
 >>> store = Store("sqlite://")
 >>> gid = store.new_game(rules=Rules(), seed=1, players=("N", "E", "You", "W"),
 ...                      kind="human", bot_levels={0: "random", 1: "random", 3: "random"})

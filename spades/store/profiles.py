@@ -24,8 +24,8 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from spades.ratings import person
-from spades.record import to_json_dict
+from spades.engine.record import to_json_dict
+from spades.stats.ratings import person
 from spades.store.checks import check_account, check_colour, check_handle, check_name
 from spades.store.errors import StoreError
 from spades.store.queries import exported_record, free_handle, player_row

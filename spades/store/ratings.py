@@ -1,10 +1,10 @@
-"""Keeping the skill ratings (:mod:`spades.ratings`): which games count, who sat where, and
+"""Keeping the skill ratings (:mod:`spades.stats.ratings`): which games count, who sat where, and
 the writes, each on a connection inside the caller's transaction.
 
 A game counts once it is finished, when it was played on this server by people: kind
 ``human``, not imported (a record anyone could have written), every seat's subject known
 and at least one of them a person. A partnership game ranks its two teams, and cutthroat
-its players by their places (:func:`~spades.ratings.rate_cutthroat`). Simulated
+its players by their places (:func:`~spades.stats.ratings.rate_cutthroat`). Simulated
 games never count. A Play-page game has its owner at South and bots at the other seats; a
 shared table's seats say who held them at the end (a seat opened during the match was
 played by a bot of its level).
@@ -25,8 +25,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from spades.cards import SOUTH
-from spades.ratings import (
+from spades.engine.cards import SOUTH
+from spades.stats.ratings import (
     TEAMS,
     Rating,
     Update,

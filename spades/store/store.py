@@ -23,10 +23,10 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from spades.cards import NUM_ACTIONS
-from spades.match import Match
-from spades.record import GameRecord, LoadedGame, RecordError, dumps, loads
-from spades.rules import Rules
+from spades.engine.cards import NUM_ACTIONS
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, LoadedGame, RecordError, dumps, loads
+from spades.engine.rules import Rules
 from spades.store.checks import (
     TOKEN_CHARS,
     TOKEN_MAX,
@@ -441,7 +441,7 @@ class Store:
 
     # ----------------------------------------------------------- import / export
     def export_json(self, game_id: str) -> str:
-        """The game as a JSON record (``spades.record``), with its store facts in ``meta``.
+        """The game as a JSON record (``spades.engine.record``), with its store facts in ``meta``.
 
         Only a game that is over: the record holds every hand and the seed, so a game in
         play would give away the cards still hidden and every deal still to come.

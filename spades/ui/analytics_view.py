@@ -1,7 +1,7 @@
 """The Explore pages: Overview, Game explorer and Bid accuracy.
 
-Each page reads frames from :mod:`spades.analytics` (and for cutthroat from
-:mod:`spades.analytics_cutthroat`) through a cache keyed by the store's revision, so a
+Each page reads frames from :mod:`spades.stats.analytics` (and for cutthroat from
+:mod:`spades.stats.analytics_cutthroat`) through a cache keyed by the store's revision, so a
 rerun with nothing new stored costs one small query. My stats and Bid accuracy show one
 game at a time, the partnership game or cutthroat for three or four, chosen above their
 filters: a figure never mixes teams with players. The explorer shows any game, each in its
@@ -20,8 +20,8 @@ from typing import Any, Final
 import pandas as pd
 import streamlit as st
 
-from spades import analytics, analytics_cutthroat
-from spades.match import Match
+from spades.engine.match import Match
+from spades.stats import analytics, analytics_cutthroat
 from spades.store import KINDS, PARTNERSHIP, SEAT_KEYS, VARIANTS, GameFilter, Store, StoreError
 from spades.ui import charts, cutthroat_view, identity, rating_view, safe
 from spades.ui.db import app_store
@@ -410,7 +410,7 @@ def _teams(mine: bool) -> tuple[str, str]:
 
 def _line_names(players: tuple[str, ...], mine: bool) -> tuple[str, ...]:
     """Cutthroat's players' names, one a line (see
-    :func:`~spades.analytics_cutthroat.line_names`)."""
+    :func:`~spades.stats.analytics_cutthroat.line_names`)."""
     return analytics_cutthroat.line_names(players, mine=mine)
 
 

@@ -1,7 +1,7 @@
 """The Leaderboard page: people and bot levels ranked by their conservative rating, the
 player's own row marked, and one subject's rating game by game.
 
-The board is read from :mod:`spades.leaderboard` through a cache keyed by the store's
+The board is read from :mod:`spades.stats.leaderboard` through a cache keyed by the store's
 revision, which moves on with every game that ends (and so with every rating).
 """
 
@@ -13,10 +13,10 @@ from typing import Any, Final
 import pandas as pd
 import streamlit as st
 
-from spades import leaderboard
-from spades.leaderboard import PERIODS, BoardFilter
-from spades.ratings import person
-from spades.rules import PRESETS
+from spades.engine.rules import PRESETS
+from spades.stats import leaderboard
+from spades.stats.leaderboard import PERIODS, BoardFilter
+from spades.stats.ratings import person
 from spades.store import Store, rule_set_label
 from spades.ui import charts, identity, rating_view, safe
 from spades.ui.db import app_store

@@ -1,6 +1,6 @@
 """A rating as the pages show it: μ ± σ, and its history game by game as a chart.
 
-The history is read from :mod:`spades.leaderboard` through a cache keyed by the store's
+The history is read from :mod:`spades.stats.leaderboard` through a cache keyed by the store's
 revision, which moves on with every game that ends (and so with every rating).
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from spades import leaderboard
-from spades.ratings import Rating, person
+from spades.stats import leaderboard
+from spades.stats.ratings import Rating, person
 from spades.store import Store
 from spades.ui import charts
 

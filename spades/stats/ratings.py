@@ -43,7 +43,7 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
-from spades.cards import team_of
+from spades.engine.cards import team_of
 
 #: The model every rating is kept by, with the library's defaults (mu 25, sigma 25/3).
 MODEL: Final = PlackettLuce()
