@@ -45,6 +45,7 @@ def fill(url: str, games: int, people: int) -> dict[str, Any]:
     from spades.bots.drive import play_match
     from spades.engine.match import Match
     from spades.engine.rules import Rules
+    from spades.stats.ratings import RATER
     from spades.store import Store
 
     start = time.perf_counter()
@@ -53,7 +54,7 @@ def fill(url: str, games: int, people: int) -> dict[str, Any]:
         for seed in range(POOL_BASIC)
     ] + [(play_match(Rules(), seed, ["random"] * 4), "random") for seed in range(POOL_RANDOM)]
     played = time.perf_counter() - start
-    store = Store(url)
+    store = Store(url, rater=RATER)
     owners = [store.new_player(f"Player {i}")[0] for i in range(people)]
     first_day = datetime(2026, 1, 1, 12, 0)
     per_day = max(games // DAYS, 1)

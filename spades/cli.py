@@ -184,9 +184,10 @@ def _cutthroat_arena(parser: argparse.ArgumentParser, args: argparse.Namespace) 
 
 def _ratings(args: argparse.Namespace) -> int:
     from spades.stats.leaderboard import BoardFilter, leaderboard
+    from spades.stats.ratings import RATER
     from spades.store import Store
 
-    store = Store(args.db)
+    store = Store(args.db, rater=RATER)
     try:
         if args.rebuild:
             counted = store.rebuild_ratings()

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import GameFilter, Store
 from spades.ui.identity import STATE_KEY, Identity
 
@@ -32,7 +33,7 @@ BOB_LINE_UP = {0: "random", 1: "expert", 3: "basic"}
 
 @pytest.fixture
 def store(database: str) -> Store:
-    return Store.default(database)
+    return Store.default(database, rater=RATER)
 
 
 class Seeded:

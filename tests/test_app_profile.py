@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.store.profiles import Profiles
 from spades.ui.identity import STATE_KEY, Identity
@@ -42,7 +43,7 @@ ADA_CLAIMS = {
 
 @pytest.fixture
 def store(database: str) -> Store:
-    return Store.default(database)
+    return Store.default(database, rater=RATER)
 
 
 def _page(

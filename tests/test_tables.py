@@ -25,6 +25,7 @@ from spades.app.tables import (
 from spades.bots.hint import hint
 from spades.engine.rules import Rules
 from spades.engine.state import IllegalAction
+from spades.stats.ratings import RATER
 from spades.store import SCHEMA_VERSION, StaleWrite, Store, StoreUnavailable
 from spades.store.profiles import Profiles
 from spades.store.rows import utc_now
@@ -53,7 +54,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(db_url: str, clock: Clock) -> Iterator[TableService]:
-    made = TableService(Store(db_url), now=clock)
+    made = TableService(Store(db_url, rater=RATER), now=clock)
     yield made
     made.store.close()
 
@@ -307,7 +308,7 @@ def test_two_servers_moving_one_table_at_once_store_one_move(
     service: TableService, db_url: str, clock: Clock
 ) -> None:
     table_id, _, _ = _started(service)
-    other = TableService(Store(db_url), now=clock)
+    other = TableService(Store(db_url, rater=RATER), now=clock)
     info = service.view(table_id, None).table
     match = service.store.load(info.game_id or "").match
     seat = match.current_player
@@ -584,7 +585,7 @@ def test_a_version_8_store_marks_each_table_s_game_as_the_table_s(
     service.store.close()
     for statement in (*TABLES_V8, "UPDATE schema_version SET version = 8"):
         run_sql(db_url, statement)
-    store = Store(db_url)
+    store = Store(db_url, rater=RATER)
     assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     game_id = Tables(store).info(table_id).game_id or ""
     assert store.game_info(game_id)["at_table"] and not store.game_info(own)["at_table"]

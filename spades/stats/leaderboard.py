@@ -19,9 +19,10 @@ import pandas as pd
 import sqlalchemy as sa
 
 from spades.engine.cards import team_of
-from spades.stats.ratings import BOT, PERSON, Rating, Z
+from spades.stats.ratings import Rating, Z
 from spades.store import SEAT_KEYS, TEAM_KEYS, Store, games, hands, players
 from spades.store.profiles import LEFT
+from spades.store.ratings import BOT, PERSON
 from spades.store.rows import utc_now
 from spades.store.schema import player_hands, rating_events, ratings
 

@@ -250,7 +250,7 @@ SUBJECT_MAX: Final = 48
 ratings = sa.Table(
     "ratings",
     metadata,
-    # spades.stats.ratings names the subjects: ``person:<players.id>`` or ``bot:<level>``. No key
+    # spades.store.ratings names the subjects: ``person:<players.id>`` or ``bot:<level>``. No key
     # to players: a rating is rebuilt from the games, which keep no more than the id either.
     sa.Column("subject", sa.String(SUBJECT_MAX), primary_key=True),
     sa.Column("mu", sa.Float, nullable=False),

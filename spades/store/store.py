@@ -61,7 +61,7 @@ from spades.store.queries import (
     stored_scores,
     truncate,
 )
-from spades.store.ratings import rate_game, rebuild
+from spades.store.ratings import Rater, needed, rate_game, rebuild
 from spades.store.rows import GameFilter, utc_now
 from spades.store.schema import (
     HUMAN,
@@ -82,6 +82,10 @@ _log = logging.getLogger("spades.store")
 class Store:
     """The games of one database. Thread-safe; share one per URL (:meth:`default`).
 
+    ``rater`` is the rating maths (:data:`spades.stats.ratings.RATER`) by which finishing a
+    game that counts moves the ratings, in the same transaction; a store opened without it
+    keeps the games but refuses to finish or save one that counts, to rebuild the ratings,
+    and to upgrade a database from before they were kept (see :mod:`spades.store.ratings`).
     ``busy_timeout`` (seconds, SQLite only) is how long a write waits for another writer
     before the store gives up with :class:`StoreUnavailable` (reason ``busy``).
     """
@@ -89,7 +93,9 @@ class Store:
     _shared: ClassVar[dict[str, Store]] = {}
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
-    def __init__(self, url: str | None = None, *, busy_timeout: float = 30.0) -> None:
+    def __init__(
+        self, url: str | None = None, *, rater: Rater | None = None, busy_timeout: float = 30.0
+    ) -> None:
         if isinstance(busy_timeout, bool) or not isinstance(busy_timeout, int | float):
             raise StoreError(f"busy_timeout: expected seconds, not {shown(busy_timeout)}")
         if not (math.isfinite(busy_timeout) and busy_timeout >= 0):
@@ -102,6 +108,7 @@ class Store:
             raise StoreError(f"database URL: {err}") from None
         self._file = sqlite_file(self.url)
         self._busy_timeout = busy_timeout
+        self._rater = rater
         with self._faults():
             self.engine = (
                 sqlite_engine(self.url, busy_timeout)
@@ -118,13 +125,14 @@ class Store:
             raise
 
     @classmethod
-    def default(cls, url: str | None = None) -> Store:
-        """One shared store per database URL (resolved as :func:`resolve_url` does)."""
+    def default(cls, url: str | None = None, *, rater: Rater) -> Store:
+        """One shared store per database URL (resolved as :func:`resolve_url` does): the
+        app's, which always moves the ratings (``rater``, given by the call that opens it)."""
         key = resolve_url(url)
         with cls._shared_lock:
             store = cls._shared.get(key)
             if store is None:
-                store = cls._shared[key] = cls(key)
+                store = cls._shared[key] = cls(key, rater=rater)
             return store
 
     def close(self) -> None:
@@ -159,7 +167,7 @@ class Store:
             _log.error("%s is an empty file; it is left as it is", self._where())
             raise StoreUnavailable("empty")
         with self._write() as conn:
-            prepare(conn, self._where())
+            prepare(conn, self._where(), self._rater)
 
     def _where(self) -> str:
         """The database for the server log (never for a message a player sees)."""
@@ -286,7 +294,7 @@ class Store:
                 .values(**result_values(match, utc_now()))
             )
             insert_hands(conn, row.num, match)
-            rate_game(conn, row.num)
+            rate_game(conn, row.num, self._rater)
 
     def save_match(
         self,
@@ -341,13 +349,14 @@ class Store:
                 player_row(conn, owner)
             for num in insert_games(conn, batch):
                 if kind == HUMAN:
-                    rate_game(conn, num)
+                    rate_game(conn, num, self._rater)
         return [game.game_id for game in batch]
 
     def rebuild_ratings(self) -> int:
         """Compute every rating again from the games that count; how many counted."""
+        rater = needed(self._rater, "a rebuild")
         with self._write() as conn:
-            return rebuild(conn)
+            return rebuild(conn, rater)
 
     # -------------------------------------------------------------------- players
     def new_player(self, name: str = "You", *, handle: str | None = None) -> tuple[str, str]:

@@ -24,7 +24,7 @@ from spades.engine.match import Match
 from spades.stats import analytics, analytics_cutthroat
 from spades.store import KINDS, PARTNERSHIP, SEAT_KEYS, VARIANTS, GameFilter, Store, StoreError
 from spades.ui import charts, cutthroat_view, identity, rating_view, safe
-from spades.ui.db import app_store
+from spades.ui.db import app_store, shared_store
 
 EMPTY: Final = (
     "No games yet: play one on the Play page, or simulate 50 in the Bot lab, "
@@ -60,7 +60,7 @@ def _cached(
     name: str, url: str, revision: tuple[int, int, str], selection: analytics.Selection
 ) -> Any:
     """``revision`` only keys the cache: a new game gives a new revision."""
-    return _QUERIES[name](Store.default(url), selection)
+    return _QUERIES[name](shared_store(url), selection)
 
 
 def query(name: str, store: Store, selection: analytics.Selection) -> Any:
@@ -70,7 +70,7 @@ def query(name: str, store: Store, selection: analytics.Selection) -> Any:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _choices(url: str, revision: tuple[int, int, str]) -> dict[str, list[str]]:
-    return Store.default(url).choices()
+    return shared_store(url).choices()
 
 
 def filter_panel(
@@ -312,7 +312,7 @@ def _game_view(
     """One game's score and bags charts and its scoresheet, seen by its owner when
     ``mine`` (``updated``, the game's last change, keys the cache: a game in play gets a
     new view with every stored action)."""
-    loaded = Store.default(url).load(game_id)
+    loaded = shared_store(url).load(game_id)
     match = loaded.match
     if not match.rules.partnerships:
         return cutthroat_view.game_view(match, _line_names(loaded.record.players, mine))

@@ -10,15 +10,17 @@ import pandas as pd
 import streamlit as st
 
 from spades.stats import leaderboard
-from spades.stats.ratings import Rating, person
+from spades.stats.ratings import Rating
 from spades.store import Store
+from spades.store.ratings import person
 from spades.ui import charts
+from spades.ui.db import shared_store
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _history(url: str, revision: tuple[int, int, str], subject: str) -> pd.DataFrame:
     """``revision`` only keys the cache: a game that ends gives a new revision."""
-    return leaderboard.rating_history(Store.default(url), subject)
+    return leaderboard.rating_history(shared_store(url), subject)
 
 
 def history(store: Store, subject: str) -> pd.DataFrame:
