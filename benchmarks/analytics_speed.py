@@ -42,9 +42,10 @@ POOL_RANDOM = 100
 
 def fill(url: str, games: int, people: int) -> dict[str, Any]:
     """Store ``games`` games built from a pool of real matches; returns the figures."""
-    from spades.drive import play_match
-    from spades.match import Match
-    from spades.rules import Rules
+    from spades.bots.drive import play_match
+    from spades.engine.match import Match
+    from spades.engine.rules import Rules
+    from spades.stats.ratings import RATER
     from spades.store import Store
 
     start = time.perf_counter()
@@ -53,7 +54,7 @@ def fill(url: str, games: int, people: int) -> dict[str, Any]:
         for seed in range(POOL_BASIC)
     ] + [(play_match(Rules(), seed, ["random"] * 4), "random") for seed in range(POOL_RANDOM)]
     played = time.perf_counter() - start
-    store = Store(url)
+    store = Store(url, rater=RATER)
     owners = [store.new_player(f"Player {i}")[0] for i in range(people)]
     first_day = datetime(2026, 1, 1, 12, 0)
     per_day = max(games // DAYS, 1)
@@ -109,7 +110,7 @@ def measure(url: str, lab: int, reruns: int) -> dict[str, Any]:
     from streamlit.testing.v1 import AppTest
 
     from spades.app.lab import LabJob, LabSpec
-    from spades.rules import Rules
+    from spades.engine.rules import Rules
 
     def page(name: str) -> Any:
         at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=120)

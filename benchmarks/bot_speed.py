@@ -11,8 +11,8 @@ import statistics
 import time
 
 from spades.bots import make_bot
-from spades.rules import Rules
-from spades.state import HandState
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 
 def decision_times(name: str, hands: int, seed: int) -> list[float]:

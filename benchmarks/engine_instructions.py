@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import random
 
-from spades.rules import Rules
-from spades.state import HandState
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 WARM_UP = 5
 

@@ -14,8 +14,8 @@ import random
 import timeit
 from collections.abc import Callable
 
-from spades.rules import Rules
-from spades.state import HandState
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 
 def main() -> None:

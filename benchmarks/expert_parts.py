@@ -28,7 +28,11 @@ import argparse
 import json
 from typing import Any
 
-from spades.arena import (
+from spades.bots import make_bot, register
+from spades.engine.cards import Action
+from spades.engine.observation import Observation, Phase
+from spades.engine.rules import Rules
+from spades.sim.arena import (
     DealResult,
     format_deals,
     mean_interval,
@@ -36,10 +40,6 @@ from spades.arena import (
     play_deal,
     summarise_deals,
 )
-from spades.bots import make_bot, register
-from spades.cards import Action
-from spades.observation import Observation, Phase
-from spades.rules import Rules
 
 
 class _Halves:

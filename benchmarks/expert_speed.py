@@ -22,10 +22,10 @@ import tracemalloc
 from typing import Any
 
 from spades.bots import make_bot
-from spades.cards import is_card
-from spades.match import Match
-from spades.observation import Observation
-from spades.rules import Rules
+from spades.engine.cards import is_card
+from spades.engine.match import Match
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
 
 
 def _quantile(values: list[float], q: float) -> float:

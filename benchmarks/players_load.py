@@ -54,6 +54,7 @@ from playwright.async_api import Browser, BrowserContext, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from protocol_player import ProtocolPlayer
 
+from spades.stats.ratings import RATER
 from spades.store import Store
 
 #: Timed-out waits in a row (each followed by a reload) before a player gives up (its
@@ -77,7 +78,7 @@ async def _play(player: Player, until: float) -> None:
 
 def check_store(db_url: str) -> dict[str, Any]:
     """Load (so replay) every stored game; the count checked and the failures."""
-    store = Store(db_url)
+    store = Store(db_url, rater=RATER)
     failed: dict[str, str] = {}
     try:
         ids = [str(game_id) for game_id in store.list_games()["id"]]

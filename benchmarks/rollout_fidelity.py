@@ -34,17 +34,17 @@ import statistics
 from collections import Counter
 from typing import Any
 
-from spades.arena import play_all
 from spades.bots import make_bot
+from spades.bots.drive import drive
 from spades.bots.expert import ExpertBot
 from spades.bots.knowledge import touching
 from spades.bots.rollout import RolloutTable, trick_start
-from spades.cards import Card, Mask, Seat, action_card, team_of
-from spades.drive import drive
-from spades.match import Match
-from spades.observation import Observation, Phase
-from spades.rules import Rules
-from spades.state import Deck, HandState, legal_play_mask
+from spades.engine.cards import Card, Mask, Seat, action_card, team_of
+from spades.engine.match import Match
+from spades.engine.observation import Observation, Phase
+from spades.engine.rules import Rules
+from spades.engine.state import Deck, HandState, legal_play_mask
+from spades.sim.arena import play_all
 
 _BINS = 10
 

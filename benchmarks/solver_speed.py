@@ -19,8 +19,8 @@ import statistics
 import time
 
 from spades.bots.solver import solve
-from spades.rules import Rules
-from spades.state import HandState, Phase
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, Phase
 
 
 def position(seed: int, tricks_left: int) -> HandState:

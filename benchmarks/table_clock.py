@@ -56,7 +56,8 @@ from playwright.async_api import Browser, BrowserContext, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from spades.app.tables import TableService
-from spades.rules import Rules
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import Store
 
 MODES = {"news": "serve.py", "looks": "streamlit_app.py"}
@@ -97,7 +98,7 @@ VERSIONS_JS = """
 
 def _table(db_url: str) -> tuple[str, str, str]:
     """The table, started, with Ann and Bob seated; its id and their tokens."""
-    store = Store(db_url)
+    store = Store(db_url, rater=RATER)
     service = TableService(store)
     ann, bob = store.new_player("Ann")[0], store.new_player("Bob")[0]
     rules = Rules(target_score=300, mercy_score=None)

@@ -44,7 +44,8 @@ from typing import Any
 from browser_clock import load_average, percentile
 
 from spades.app.tables import TableRefusal, TableService
-from spades.rules import Rules
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import Store
 
 
@@ -147,12 +148,14 @@ def _spread(times: list[float]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="spades-tables-") as folder:
         url = args.db or f"sqlite:///{Path(folder) / 'tables.db'}"
-        store = Store(url)
+        store = Store(url, rater=RATER)
         service = TableService(store)
         tables = _tables(service, args.tables)
         # Each "server" has its own store, hence its own news: on PostgreSQL the news of a
         # move made through one reaches the others through the database.
-        servers = [service] + [TableService(Store(url)) for _ in range(args.servers - 1)]
+        servers = [service] + [
+            TableService(Store(url, rater=RATER)) for _ in range(args.servers - 1)
+        ]
         board = Board()
 
         def stored(table_id: str, version: int) -> None:

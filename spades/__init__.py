@@ -1,0 +1,17 @@
+"""Spades against bots in the browser.
+
+The engine's public API is importable from here, wherever its modules live:
+
+>>> from spades import HandState, Rules, cards
+>>> hand = HandState.deal(Rules(), dealer=3, seed=1)
+>>> hand.current_player, cards.card_str(cards.parse_card("10h"))
+(0, 'TH')
+"""
+
+from spades.engine import cards
+from spades.engine.match import Match
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules, RulesError
+from spades.engine.state import HandState, IllegalAction
+
+__all__ = ["HandState", "IllegalAction", "Match", "Observation", "Rules", "RulesError", "cards"]

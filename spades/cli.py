@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from spades.bots import bot_names
-from spades.drive import play_match
-from spades.rules import Rules
-from spades.state import HandState
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 
 def simulate(matches: int, seed: int, bots: Sequence[str], rules: Rules) -> dict[str, Any]:
     """Play ``matches`` matches and summarise them (by team, or in cutthroat by seat)."""
-    from spades.progress import Progress
+    from spades.sim.progress import Progress
 
     sides = 2 if rules.partnerships else rules.players
     wins = [0] * sides
@@ -98,7 +98,7 @@ def bench_checked(seconds: float, seed: int = 0) -> float:
 
 def bench(seconds: float) -> dict[str, Any]:
     """The engine's speed figures as a dict."""
-    from spades.playout import bench_playouts
+    from spades.bots.playout import bench_playouts
 
     return {
         "machine": f"{platform.machine()} {os.cpu_count()} cores, {platform.system()}",
@@ -114,7 +114,7 @@ _ARENA_DEALS = 1000
 
 
 def _arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from spades.arena import format_deals, format_summary, run_arena, run_deals
+    from spades.sim.arena import format_deals, format_summary, run_arena, run_deals
 
     if args.players is not None:
         return _cutthroat_arena(parser, args)
@@ -154,7 +154,7 @@ def _arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def _cutthroat_arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """The cutthroat duplicate: two bots (A in one seat, B in the others) or one a seat."""
-    from spades.arena_cutthroat import format_cutthroat, run_cutthroat_deals
+    from spades.sim.arena_cutthroat import format_cutthroat, run_cutthroat_deals
 
     if args.matches:
         parser.error("cutthroat plays --deals only; --matches is the partnership game's")
@@ -183,10 +183,11 @@ def _cutthroat_arena(parser: argparse.ArgumentParser, args: argparse.Namespace) 
 
 
 def _ratings(args: argparse.Namespace) -> int:
-    from spades.leaderboard import BoardFilter, leaderboard
+    from spades.stats.leaderboard import BoardFilter, leaderboard
+    from spades.stats.ratings import RATER
     from spades.store import Store
 
-    store = Store(args.db)
+    store = Store(args.db, rater=RATER)
     try:
         if args.rebuild:
             counted = store.rebuild_ratings()

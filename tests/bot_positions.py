@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from engine_helpers import cards
 
-from spades.cards import Action, bid_action
-from spades.rules import Rules
-from spades.state import HandState
+from spades.engine.cards import Action, bid_action
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 # Position: West dealt, so North bids first and leads; South holds K♥ 10♥ 4♥.
 NIL_COVER_HANDS = (

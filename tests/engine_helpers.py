@@ -8,9 +8,9 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from spades.cards import Card, parse_card
-from spades.rules import Rules
-from spades.state import HandState, Phase
+from spades.engine.cards import Card, parse_card
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, Phase
 
 
 def cards(text: str, *, jokers: bool = False) -> list[Card]:

@@ -8,11 +8,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from spades import analytics
 from spades.app.lab import MAX_MATCHES, LabJob, LabSpec, StopReason
-from spades.drive import play_match
-from spades.match import Match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.stats import analytics
 from spades.store import GameFilter, Store, games
 
 HUMAN_LEVELS = {0: "random", 1: "random", 3: "random"}

@@ -8,11 +8,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from spades import analytics, analytics_cutthroat
-from spades.cards import SOUTH
-from spades.drive import play_match
-from spades.match import Match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.cards import SOUTH
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.stats import analytics, analytics_cutthroat
+from spades.stats.ratings import RATER
 from spades.store import CUTTHROAT_3, CUTTHROAT_4, PARTNERSHIP, GameFilter, Store
 
 THREE = Rules(players=3, partnerships=False)
@@ -24,7 +25,7 @@ class Stored:
     """Ann's cutthroat games for three and for four, the bot lab's, and partnership ones."""
 
     def __init__(self, root: Path) -> None:
-        self.store = Store(f"sqlite:///{root / 'cutthroat.db'}")
+        self.store = Store(f"sqlite:///{root / 'cutthroat.db'}", rater=RATER)
         self.ann, _ = self.store.new_player("Ann")
         self.three = [play_match(THREE, seed, ["random"] * 3) for seed in range(7, 12)]
         self.four = [play_match(FOUR, seed, ["random"] * 4) for seed in range(20, 24)]

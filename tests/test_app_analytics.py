@@ -14,9 +14,10 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import UnknownElement
 
 from spades.app.lab import MAX_MATCHES, MAX_RUNS, LabJob, LabSpec, run_lab
-from spades.drive import play_match
-from spades.match import Match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import GameFilter, Store, games
 from spades.ui.identity import STATE_KEY, Identity
 
@@ -31,7 +32,7 @@ HUMAN_GAMES = 4
 
 @pytest.fixture
 def store(database: str) -> Store:
-    return Store.default(database)
+    return Store.default(database, rater=RATER)
 
 
 @pytest.fixture

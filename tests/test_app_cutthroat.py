@@ -12,9 +12,9 @@ from spades.app.play import GameController
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT, bot_seats
 from spades.app.table_view import table_view
-from spades.cards import bid_action, card_action, card_str
-from spades.rules import Rules
-from spades.state import Phase
+from spades.engine.cards import bid_action, card_action, card_str
+from spades.engine.rules import Rules
+from spades.engine.state import Phase
 from spades.store import Store
 from spades.ui.cards import card_key, sort_cards
 from spades.ui.table_html import seat_views

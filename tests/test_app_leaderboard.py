@@ -13,8 +13,9 @@ import pytest
 from openskill.models import PlackettLuce
 from streamlit.testing.v1 import AppTest
 
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import GameFilter, Store
 from spades.ui.identity import STATE_KEY, Identity
 
@@ -32,7 +33,7 @@ BOB_LINE_UP = {0: "random", 1: "expert", 3: "basic"}
 
 @pytest.fixture
 def store(database: str) -> Store:
-    return Store.default(database)
+    return Store.default(database, rater=RATER)
 
 
 class Seeded:

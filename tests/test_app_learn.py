@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from spades.app.tutorial import EXERCISES_TO_PASS, LESSONS, PRACTICE_LESSON, Course, Exercise
 from spades.app.tutorial.views import PLAYERS
 from spades.bots import make_bot
-from spades.cards import BID_BASE, SEAT_LETTERS, card_str
+from spades.engine.cards import BID_BASE, SEAT_LETTERS, card_str
 from spades.ui.cards import card_key
 from spades.ui.safe import md
 from spades.ui.table import bid_key

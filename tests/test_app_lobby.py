@@ -11,7 +11,7 @@ from app_helpers import open_play, play_controller
 from streamlit.testing.v1 import AppTest
 
 from spades.app.tables import MAX_OPEN
-from spades.cards import card_str
+from spades.engine.cards import card_str
 from spades.store import Store, StoreUnavailable
 from spades.store.tables import Tables
 

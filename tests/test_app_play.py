@@ -12,10 +12,10 @@ from streamlit.testing.v1 import AppTest
 
 from spades.app.play import READ_ONLY
 from spades.app.seats import HUMAN_SEAT
-from spades.cards import BID_BASE, LOOK, card_str
-from spades.drive import play_match
-from spades.rules import PRESETS, Preset, Rules, describe_options
-from spades.state import Phase
+from spades.bots.drive import play_match
+from spades.engine.cards import BID_BASE, LOOK, card_str
+from spades.engine.rules import PRESETS, Preset, Rules, describe_options
+from spades.engine.state import Phase
 from spades.store import Store
 from spades.ui.identity import STATE_KEY
 from spades.ui.sidebar import CUSTOM

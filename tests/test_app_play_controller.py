@@ -14,11 +14,12 @@ from spades.app.moves import hand_card_action
 from spades.app.play import PACES, READ_ONLY, TRICK_HOLD, GameController
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import TableView, finished_hands, table_view, trump_taker
-from spades.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
-from spades.deck import Trick
-from spades.match import Match
-from spades.rules import Rules
-from spades.state import HandState, Phase
+from spades.engine.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
+from spades.engine.deck import Trick
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, Phase
+from spades.stats.ratings import RATER
 from spades.store import Store, StoreError
 
 LEVELS = {0: "random", 1: "random", 3: "random"}
@@ -36,7 +37,7 @@ class FakeClock:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    db = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    db = Store(f"sqlite:///{tmp_path / 'games.db'}", rater=RATER)
     yield db
     db.close()
 
@@ -551,7 +552,7 @@ def test_two_windows_never_store_two_actions_for_one_ply(store: Store) -> None:
 
 def test_two_windows_on_two_threads_never_fork_the_game(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'shared.db'}"
-    first = Store(url)
+    first = Store(url, rater=RATER)
     controller, _ = _game(first, seed=33)
     _to_first_play(controller)
     game_id = controller.game_id or ""
@@ -559,7 +560,7 @@ def test_two_windows_on_two_threads_never_fork_the_game(tmp_path: Path) -> None:
 
     def play(seed: int) -> None:
         # Each thread is its own server: its own store on the one database file.
-        own = Store(url)
+        own = Store(url, rater=RATER)
         try:
             _two_windows_play(own, game_id, controller.owner, seed)
         except BaseException as err:  # reported below, with the thread's failure

@@ -13,8 +13,9 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.store.profiles import Profiles
 from spades.ui.identity import STATE_KEY, Identity
@@ -42,7 +43,7 @@ ADA_CLAIMS = {
 
 @pytest.fixture
 def store(database: str) -> Store:
-    return Store.default(database)
+    return Store.default(database, rater=RATER)
 
 
 def _page(

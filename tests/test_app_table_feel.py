@@ -24,9 +24,9 @@ from spades.app.themes import (
     RED_SUIT,
     contrast_ratio,
 )
-from spades.cards import LOOK, NUM_CARDS, card_name, card_str
-from spades.rules import Rules
-from spades.state import Phase
+from spades.engine.cards import LOOK, NUM_CARDS, card_name, card_str
+from spades.engine.rules import Rules
+from spades.engine.state import Phase
 from spades.store import Store
 from spades.ui.cards import trick_html
 from spades.ui.db import app_store

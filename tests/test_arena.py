@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from spades.arena import play_deal, play_pair, run_arena, run_deals, wilson_interval
 from spades.cli import main
-from spades.rules import Rules
+from spades.engine.rules import Rules
+from spades.sim.arena import play_deal, play_pair, run_arena, run_deals, wilson_interval
 
 FAST = {"iterations": 8, "bid_samples": 6}
 TIMING = ("decisions", "decision_ms_p50", "decision_ms_p95")

@@ -8,9 +8,9 @@ import random
 import pytest
 from engine_helpers import cards, snapshot
 
-from spades.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, NIL, NUM_ACTIONS, bid_action
-from spades.rules import Rules
-from spades.state import HandState, IllegalAction, Phase
+from spades.engine.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, NIL, NUM_ACTIONS, bid_action
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, IllegalAction, Phase
 
 NUMBERS = [bid_action(n) for n in range(1, 14)]
 

@@ -22,9 +22,9 @@ from engine_helpers import cards, random_rules
 
 from spades.bots import Bot, make_bot
 from spades.bots.knowledge import Knowledge, evaluate_hand
-from spades.cards import NIL, Action, bid_action, parse_card
-from spades.rules import Rules
-from spades.state import HandState, deck_for
+from spades.engine.cards import NIL, Action, bid_action, parse_card
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, deck_for
 
 C = parse_card
 

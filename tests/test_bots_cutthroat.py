@@ -12,7 +12,6 @@ import random
 import pytest
 from engine_helpers import cards
 
-from spades.arena_cutthroat import lineup_of, run_cutthroat_deals
 from spades.bots import Bot, make_bot
 from spades.bots.basic import sure_winners
 from spades.bots.expert import ExpertBot
@@ -21,7 +20,8 @@ from spades.bots.knowledge import Knowledge, evaluate_hand
 from spades.bots.sampler import DealSampler
 from spades.bots.standard import choose_play, nil_success, read_hand, set_target
 from spades.bots.worth import match_bag_costs, team_econ
-from spades.cards import (
+from spades.cli import main
+from spades.engine.cards import (
     ADDED_BIG_JOKER,
     ADDED_LITTLE_JOKER,
     BLIND_NIL,
@@ -34,9 +34,9 @@ from spades.cards import (
     card_action,
     parse_card,
 )
-from spades.cli import main
-from spades.rules import Rules
-from spades.state import HandState, Phase
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, Phase
+from spades.sim.arena_cutthroat import lineup_of, run_cutthroat_deals
 
 C = parse_card
 THREE = Rules(players=3, partnerships=False)
@@ -308,7 +308,7 @@ def test_cutthroat_arena_command_refuses_what_it_cannot_play(argv: list[str]) ->
 
 
 def test_the_partnership_arena_refuses_cutthroat_rules() -> None:
-    from spades.arena import run_deals
+    from spades.sim.arena import run_deals
 
     with pytest.raises(ValueError, match="partnership game"):
         run_deals("basic", "basic", deals=1, seed=0, rules=THREE, progress=False)

@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from spades.app.lab import LabSpec, run_lab
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
 from spades.store import Store
 
 pytestmark = pytest.mark.browser

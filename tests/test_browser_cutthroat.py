@@ -23,7 +23,7 @@ from browser_helpers import (
 )
 from playwright.sync_api import Page, expect
 
-from spades.rules import Rules
+from spades.engine.rules import Rules
 from spades.store import Store
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from spades.app.tutorial import EXERCISES_TO_PASS, LESSONS, exercise_seed, make_exercise
-from spades.cards import SEAT_LETTERS, card_label, card_str
+from spades.engine.cards import SEAT_LETTERS, card_label, card_str
 from spades.ui.cards import card_key
 
 pytestmark = pytest.mark.browser

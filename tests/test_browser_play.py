@@ -22,7 +22,7 @@ from browser_helpers import (
 )
 from playwright.sync_api import Browser, Page, expect
 
-from spades.rules import PRESETS, Rules
+from spades.engine.rules import PRESETS, Rules
 from spades.store import Store
 
 pytestmark = pytest.mark.browser

@@ -13,8 +13,9 @@ from browser_helpers import WAIT
 from db_helpers import run_sql
 from playwright.sync_api import Page, expect
 
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import Store
 
 pytestmark = pytest.mark.browser
@@ -32,7 +33,7 @@ def test_a_profile_s_rated_game_shows_on_the_leaderboard_and_in_its_download(
     [(player,)] = run_sql(app_db_url, "SELECT id FROM players WHERE handle = :h", h=handle)
 
     # Ada finishes a game against bots: it is rated as it is stored.
-    store = Store(app_db_url)
+    store = Store(app_db_url, rater=RATER)
     try:
         match = play_match(Rules(target_score=100), 7, ["random"] * 4)
         store.save_matches(

@@ -15,7 +15,7 @@ from browser_helpers import WAIT, NewPage, card_key, choose, screenshot_path, se
 from conftest import serve_app
 from playwright.sync_api import Page, WebSocket, expect
 
-from spades.cards import card_str, hand_cards
+from spades.engine.cards import card_str, hand_cards
 from spades.store import Store
 from spades.store.tables import Tables
 

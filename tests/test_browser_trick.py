@@ -13,7 +13,7 @@ import pytest
 from browser_helpers import CARDS, WAIT, card_key, game_id, look_then_ready_to_bid, settled
 from playwright.sync_api import Page, expect
 
-from spades.cards import SEAT_LETTERS, card_str
+from spades.engine.cards import SEAT_LETTERS, card_str
 from spades.store import Store
 
 pytestmark = pytest.mark.browser

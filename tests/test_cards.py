@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spades.cards import (
+from spades.engine.cards import (
     ADDED_BIG_JOKER,
     ADDED_LITTLE_JOKER,
     BID_BASE,

@@ -8,9 +8,9 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from spades import analytics, analytics_cutthroat
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
+from spades.stats import analytics, analytics_cutthroat
 from spades.store import GameFilter, Store
 from spades.ui import charts
 

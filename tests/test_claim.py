@@ -18,9 +18,9 @@ from engine_helpers import (
     snapshot,
 )
 
-from spades.cards import CLAIM, bid_action, parse_card
-from spades.rules import Rules
-from spades.state import HandState, IllegalAction, Phase
+from spades.engine.cards import CLAIM, bid_action, parse_card
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, IllegalAction, Phase
 
 Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
 Play = tuple[int, int]

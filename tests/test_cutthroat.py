@@ -11,7 +11,7 @@ import pytest
 from engine_helpers import cards, snapshot
 from test_golden import golden_match
 
-from spades.cards import (
+from spades.engine.cards import (
     BLIND_NIL,
     CLAIM,
     FULL_DECK,
@@ -20,11 +20,11 @@ from spades.cards import (
     bid_action,
     parse_card,
 )
-from spades.match import Match
-from spades.record import GameRecord, RecordError, dumps, loads
-from spades.rules import Rules, RulesError, describe_options
-from spades.scoring import match_outcome, score_players
-from spades.state import HandState, IllegalAction, Phase
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, RecordError, dumps, loads
+from spades.engine.rules import Rules, RulesError, describe_options
+from spades.engine.scoring import match_outcome, score_players
+from spades.engine.state import HandState, IllegalAction, Phase
 
 THREE = Rules(players=3, partnerships=False)
 FOUR = Rules(players=4, partnerships=False)

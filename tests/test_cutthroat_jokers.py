@@ -9,7 +9,7 @@ import pytest
 from engine_helpers import snapshot
 from test_cutthroat import bid_all, play_random_match
 
-from spades.cards import (
+from spades.engine.cards import (
     ADDED_BIG_JOKER,
     ADDED_LITTLE_JOKER,
     FULL_DECK,
@@ -20,10 +20,10 @@ from spades.cards import (
     card_action,
     parse_card,
 )
-from spades.match import Match
-from spades.record import GameRecord, RecordError, dumps, loads
-from spades.rules import Rules, RulesError, describe_options
-from spades.state import HandState, IllegalAction, deck_for, trick_winner
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, RecordError, dumps, loads
+from spades.engine.rules import Rules, RulesError, describe_options
+from spades.engine.state import HandState, IllegalAction, deck_for, trick_winner
 
 JOKERS = Rules(players=3, partnerships=False, jokers_added=True)
 LJ = ADDED_LITTLE_JOKER

@@ -16,12 +16,12 @@ from engine_helpers import snapshot
 from test_cutthroat import bid_all, check_views, play_random_match
 from test_golden import golden_match
 
-from spades.cards import CLAIM, LOOK, bid_action
-from spades.match import Match
-from spades.record import GameRecord, dumps, loads
-from spades.rules import Rules
-from spades.scoring import match_outcome
-from spades.state import HandState, IllegalAction, Phase
+from spades.engine.cards import CLAIM, LOOK, bid_action
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, dumps, loads
+from spades.engine.rules import Rules
+from spades.engine.scoring import match_outcome
+from spades.engine.state import HandState, IllegalAction, Phase
 
 THREE = Rules(players=3, partnerships=False)
 #: A mercy score close to 0, so that random play knocks players out often.

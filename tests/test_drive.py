@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from spades.bots import make_bot
 from spades.bots.base import Bot
-from spades.drive import drive, next_bot_action
-from spades.match import Match
-from spades.rules import Rules
-from spades.state import HandState
+from spades.bots.drive import drive, next_bot_action
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 
 def _bots(seats: tuple[int, ...]) -> dict[int, Bot]:

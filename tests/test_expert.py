@@ -13,11 +13,11 @@ from spades.bots import make_bot
 from spades.bots.expert import ExpertBot
 from spades.bots.rollout import RolloutTable, heuristic_rollout
 from spades.bots.sampler import Deal, DealSampler
-from spades.cards import BID_BASE, LOOK, NIL, Card, Mask, Seat, is_card, parse_card
-from spades.match import Match
-from spades.observation import Observation
-from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase, legal_play_mask
+from spades.engine.cards import BID_BASE, LOOK, NIL, Card, Mask, Seat, is_card, parse_card
+from spades.engine.match import Match
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, HandState, Phase, legal_play_mask
 
 # Small budgets keep the tests fast; the search is the same at any size.
 FAST = {"iterations": 24, "bid_samples": 12}

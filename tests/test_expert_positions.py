@@ -8,10 +8,10 @@ import pytest
 from engine_helpers import fill_hands
 
 from spades.bots.expert import ExpertBot, _partner_bids
-from spades.cards import BID_BASE, NIL, parse_card
-from spades.observation import Observation
-from spades.rules import Rules
-from spades.state import SPADES, HandState
+from spades.engine.cards import BID_BASE, NIL, parse_card
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, HandState
 
 # Small budgets keep the tests fast; the search is the same at any size.
 FAST = {"iterations": 120, "bid_samples": 48}

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from spades.bots import make_bot
-from spades.cards import SEAT_LETTERS, Action, Seat, bid_label, card_label, hand_cards
-from spades.match import Match
-from spades.observation import Observation, Phase
-from spades.rules import Rules
+from spades.engine.cards import SEAT_LETTERS, Action, Seat, bid_label, card_label, hand_cards
+from spades.engine.match import Match
+from spades.engine.observation import Observation, Phase
+from spades.engine.rules import Rules
 
 GOLDEN = Path(__file__).parent / "golden"
 #: Set to write the golden files from the engine instead of checking them.

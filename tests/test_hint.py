@@ -21,7 +21,7 @@ import spades.bots.hint as hint_module
 from spades.bots import make_bot
 from spades.bots.hint import MAX_REASON, Hint, advise, blunder, explain, hint, hint_bot_name
 from spades.bots.knowledge import unguarded_honours
-from spades.cards import (
+from spades.engine.cards import (
     BIG_JOKER,
     BLIND_NIL,
     EXCHANGE_BASE,
@@ -31,8 +31,8 @@ from spades.cards import (
     bid_action,
     parse_card,
 )
-from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase, deck_for
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, HandState, Phase, deck_for
 
 C = parse_card
 BIDS = bids(3, 4, 3, 3)

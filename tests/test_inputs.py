@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from spades.cards import bid_action
-from spades.match import Match
-from spades.record import GameRecord, RecordError, dumps, loads
-from spades.rules import MAX_BAG_LIMIT, MAX_BONUS, MAX_TARGET, Rules, RulesError
-from spades.scoring import score_hand
-from spades.state import HandState
+from spades.engine.cards import bid_action
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, RecordError, dumps, loads
+from spades.engine.rules import MAX_BAG_LIMIT, MAX_BONUS, MAX_TARGET, Rules, RulesError
+from spades.engine.scoring import score_hand
+from spades.engine.state import HandState
 
 HANDS = [range(13 * seat, 13 * seat + 13) for seat in range(4)]
 

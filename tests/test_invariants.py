@@ -10,11 +10,11 @@ from engine_helpers import random_rules, ref_legal_plays, ref_suit, ref_trick_wi
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.cards import CLAIM, EXCHANGE_BASE, FULL_DECK, cards_mask
-from spades.match import Match
-from spades.rules import Rules, RulesError
-from spades.scoring import HandResult, match_outcome
-from spades.state import HandState, Phase
+from spades.engine.cards import CLAIM, EXCHANGE_BASE, FULL_DECK, cards_mask
+from spades.engine.match import Match
+from spades.engine.rules import Rules, RulesError
+from spades.engine.scoring import HandResult, match_outcome
+from spades.engine.state import HandState, Phase
 
 HAND_CAP = 40
 

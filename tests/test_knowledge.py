@@ -9,9 +9,9 @@ from bot_positions import BAGS_HANDS, TRUMP_HANDS, VOID_HANDS, bids, position
 from engine_helpers import cards
 
 from spades.bots.knowledge import Knowledge
-from spades.cards import BLIND_NIL, EXCHANGE_BASE, FULL_DECK, LOOK, bid_action, parse_card
-from spades.rules import Rules
-from spades.state import HandState, Phase
+from spades.engine.cards import BLIND_NIL, EXCHANGE_BASE, FULL_DECK, LOOK, bid_action, parse_card
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, Phase
 
 C = parse_card
 HEARTS = 2

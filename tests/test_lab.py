@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from spades.app.lab import MAX_MATCHES, MAX_RUNS, LabBusy, LabJob, LabSpec, StopReason
-from spades.rules import Rules
+from spades.engine.rules import Rules
 from spades.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +31,7 @@ HAS_PROC = Path("/proc/self/stat").exists()
 HELPER = """
 import sys
 from spades.app.lab import LabJob, LabSpec, MAX_MATCHES
-from spades.rules import Rules
+from spades.engine.rules import Rules
 
 job = LabJob(
     sys.argv[1],

@@ -1,5 +1,6 @@
 """The layers hold: the import-linter contracts in pyproject.toml pass on the code, and each
-one fails when a copy of the package is given one import that breaks it."""
+rule of them fails when a copy of the package is given one import that breaks it, naming
+that import."""
 
 from __future__ import annotations
 
@@ -8,13 +9,20 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = str(Path(sys.executable).parent / "lint-imports")
-CONFIG = str(ROOT / "pyproject.toml")
+CONFIG = ROOT / "pyproject.toml"
+LAYERS = "The layers"
+STREAMLIT = "Only spades.ui imports Streamlit"
+NO_STATE = "The UI never imports the engine's state"
+EXTERNAL = "The engine and the bots import no database, frames or charts"
+CYCLES = "No circles between the modules of a package"
+_NAMES = (LAYERS, STREAMLIT, NO_STATE, EXTERNAL, CYCLES)
 
 
 def _lint(package_parent: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -24,7 +32,7 @@ def _lint(package_parent: Path | None = None) -> subprocess.CompletedProcess[str
     if package_parent is not None:
         env["PYTHONPATH"] = str(package_parent)
     return subprocess.run(
-        [LINT_IMPORTS, CONFIG, "--no-cache"],
+        [LINT_IMPORTS, "--config", str(CONFIG), "--no-cache"],
         cwd=package_parent or ROOT,
         env=env,
         capture_output=True,
@@ -33,45 +41,90 @@ def _lint(package_parent: Path | None = None) -> subprocess.CompletedProcess[str
     )
 
 
-def test_the_code_keeps_every_contract() -> None:
-    found = _lint()
-    assert found.returncode == 0, found.stdout + found.stderr
-    statuses = _statuses(found.stdout)
-    assert all(statuses[name] == "KEPT" for name in _NAMES), statuses
-
-
-#: One import that breaks each contract, and where it goes.
-BREAKS = [
-    ("spades/rules.py", "import spades.store", "The engine imports nothing above it"),
-    ("spades/bots/basic.py", "import spades.store", "Bots see no store and no UI"),
-    ("spades/app/prefs.py", "import streamlit", "The app layer imports no Streamlit"),
-    ("spades/store/store.py", "import streamlit", "Only spades.ui imports Streamlit"),
-    ("spades/deck.py", "import spades.state", "No circles between the modules"),
-]
-_NAMES = [contract for _, _, contract in BREAKS]
-
-
-@pytest.mark.parametrize(("module", "line", "contract"), BREAKS)
-def test_one_import_that_crosses_a_layer_breaks_its_contract(
-    tmp_path: Path, module: str, line: str, contract: str
-) -> None:
+def _copy(tmp_path: Path) -> Path:
     shutil.copytree(
         ROOT / "spades", tmp_path / "spades", ignore=shutil.ignore_patterns("__pycache__")
     )
-    broken = tmp_path / module
-    broken.write_text(broken.read_text() + f"\n{line}  # noqa\n")
+    return tmp_path
+
+
+def test_the_code_keeps_every_contract() -> None:
+    found = _lint()
+    assert found.returncode == 0, found.stdout + found.stderr
+    assert _statuses(found.stdout) == dict.fromkeys(_NAMES, "KEPT")
+
+
+def test_an_untouched_copy_of_the_package_keeps_every_contract(tmp_path: Path) -> None:
+    found = _lint(_copy(tmp_path))
+    assert found.returncode == 0, found.stdout + found.stderr
+
+
+#: One import that crosses each rule: the module it goes into (made when missing), the
+#: line, the contract it breaks, and how the report names the crossing.
+BREAKS = [
+    (
+        "spades/engine/rules.py",
+        "import spades.store",
+        LAYERS,
+        "spades.engine.rules -> spades.store",
+    ),
+    ("spades/store/rows.py", "import spades.bots", LAYERS, "spades.store.rows -> spades.bots"),
+    (
+        "spades/sim/progress.py",
+        "import spades.stats.analytics",
+        LAYERS,
+        "spades.sim.progress -> spades.stats.analytics",
+    ),
+    (
+        "spades/app/prefs.py",
+        "import spades.ui.style",
+        LAYERS,
+        "spades.app.prefs -> spades.ui.style",
+    ),
+    ("spades/cli.py", "import spades.ui.style", LAYERS, "spades.cli -> spades.ui.style"),
+    ("spades/tools.py", "import spades.engine.cards", LAYERS, "- spades.tools"),
+    ("spades/app/prefs.py", "import streamlit", STREAMLIT, "spades.app.prefs -> streamlit"),
+    ("spades/store/store.py", "import streamlit", STREAMLIT, "spades.store.store -> streamlit"),
+    (
+        "spades/ui/style.py",
+        "from spades.engine.state import HandState",
+        NO_STATE,
+        "spades.ui.style -> spades.engine.state",
+    ),
+    ("spades/engine/scoring.py", "import pandas", EXTERNAL, "spades.engine.scoring -> pandas"),
+    ("spades/bots/basic.py", "import sqlalchemy", EXTERNAL, "spades.bots.basic -> sqlalchemy"),
+    ("spades/engine/deck.py", "import spades.engine.state", CYCLES, ".deck -> .state"),
+]
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "contract", "named"), BREAKS, ids=[f"{m} {line}" for m, line, _, _ in BREAKS]
+)
+def test_one_import_that_crosses_a_rule_breaks_its_contract(
+    tmp_path: Path, module: str, line: str, contract: str, named: str
+) -> None:
+    broken = _copy(tmp_path) / module
+    before = broken.read_text() if broken.exists() else ""
+    broken.write_text(before + f"\n{line}  # noqa\n")
     found = _lint(tmp_path)
     assert found.returncode != 0
     assert _statuses(found.stdout)[contract] == "BROKEN", found.stdout
+    assert named in found.stdout
+
+
+def test_every_layer_below_the_ui_is_kept_from_streamlit() -> None:
+    """The Streamlit contract names its sources one by one: each layer but the UI's."""
+    contracts = tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]
+    by_name = {c["name"]: c for c in contracts}
+    (layers,) = (c["layers"] for c in contracts if c["type"] == "layers")
+    packages = {name.strip() for layer in layers for name in layer.split("|")}
+    streamlit = next(c for name, c in by_name.items() if name.startswith(STREAMLIT))
+    assert {f"spades.{p}" for p in packages - {"ui"}} == set(streamlit["source_modules"])
 
 
 def _statuses(report: str) -> dict[str, str]:
-    """Each contract's name (as far as the test names it) and KEPT or BROKEN, from the
+    """Each contract's name (as far as the tests name it) and KEPT or BROKEN, from the
     report's summary, where a long name wraps onto a second line."""
     summary = " ".join(report.split("dependencies.", 1)[1].split("Contracts:", 1)[0].split())
     found = re.findall(r"-* ?(.+?) (KEPT|BROKEN)", summary)
-    return {
-        short: status
-        for name, status in found
-        for short in (name, *[n for n in _NAMES if name.startswith(n)])
-    }
+    return {short: status for name, status in found for short in _NAMES if name.startswith(short)}

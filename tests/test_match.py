@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from engine_helpers import snapshot
 
-from spades.cards import bid_action
-from spades.match import Match
-from spades.rules import Rules
-from spades.scoring import match_outcome
-from spades.state import IllegalAction
+from spades.engine.cards import bid_action
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.engine.scoring import match_outcome
+from spades.engine.state import IllegalAction
 
 
 def play_random(

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from spades.app.play import GameController
 from spades.app.table_view import finished_hands
-from spades.cards import (
+from spades.engine.cards import (
     BID_BASE,
     BLIND_NIL,
     EXCHANGE_BASE,

@@ -8,9 +8,9 @@ import random
 import pytest
 from engine_helpers import deal_by_suits, random_rules
 
-from spades.cards import BLIND_NIL, LOOK, bid_action, parse_card
-from spades.rules import Rules
-from spades.state import HandState
+from spades.engine.cards import BLIND_NIL, LOOK, bid_action, parse_card
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 
 def _positions() -> list[HandState]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from engine_helpers import late_position, ref_legal_plays, ref_suit, ref_trick_winner
 
-from spades.rules import Rules
-from spades.state import HandState
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 Hands = tuple[frozenset[int], ...]
 

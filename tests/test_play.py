@@ -10,9 +10,9 @@ from engine_helpers import cards, deal_by_suits, random_rules, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.cards import BIG_JOKER, CLAIM, LITTLE_JOKER, bid_action, parse_card
-from spades.rules import Rules
-from spades.state import HandState, IllegalAction, Phase, deck_for, trick_winner
+from spades.engine.cards import BIG_JOKER, CLAIM, LITTLE_JOKER, bid_action, parse_card
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, IllegalAction, Phase, deck_for, trick_winner
 
 # North is void of nothing, East of hearts; West deals, so North leads.
 VOID_HEARTS_EAST = deal_by_suits(

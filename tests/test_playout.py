@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 from engine_helpers import random_rules, snapshot
 
-from spades.cards import cards_mask
-from spades.playout import (
+from spades.bots.playout import (
     PlayoutBatch,
     bench_playouts,
     finish_bidding,
@@ -18,8 +17,9 @@ from spades.playout import (
     random_playouts,
     random_playouts_of,
 )
-from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase, deck_for, legal_play_mask
+from spades.engine.cards import cards_mask
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, HandState, Phase, deck_for, legal_play_mask
 
 
 def _positions(count: int) -> list[HandState]:

@@ -12,13 +12,14 @@ import sqlalchemy as sa
 from db_helpers import PLAYERS_V6, run_sql
 
 from spades.app.profiles import account_id, sign_in
-from spades.drive import play_match
-from spades.match import Match
-from spades.ratings import person
-from spades.record import from_json_dict
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.record import from_json_dict
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import COLOURS, SCHEMA_VERSION, Store, StoreError
 from spades.store.profiles import EXPORT_FORMAT, LEFT, Profiles
+from spades.store.ratings import person
 from spades.store.schema import actions, games, hands, players, rating_events, ratings, seats
 from spades.store.tables import Tables
 
@@ -30,7 +31,7 @@ ACCOUNT = "https://accounts.example.com 1234567890"
 
 @pytest.fixture
 def store(db_url: str) -> Iterator[Store]:
-    opened = Store(db_url)
+    opened = Store(db_url, rater=RATER)
     yield opened
     opened.close()
 
@@ -282,7 +283,7 @@ def test_deleting_a_player_removes_exactly_their_data(store: Store) -> None:
 
 # --------------------------------------------------------------------------- upgrade
 def test_a_version_6_database_gets_profiles_with_a_colour_each(db_url: str) -> None:
-    store = Store(db_url)
+    store = Store(db_url, rater=RATER)
     ada, ada_token = store.new_player("Ada")
     bob, _ = store.new_player("Bob")
     (match,) = _matches(1)
@@ -292,7 +293,7 @@ def test_a_version_6_database_gets_profiles_with_a_colour_each(db_url: str) -> N
     for statement in (*PLAYERS_V6, "UPDATE schema_version SET version = 6"):
         run_sql(db_url, statement)
 
-    upgraded = Store(db_url)
+    upgraded = Store(db_url, rater=RATER)
     assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     profiles = Profiles(upgraded)
     for player in (ada, bob):

@@ -18,8 +18,8 @@ from conftest import run_pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from spades.record import MAX_BYTES
-from spades.rules import Rules
+from spades.engine.record import MAX_BYTES
+from spades.engine.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -36,7 +36,7 @@ CHECKS = (
 #: A test module of each way the tests share code: a helper module and another test module
 #: imported by bare name (test_cutthroat_jokers.py), conftest (test_sealed.py), and a module
 #: of the package's doctests, which must be this checkout's.
-COLLECTED = ("tests/test_cutthroat_jokers.py", "tests/test_sealed.py", "spades/cards.py")
+COLLECTED = ("tests/test_cutthroat_jokers.py", "tests/test_sealed.py", "spades/engine/cards.py")
 
 
 def _readme_command(heading: str) -> str:

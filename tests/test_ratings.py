@@ -16,12 +16,13 @@ from db_helpers import PLAYERS_V6, run_sql
 from openskill.models import PlackettLuce
 
 from spades import cli
-from spades.drive import play_match
-from spades.leaderboard import BoardFilter, leaderboard, rating_history
-from spades.match import Match
-from spades.ratings import Rating, bot, person, rate_cutthroat, rate_match, rated_subjects
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.stats.leaderboard import BoardFilter, leaderboard, rating_history
+from spades.stats.ratings import RATER, Rating, rate_cutthroat, rate_match, rated_subjects
 from spades.store import SCHEMA_VERSION, Store, StoreError
+from spades.store.ratings import bot, person
 from spades.store.schema import rating_events, ratings
 from spades.store.tables import Tables
 
@@ -158,7 +159,7 @@ def test_a_cutthroat_match_needs_a_place_a_seat_and_a_seat_or_none_as_winner() -
 # ---------------------------------------------------------------------- the store
 @pytest.fixture
 def store(db_url: str) -> Store:
-    return Store(db_url)
+    return Store(db_url, rater=RATER)
 
 
 def _matches(count: int, first_seed: int = 1) -> list[Match]:
@@ -212,6 +213,29 @@ def test_a_finished_play_game_rates_its_owner_and_its_bots_in_the_finish(store: 
         assert found[subject] == (u.after.mu, u.after.sigma, 1, int(bool(u.won)))
 
 
+def test_a_store_opened_without_the_rating_maths_refuses_only_what_moves_the_ratings(
+    db_url: str,
+) -> None:
+    store = Store(db_url)
+    ada, _ = store.new_player("Ada")
+    first, second = _matches(2)
+    store.save_match(first, players=PLAYERS, kind="human", bot_levels=LINE_UP)
+    store.save_match(first, players=PLAYERS, kind="simulated", bot_levels=LINE_UP, owner=ada)
+    gid = store.new_game(
+        rules=SHORT, seed=second.seed, players=PLAYERS, kind="human", bot_levels=LINE_UP, owner=ada
+    )
+    for ply, action in enumerate(second.history):
+        store.append_action(gid, action, after=second.history[:ply])
+    with pytest.raises(StoreError, match=f"game {gid} moves the ratings"):
+        store.finish(gid, second)
+    assert store.game_info(gid)["status"] == "playing", "the finish is undone whole"
+    with pytest.raises(StoreError, match="moves the ratings"):
+        store.rebuild_ratings()
+    assert _ratings(store) == {} and len(store.list_games()) == 3
+    Store(db_url, rater=RATER).finish(gid, second)
+    assert _ratings(store)[person(ada)][2] == 1
+
+
 def test_more_games_narrow_sigma(store: Store) -> None:
     ada, _ = store.new_player("Ada")
     for match in _matches(6):
@@ -241,7 +265,7 @@ def test_imported_games_do_not_count_even_when_they_name_a_player(
     (match,) = _matches(1)
     gid = store.save_match(match, players=PLAYERS, kind="human", bot_levels=LINE_UP, owner=ada)
     record = store.export_json(gid)
-    other = Store(f"sqlite:///{tmp_path / 'other.db'}")
+    other = Store(f"sqlite:///{tmp_path / 'other.db'}", rater=RATER)
     bea, _ = other.new_player("Bea")
     imported = other.import_json(record)
     assert other.game_info(imported)["imported"] is True
@@ -373,7 +397,7 @@ def test_the_leaderboard_ranks_by_mu_minus_three_sigma_and_filters_people(store:
 
 # ---------------------------------------------------------------------- upgrade and CLI
 def test_a_version_5_database_gets_the_imported_mark_and_its_ratings(db_url: str) -> None:
-    store = Store(db_url)
+    store = Store(db_url, rater=RATER)
     ada, _ = store.new_player("Ada")
     for match in _matches(3):
         store.save_match(match, players=PLAYERS, kind="human", bot_levels=LINE_UP, owner=ada)
@@ -389,7 +413,7 @@ def test_a_version_5_database_gets_the_imported_mark_and_its_ratings(db_url: str
     ):
         run_sql(db_url, statement)
 
-    upgraded = Store(db_url)
+    upgraded = Store(db_url, rater=RATER)
     assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     assert _ratings(upgraded) == expected
     assert _events(upgraded) == events
@@ -403,7 +427,7 @@ def test_the_command_line_rebuilds_the_ratings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = f"sqlite:///{tmp_path / 'games.db'}"
-    store = Store(url)
+    store = Store(url, rater=RATER)
     ada, _ = store.new_player("Ada")
     for match in _matches(2):
         store.save_match(match, players=PLAYERS, kind="human", bot_levels=LINE_UP, owner=ada)
@@ -416,4 +440,4 @@ def test_the_command_line_rebuilds_the_ratings(
     out = capsys.readouterr().out
     assert "rebuilt the ratings from 2 games" in out
     assert "Ada" in out and "expert bot" in out
-    assert _ratings(Store(url)) == expected
+    assert _ratings(Store(url, rater=RATER)) == expected

@@ -13,9 +13,9 @@ from engine_helpers import random_rules
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.cards import BLIND_NIL, CLAIM, NUM_ACTIONS
-from spades.match import Match
-from spades.record import (
+from spades.engine.cards import BLIND_NIL, CLAIM, NUM_ACTIONS
+from spades.engine.match import Match
+from spades.engine.record import (
     MAX_ACTIONS,
     MAX_BYTES,
     MAX_TEXT,
@@ -26,7 +26,7 @@ from spades.record import (
     loads,
     to_json_dict,
 )
-from spades.rules import Rules
+from spades.engine.rules import Rules
 
 
 def random_match(seed: int, steps: int, rules: Rules | None = None) -> Match:

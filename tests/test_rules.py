@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from spades.rules import PRESETS, Preset, Rules, RulesError, describe_options, preset_of
+from spades.engine.rules import PRESETS, Preset, Rules, RulesError, describe_options, preset_of
 
 
 def test_defaults_are_the_standard_game() -> None:

@@ -11,10 +11,10 @@ import pytest
 from engine_helpers import finish_bidding_randomly, late_position, random_rules
 
 from spades.bots.sampler import DealSampler, InconsistentObservation
-from spades.cards import FULL_DECK, bid_action, parse_card
-from spades.observation import Observation
-from spades.rules import Rules
-from spades.state import HandState, Phase, deck_for
+from spades.engine.cards import FULL_DECK, bid_action, parse_card
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, Phase, deck_for
 
 
 def _check_deal(obs: Observation, deal: tuple[int, int, int, int]) -> None:

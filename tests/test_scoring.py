@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.rules import Rules
-from spades.scoring import apply_bag_penalty, match_outcome, score_hand, score_team
+from spades.engine.rules import Rules
+from spades.engine.scoring import apply_bag_penalty, match_outcome, score_hand, score_team
 
 
 class Row(NamedTuple):

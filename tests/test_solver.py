@@ -9,8 +9,8 @@ import pytest
 from engine_helpers import cards, late_position, snapshot
 
 from spades.bots.solver import solve, solve_position
-from spades.rules import Rules
-from spades.state import HandState
+from spades.engine.rules import Rules
+from spades.engine.state import HandState
 
 PLAY_RULES = (Rules(), Rules(jokers=True), Rules(spades_lead_any_time=True))
 

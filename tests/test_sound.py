@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from spades.app import sound
-from spades.cards import NUM_CARDS
-from spades.match import Match
-from spades.rules import Rules
+from spades.engine.cards import NUM_CARDS
+from spades.engine.match import Match
+from spades.engine.rules import Rules
 
 
 @pytest.mark.parametrize("cue", sound.CUES)

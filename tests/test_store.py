@@ -13,10 +13,11 @@ import pytest
 import sqlalchemy as sa
 from db_helpers import PLAYERS_V6, run_sql
 
-from spades.drive import play_match
-from spades.match import Match
-from spades.record import GameRecord, dumps
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, dumps
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import (
     NAME_MAX,
     PREFS_MAX_BYTES,
@@ -39,7 +40,7 @@ ALL_BOTS = {seat: "random" for seat in range(4)}
 
 @pytest.fixture
 def store(db_url: str) -> Store:
-    return Store(db_url)
+    return Store(db_url, rater=RATER)
 
 
 def _played(seed: int, rules: Rules | None = None) -> Match:
@@ -134,7 +135,7 @@ def test_an_unknown_id_is_refused_with_its_name(store: Store) -> None:
 def test_export_then_import_round_trips_into_another_store(store: Store, tmp_path: Path) -> None:
     match = _played(7, Rules(target_score=300))
     gid = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
-    other = Store(f"sqlite:///{tmp_path / 'other.db'}")
+    other = Store(f"sqlite:///{tmp_path / 'other.db'}", rater=RATER)
     new_id = other.import_json(store.export_json(gid))
     assert new_id == gid
     info = other.game_info(gid)
@@ -227,7 +228,7 @@ def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     match = _played(11, Rules(target_score=300))
     _write_v1(path, match)
-    store = Store(f"sqlite:///{path}")
+    store = Store(f"sqlite:///{path}", rater=RATER)
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
     info = store.game_info("a" * 32)
@@ -305,7 +306,7 @@ def _write_v2(path: Path, source: Path) -> None:
 
 
 def test_a_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
-    source = Store(f"sqlite:///{tmp_path / 'source.db'}")
+    source = Store(f"sqlite:///{tmp_path / 'source.db'}", rater=RATER)
     match = _played(13)
     done = source.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     playing = source.new_game(rules=Rules(), seed=5, players=PLAYERS, kind="human", bot_levels=BOTS)
@@ -314,7 +315,7 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
     path = tmp_path / "v2.db"
     _write_v2(path, tmp_path / "source.db")
 
-    store = Store(f"sqlite:///{path}")
+    store = Store(f"sqlite:///{path}", rater=RATER)
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
         indexes = {row[1] for row in raw.execute("PRAGMA index_list(games)")}
@@ -337,7 +338,7 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
 
 def test_a_version_3_file_gets_the_digest_of_each_game_s_actions(tmp_path: Path) -> None:
     path = tmp_path / "v3.db"
-    source = Store(f"sqlite:///{path}")
+    source = Store(f"sqlite:///{path}", rater=RATER)
     match = _played(4)
     done = source.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     playing = source.new_game(rules=Rules(), seed=5, players=PLAYERS, kind="human", bot_levels=BOTS)
@@ -356,7 +357,7 @@ def test_a_version_3_file_gets_the_digest_of_each_game_s_actions(tmp_path: Path)
         raw.execute("DROP TABLE ratings")
         raw.execute("UPDATE schema_version SET version = 3")
 
-    store = Store(f"sqlite:///{path}")
+    store = Store(f"sqlite:///{path}", rater=RATER)
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT count(*) FROM tables").fetchone() == (0,)
     assert store.game_info(done)["digest"] == history_digest(match.history)
@@ -371,7 +372,7 @@ def test_a_foreign_database_with_a_games_table_is_refused(tmp_path: Path) -> Non
     with sqlite3.connect(path) as raw:
         raw.execute("CREATE TABLE games (name TEXT)")
     with pytest.raises(StoreError, match="not written by this program") as refused:
-        Store(f"sqlite:///{path}")
+        Store(f"sqlite:///{path}", rater=RATER)
     assert str(tmp_path) not in str(refused.value)
     with sqlite3.connect(path) as raw:
         tables = raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
@@ -379,7 +380,7 @@ def test_a_foreign_database_with_a_games_table_is_refused(tmp_path: Path) -> Non
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
-    Store(f"sqlite:///{tmp_path / 'games.db'}")
+    Store(f"sqlite:///{tmp_path / 'games.db'}", rater=RATER)
     with sqlite3.connect(tmp_path / "games.db") as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
@@ -389,13 +390,13 @@ def test_the_default_database_lives_in_the_data_dir(
 ) -> None:
     monkeypatch.delenv("SPADES_DB_URL", raising=False)
     monkeypatch.setenv("SPADES_DATA_DIR", str(tmp_path / "nested" / "dir"))
-    store = Store()
+    store = Store(rater=RATER)
     assert store.url == f"sqlite:///{tmp_path / 'nested' / 'dir' / 'spades.db'}"
     assert (tmp_path / "nested" / "dir" / "spades.db").exists()
 
 
 def _write_games(url: str, count: int) -> None:
-    store = Store(url)
+    store = Store(url, rater=RATER)
     for seed in range(count):
         store.save_match(_played(seed), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
 

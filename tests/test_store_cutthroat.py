@@ -11,10 +11,11 @@ import pytest
 import sqlalchemy as sa
 from db_helpers import GAMES_V7, run_sql
 
-from spades.drive import play_match
-from spades.match import Match
-from spades.record import GameRecord, dumps
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, dumps
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import (
     CUTTHROAT_3,
     CUTTHROAT_4,
@@ -38,7 +39,7 @@ GOLDEN = Path(__file__).parent / "golden" / "record_cutthroat_three.json"
 
 @pytest.fixture
 def store(db_url: str) -> Store:
-    return Store(db_url)
+    return Store(db_url, rater=RATER)
 
 
 def _played(rules: Rules, seed: int) -> Match:
@@ -184,7 +185,7 @@ def test_a_cutthroat_record_is_imported_and_exported_whole(store: Store, tmp_pat
     assert len(_rows(store, player_hands, gid)) == 3 * original["summary"]["hands"]
     exported = json.loads(store.export_json(gid))
     assert exported["meta"]["levels"] == "unknown,unknown,human"
-    other = Store(f"sqlite:///{tmp_path / 'other.db'}")
+    other = Store(f"sqlite:///{tmp_path / 'other.db'}", rater=RATER)
     assert other.import_json(json.dumps(exported)) == gid
     assert other.load(gid).match.scores == loaded.match.scores
 
@@ -236,7 +237,7 @@ def test_a_shared_table_refuses_cutthroat_rules_plainly(store: Store) -> None:
 def test_a_version_7_database_is_upgraded_in_place_and_then_keeps_cutthroat(
     db_url: str,
 ) -> None:
-    old = Store(db_url)
+    old = Store(db_url, rater=RATER)
     match = play_match(Rules(target_score=200), 2, ["random"] * 4)
     done = old.save_match(
         match, players=NAMES[4], kind="simulated", bot_levels={s: "random" for s in range(4)}
@@ -245,7 +246,7 @@ def test_a_version_7_database_is_upgraded_in_place_and_then_keeps_cutthroat(
     for statement in (*GAMES_V7, "UPDATE schema_version SET version = 7"):
         run_sql(db_url, statement)
 
-    store = Store(db_url)
+    store = Store(db_url, rater=RATER)
     assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     info = store.game_info(done)
     assert (info["variant"], info["score_n"]) == (PARTNERSHIP, None)
@@ -263,6 +264,6 @@ def test_a_version_7_database_is_upgraded_in_place_and_then_keeps_cutthroat(
 def test_a_record_of_the_store_names_each_seat_the_game_has() -> None:
     match = _played(THREE, 1)
     record = GameRecord.of(match, players=NAMES[3])  # type: ignore[arg-type]
-    store = Store("sqlite://")
+    store = Store("sqlite://", rater=RATER)
     gid = store.import_json(dumps(record))
     assert store.load(gid).record.players == NAMES[3]

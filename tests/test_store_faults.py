@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from spades.drive import play_match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.rules import Rules
 from spades.store import Store, StoreError, StoreUnavailable
 from spades.store.errors import _fault_reason
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from db_helpers import run_sql
 
-from spades.match import Match
-from spades.rules import Rules
+from spades.engine.match import Match
+from spades.engine.rules import Rules
 from spades.store import StaleWrite, Store, StoreError
 
 PLAYERS = ("North", "East", "You", "West")

@@ -15,7 +15,8 @@ from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
 from spades.app.tables import TableRefusal, TableService
-from spades.rules import Rules
+from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.ui import table_news
 
@@ -136,7 +137,7 @@ def _events(response: Any) -> AsyncIterator[str]:
 def app_db(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
     """The app's own store on the test's database, as the route finds it."""
     monkeypatch.setenv("SPADES_DB_URL", db_url)
-    store = Store.default(db_url)
+    store = Store.default(db_url, rater=RATER)
     yield store
     Store._shared.pop(store.url, None)
     store.close()

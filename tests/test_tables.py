@@ -23,8 +23,9 @@ from spades.app.tables import (
     TableService,
 )
 from spades.bots.hint import hint
-from spades.rules import Rules
-from spades.state import IllegalAction
+from spades.engine.rules import Rules
+from spades.engine.state import IllegalAction
+from spades.stats.ratings import RATER
 from spades.store import SCHEMA_VERSION, StaleWrite, Store, StoreUnavailable
 from spades.store.profiles import Profiles
 from spades.store.rows import utc_now
@@ -53,7 +54,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(db_url: str, clock: Clock) -> Iterator[TableService]:
-    made = TableService(Store(db_url), now=clock)
+    made = TableService(Store(db_url, rater=RATER), now=clock)
     yield made
     made.store.close()
 
@@ -307,7 +308,7 @@ def test_two_servers_moving_one_table_at_once_store_one_move(
     service: TableService, db_url: str, clock: Clock
 ) -> None:
     table_id, _, _ = _started(service)
-    other = TableService(Store(db_url), now=clock)
+    other = TableService(Store(db_url, rater=RATER), now=clock)
     info = service.view(table_id, None).table
     match = service.store.load(info.game_id or "").match
     seat = match.current_player
@@ -345,7 +346,7 @@ def test_a_table_s_pages_on_one_server_replay_its_game_once_a_version(
     after = [service.view(table_id, t) for t in (ann_token, bob_token)]
     assert len(loads) == 1
     assert all(v.table.version == view.table.version + 1 for v in after)
-    other = TableService(Store(db_url), now=clock)
+    other = TableService(Store(db_url, rater=RATER), now=clock)
     assert other.view(table_id, None).public == service.view(table_id, None).public
     other.store.close()
 
@@ -408,7 +409,7 @@ def test_a_move_landing_while_a_page_reads_is_read_again_not_shown_stale(
     monkeypatch.setattr(service.store, "load", load_then_move)
     view = service.view(table_id, ann_token)
     assert landed and view.table.version == before.version + 1
-    fresh = TableService(Store(db_url), now=clock)
+    fresh = TableService(Store(db_url, rater=RATER), now=clock)
     assert view.public == fresh.view(table_id, None).public
     assert service.view(table_id, None).public == view.public
     fresh.store.close()
@@ -677,7 +678,7 @@ def test_a_version_8_store_marks_each_table_s_game_as_the_table_s(
     service.store.close()
     for statement in (*TABLES_V8, "UPDATE schema_version SET version = 8"):
         run_sql(db_url, statement)
-    store = Store(db_url)
+    store = Store(db_url, rater=RATER)
     assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     game_id = Tables(store).info(table_id).game_id or ""
     assert store.game_info(game_id)["at_table"] and not store.game_info(own)["at_table"]

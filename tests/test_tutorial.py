@@ -23,10 +23,16 @@ from spades.app.tutorial import (
 )
 from spades.bots import make_bot
 from spades.bots.hint import hint_bot_name
-from spades.cards import BLIND_NIL, NIL, NORTH, SOUTH
-from spades.rules import Rules
-from spades.scoring import TeamResult, apply_bag_penalty, match_outcome, score_hand, score_players
-from spades.state import SPADES, HandState, IllegalAction, Phase
+from spades.engine.cards import BLIND_NIL, NIL, NORTH, SOUTH
+from spades.engine.rules import Rules
+from spades.engine.scoring import (
+    TeamResult,
+    apply_bag_penalty,
+    match_outcome,
+    score_hand,
+    score_players,
+)
+from spades.engine.state import SPADES, HandState, IllegalAction, Phase
 
 SEEDS = st.integers(min_value=0, max_value=10**6)
 QUICK_LESSONS = (1, 2, 3, 4, 6, 7, 8, 10)

@@ -5,7 +5,7 @@ A server runs at most :data:`MAX_RUNS` lab runs at once and one a player. A run 
 itself, keeping what it stored, when the page that started it stops checking in
 (:meth:`LabJob.beat`), when it reaches its time limit, or when the server process is gone.
 
->>> from spades.rules import Rules
+>>> from spades.engine.rules import Rules
 >>> store = Store("sqlite://")
 >>> ids = run_lab(store, LabSpec(("random",) * 4, Rules(), matches=3, seed=5))
 >>> len(ids), len(store.list_games())
@@ -25,10 +25,10 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Final
 
 from spades.bots import bot_names
-from spades.cards import SEAT_NAMES
-from spades.drive import play_match
-from spades.match import Match
-from spades.rules import Rules
+from spades.bots.drive import play_match
+from spades.engine.cards import SEAT_NAMES
+from spades.engine.match import Match
+from spades.engine.rules import Rules
 from spades.store import Store
 
 CHUNK_SECONDS: Final = 0.5

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spades.cards import EXCHANGE_BASE, Action, Card, Seat, card_action, hand_cards
-from spades.match import Match
-from spades.observation import Phase
-from spades.state import HandState, IllegalAction
+from spades.engine.cards import EXCHANGE_BASE, Action, Card, Seat, card_action, hand_cards
+from spades.engine.match import Match
+from spades.engine.observation import Phase
+from spades.engine.state import HandState, IllegalAction
 
 
 def hand_card_action(phase: Phase, card: Card) -> Action:

@@ -18,19 +18,19 @@ from typing import Final, Literal
 from spades.app.moves import seat_why_not
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
 from spades.bots import Bot, bot_names, make_bot
+from spades.bots.drive import next_bot_action
 from spades.bots.hint import Hint, hint
-from spades.cards import (
+from spades.engine.cards import (
     CLAIM,
     LOOK,
     Action,
     Seat,
     is_card,
 )
-from spades.drive import next_bot_action
-from spades.match import Match
-from spades.observation import Observation
-from spades.rules import Rules
-from spades.state import HandState, Trick
+from spades.engine.match import Match
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, Trick
 from spades.store import StaleWrite, Store, StoreError
 from spades.store.digest import history_digest
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-from spades.cards import SEAT_NAMES, SOUTH, Seat
-from spades.rules import Rules
+from spades.engine.cards import SEAT_NAMES, SOUTH, Seat
+from spades.engine.rules import Rules
 
 HUMAN_SEAT: Final = SOUTH
 #: The names of three-handed cutthroat's seats 0 and 1 at the Play table.

@@ -18,8 +18,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades.cards import SOUTH, Seat, is_card, team_of
-from spades.match import Match
+from spades.engine.cards import SOUTH, Seat, is_card, team_of
+from spades.engine.match import Match
 
 RATE: Final = 22_050
 CUES: Final = ("snap", "gather", "chime", "made", "set")

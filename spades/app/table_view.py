@@ -1,7 +1,7 @@
 """What a table's page may draw: one seat's view of the table, and the hands already over.
 
 The page never sees a hand's true state. :class:`TableView` holds its seat's
-:class:`~spades.observation.Observation` with the public facts around it (names, scores,
+:class:`~spades.engine.observation.Observation` with the public facts around it (names, scores,
 whose turn, the trick on show) and the answers the page needs (why each bid or card is
 refused, the hint, the message). The Play page's controller, a shared table's service and
 the tutorial each build one with :func:`observed_view`, so one renderer draws them all,
@@ -20,7 +20,7 @@ from spades.app.moves import hand_card_action
 from spades.app.play import GameController, Notice
 from spades.app.seats import HUMAN_SEAT
 from spades.bots.hint import Hint
-from spades.cards import (
+from spades.engine.cards import (
     BLIND_NIL,
     LOOK,
     Action,
@@ -31,11 +31,11 @@ from spades.cards import (
     partner,
     team_of,
 )
-from spades.deck import Trick, deck_for
-from spades.match import Match
-from spades.observation import Observation, Phase
-from spades.rules import Rules
-from spades.scoring import HandResult
+from spades.engine.deck import Trick, deck_for
+from spades.engine.match import Match
+from spades.engine.observation import Observation, Phase
+from spades.engine.rules import Rules
+from spades.engine.scoring import HandResult
 
 Bids = tuple[int | None, ...]
 Flags = tuple[bool, ...]

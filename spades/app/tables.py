@@ -50,12 +50,12 @@ from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
 from spades.bots import bot_names, make_bot
 from spades.bots.hint import Hint, hint
-from spades.cards import CLAIM, LOOK, SEAT_NAMES, Action, Card, Seat
-from spades.deck import Trick
-from spades.match import Match
-from spades.observation import Observation, Phase
-from spades.rules import Rules
-from spades.state import IllegalAction
+from spades.engine.cards import CLAIM, LOOK, SEAT_NAMES, Action, Card, Seat
+from spades.engine.deck import Trick
+from spades.engine.match import Match
+from spades.engine.observation import Observation, Phase
+from spades.engine.rules import Rules
+from spades.engine.state import IllegalAction
 from spades.store import StaleWrite, Store, StoreError, StoreUnavailable
 from spades.store.checks import tidy_name
 from spades.store.rows import utc_now

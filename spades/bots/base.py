@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from spades.cards import Action
-from spades.observation import Observation
+from spades.engine.cards import Action
+from spades.engine.observation import Observation
 
 
 class Bot(Protocol):

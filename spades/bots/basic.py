@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from spades.bots.base import register, require_turn
 from spades.bots.knowledge import SIDE_SUITS, Knowledge, closest_bid, exchange_pass
-from spades.cards import LOOK, Action, Card, card_action
-from spades.observation import Observation
-from spades.state import SPADES, Phase
+from spades.engine.cards import LOOK, Action, Card, card_action
+from spades.engine.observation import Observation
+from spades.engine.state import SPADES, Phase
 
 
 @register("basic")

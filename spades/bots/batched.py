@@ -1,5 +1,5 @@
 """The plumbing of the expert's random rollouts: sampled deals drawn against a deadline,
-laid out as rows of a :class:`~spades.playout.PlayoutBatch`, and the worth of each row's
+laid out as rows of a :class:`~spades.bots.playout.PlayoutBatch`, and the worth of each row's
 tricks (the partnership game only: a seat's tricks are packed in four bits)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from spades.bots.playout import Ints, PlayoutBatch
 from spades.bots.sampler import Deal, DealSampler
-from spades.cards import Card, Seat
-from spades.playout import Ints, PlayoutBatch
-from spades.state import Deck, trick_winner
+from spades.engine.cards import Card, Seat
+from spades.engine.state import Deck, trick_winner
 
 
 def draw(

@@ -8,7 +8,7 @@ engine's scoring from its team's side: both teams' points, nils, sets, bags at t
 expected cost, and the match ending. The card with the best average wins. With
 ``rollout="random"`` the rollouts play uniformly random legal cards instead, all the
 deals and candidate cards of a decision at once on numpy
-(:func:`spades.playout.random_playouts`).
+(:func:`spades.bots.playout.random_playouts`).
 
 Bids come from the same rollouts: the bot plays the hand out in sampled deals once as a
 normal bidder and once as a nil bidder and bids what scores best on average. A partner
@@ -46,11 +46,12 @@ import numpy as np
 from spades.bots.base import register, require_turn
 from spades.bots.batched import draw, playout_rows, row_values
 from spades.bots.knowledge import Knowledge, rules_deck, touching
+from spades.bots.playout import Ints, random_playouts
 from spades.bots.rollout import RolloutTable, heuristic_rollout, trick_start
 from spades.bots.sampler import DealSampler, InconsistentObservation, estimate_tricks
 from spades.bots.standard import blind_nil_choice, choose_play, nil_points, read_hand
 from spades.bots.worth import hand_value, match_bag_costs, team_econ
-from spades.cards import (
+from spades.engine.cards import (
     BLIND_NIL,
     EXCHANGE_BASE,
     LOOK,
@@ -61,9 +62,8 @@ from spades.cards import (
     bid_of,
     card_action,
 )
-from spades.observation import Observation
-from spades.playout import Ints, random_playouts
-from spades.state import SPADES, Deck, Phase, trick_winner
+from spades.engine.observation import Observation
+from spades.engine.state import SPADES, Deck, Phase, trick_winner
 
 # Heuristic-rollout card plays a second on the reference machine (2-core x86_64,
 # CPython 3.11), measured with benchmarks/expert_speed.py; it turns seconds into work.

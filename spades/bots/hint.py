@@ -10,8 +10,8 @@ fewer than two smaller cards of its suit), or taking a trick off a partner whose
 sure to win it. Should the bot choose one, the hint gives the best of the other actions
 by the bot's own evaluation (or the standard bot's choice) and says why not the blunder.
 
->>> from spades.rules import Rules
->>> from spades.state import HandState
+>>> from spades.engine.rules import Rules
+>>> from spades.engine.state import HandState
 >>> h = HandState.deal(Rules(), dealer=0, seed=1)
 >>> tip = hint(h.observation(h.current_player))
 >>> tip.action in h.legal_actions() and tip.reason.startswith("Bid")
@@ -26,7 +26,7 @@ from spades.bots.base import Bot, bot_names, make_bot, require_turn
 from spades.bots.expert import ExpertBot
 from spades.bots.knowledge import Knowledge, closest_bid, unguarded_honours
 from spades.bots.standard import BID_BIAS, choose_play, read_hand, wanted_tricks
-from spades.cards import (
+from spades.engine.cards import (
     BLIND_NIL,
     LOOK,
     NIL,
@@ -39,8 +39,8 @@ from spades.cards import (
     card_action,
     passed_card,
 )
-from spades.observation import Observation
-from spades.state import SPADES, Phase
+from spades.engine.observation import Observation
+from spades.engine.state import SPADES, Phase
 
 # Reasons stay short enough to read at a glance.
 MAX_REASON = 110

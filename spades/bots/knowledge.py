@@ -1,6 +1,6 @@
 """Card counting from one seat's observation, shared by the bots and the hints.
 
-:class:`Knowledge` is built once a decision from an :class:`~spades.observation.Observation`
+:class:`Knowledge` is built once a decision from an :class:`~spades.engine.observation.Observation`
 and answers the questions a careful player asks: which cards are gone, who has shown a void,
 which card is the highest left in a suit, who is winning the trick, how likely a card is to
 hold, who still needs tricks, whose nil is alive, and how close each team is to a bag penalty.
@@ -16,9 +16,9 @@ The chance estimates treat every unseen card as equally likely to sit with any s
 not shown a void in its suit, weighted by the number of cards each seat still holds. That is
 the textbook approximation players use at the table; it ignores what the bids suggest.
 
->>> from spades.rules import Rules
->>> from spades.state import HandState
->>> from spades.cards import parse_card, bid_action
+>>> from spades.engine.rules import Rules
+>>> from spades.engine.state import HandState
+>>> from spades.engine.cards import parse_card, bid_action
 >>> hands = [[parse_card(c) for c in row.split()] for row in (
 ...     "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
 ...     "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from spades.cards import (
+from spades.engine.cards import (
     EXCHANGE_BASE,
     NIL,
     Action,
@@ -50,9 +50,9 @@ from spades.cards import (
     cards_mask,
     team_of,
 )
-from spades.observation import Observation
-from spades.rules import Rules
-from spades.state import SPADES, Deck, deck_for, trick_winner
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, Deck, deck_for, trick_winner
 
 SIDE_SUITS: Final = (0, 1, 2)
 # The trick-taking rank of an ace (a king is one below; the jokers rank above).
@@ -428,8 +428,8 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
     honours are more likely to be trumped), spades beyond the third count as length
     tricks, and short side suits count as ruffs for the spades left over.
 
-    >>> from spades.cards import parse_card
-    >>> from spades.state import deck_for
+    >>> from spades.engine.cards import parse_card
+    >>> from spades.engine.state import deck_for
     >>> ace_king = [parse_card(c) for c in "AS KS 4S AH KH 3H AD 7D 5D AC 9C 6C 2C".split()]
     >>> value = evaluate_hand(ace_king, deck_for(False))
     >>> round(value.tricks), [card_label(c) for c in value.winners]
@@ -523,7 +523,7 @@ def unguarded_honours(cards: tuple[Card, ...] | list[Card], deck: Deck) -> tuple
     smaller cards of its suit to play first, which must be played by the second or
     third round of the suit and then wins unless the ace falls on it.
 
-    >>> from spades.cards import parse_card
+    >>> from spades.engine.cards import parse_card
     >>> hand = [parse_card(c) for c in "KH 5H KD 7D 3D 2S".split()]
     >>> [card_label(c) for c in unguarded_honours(hand, deck_for(False))]
     ['K♥']

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from spades.bots.base import register, require_turn
-from spades.cards import Action
-from spades.observation import Observation
+from spades.engine.cards import Action
+from spades.engine.observation import Observation
 
 
 @register("random")

@@ -7,7 +7,7 @@ each player's own bid is its contract. Only the seats in play take turns (a play
 knocked out of a three-handed match sits the hand out).
 
 It is a speed copy of the engine's play rules and trick winners: the rules themselves live
-in :mod:`spades.deck` and :mod:`spades.state`, and ``tests/test_expert.py`` plays it
+in :mod:`spades.engine.deck` and :mod:`spades.engine.state`, and ``tests/test_expert.py`` plays it
 against the engine over random games under random house rules.
 """
 
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from spades.cards import Card, Mask, Seat
-from spades.rules import Rules
-from spades.state import SPADES, Deck, deck_for, legal_play_mask, trick_winner
+from spades.engine.cards import Card, Mask, Seat
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, Deck, deck_for, legal_play_mask, trick_winner
 
 _JOKERS: Final = 1 | 1 << 13
 

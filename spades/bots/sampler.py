@@ -17,9 +17,9 @@ Bids are softer evidence. With ``bid_weight`` each draw comes with an importance
 that says how well each bidder's original hand fits the bid, so that in weighted
 averages a nil bidder rarely holds the A♠ and a bid of 5 comes with high cards.
 
->>> from spades.rules import Rules
->>> from spades.state import HandState
->>> from spades.cards import parse_card
+>>> from spades.engine.rules import Rules
+>>> from spades.engine.state import HandState
+>>> from spades.engine.cards import parse_card
 >>> import random
 >>> state = HandState.deal(Rules(), dealer=0, seed=1)
 >>> obs = state.observation(1)
@@ -42,9 +42,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from spades.cards import Card, Mask, Seat, cards_mask
-from spades.observation import Observation
-from spades.state import SPADES, Deck, deck_for
+from spades.engine.cards import Card, Mask, Seat, cards_mask
+from spades.engine.observation import Observation
+from spades.engine.state import SPADES, Deck, deck_for
 
 Deal = tuple[Mask, Mask, Mask, Mask]
 

@@ -11,8 +11,8 @@ one; tricks a side is sure of (the leader's cashable winners, either side's top 
 bound a position before it is searched; and plays likely to be best are tried first (the
 table's remembered card, cheap winners, ducking under a partner, spades cashed first).
 
-Which cards may be played is the engine's own rule, :func:`spades.state.legal_play_mask`;
-which card takes a trick is :meth:`spades.state.Deck.beats`, restated for the solver's
+Which cards may be played is the engine's own rule, :func:`spades.engine.state.legal_play_mask`;
+which card takes a trick is :meth:`spades.engine.state.Deck.beats`, restated for the solver's
 layout (tests check the solver against a brute force that plays through the engine).
 Inside, a hand is a bitmask with 16 bits a suit in order of power (a card's bit is
 ``16 * suit + power``), so that the jokers sit above the A♠ like any higher spade and a
@@ -20,7 +20,7 @@ sequence is a run of bits; the rule's masks are passed in the same layout.
 
 East to lead, two tricks left: cashing the A♥ first is worth a trick; the 2♣ first is not.
 
->>> from spades.cards import card_str, parse_card
+>>> from spades.engine.cards import card_str, parse_card
 >>> hands = ["5C 6C", "AH 2C", "KH QH", "3C 4C"]  # North, East, South, West
 >>> solution = solve_position(
 ...     Rules(),
@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from spades.cards import Card, Mask, Seat, cards_mask, team_of
-from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase, deck_for, legal_play_mask, trick_winner
+from spades.engine.cards import Card, Mask, Seat, cards_mask, team_of
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, HandState, Phase, deck_for, legal_play_mask, trick_winner
 
 _SUIT_BITS: Final = 16
 _SUIT_MASKS: Final = tuple(((1 << _SUIT_BITS) - 1) << (_SUIT_BITS * s) for s in range(4))
@@ -80,8 +80,8 @@ def _to_layout(bits: tuple[int, ...], cards: Iterable[Card]) -> Mask:
 def solve(state: HandState) -> Solution:
     """Solve a hand in its play phase as it stands (the state is not changed).
 
-    >>> from spades.state import HandState
-    >>> from spades.cards import bid_action
+    >>> from spades.engine.state import HandState
+    >>> from spades.engine.cards import bid_action
     >>> h = HandState.deal(Rules(), dealer=0, seed=4)
     >>> for _ in range(4):
     ...     h.apply(bid_action(3))
@@ -224,7 +224,7 @@ def _quick_tricks(hands: list[Mask], seat: Seat, spades_open: bool, left: int) -
     card of the suit, as many as the opponents must follow when they could still trump.
     Only the leader's own cards count, so the lead never passes to the partner.
 
-    >>> from spades.cards import parse_card
+    >>> from spades.engine.cards import parse_card
     >>> bits, _ = _layout(False)
     >>> def hand(text: str) -> Mask:
     ...     return _to_layout(bits, [parse_card(code) for code in text.split()])

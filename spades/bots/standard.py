@@ -28,10 +28,10 @@ from spades.bots.knowledge import (
     evaluate_hand,
     exchange_pass,
 )
-from spades.cards import BLIND_NIL, LOOK, NIL, Action, Card, Seat, card_action
-from spades.observation import Observation
-from spades.rules import Rules
-from spades.state import SPADES, Phase
+from spades.engine.cards import BLIND_NIL, LOOK, NIL, Action, Card, Seat, card_action
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, Phase
 
 # Added to the hand's trick estimate before the bid is rounded: a set costs more than
 # the bags of an underbid (tuned in duplicate matches of the bot against itself).

@@ -15,9 +15,9 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from spades.observation import Observation
-from spades.rules import Rules
-from spades.scoring import match_outcome, score_team
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
+from spades.engine.scoring import match_outcome, score_team
 
 # A decided match outweighs any single hand's points.
 MATCH_BONUS: Final = 400.0
@@ -43,7 +43,7 @@ def team_econ(
     for ``n`` bags, by default each bag its share of the bag penalty (so a bag costs the
     same whether or not it crosses the limit).
 
-    >>> from spades.rules import Rules
+    >>> from spades.engine.rules import Rules
     >>> team_econ(Rules(), (4,), (False,), (6,), 0)
     (42, 22.0)
     """
@@ -63,7 +63,7 @@ def match_bag_costs(rules: Rules, bags: int, scores: Sequence[int]) -> tuple[flo
     little more than the point it scores. None elsewhere (each bag its share of the
     penalty).
 
-    >>> from spades.rules import Rules
+    >>> from spades.engine.rules import Rules
     >>> four = Rules(players=4, partnerships=False)
     >>> [round(c, 1) for c in match_bag_costs(four, 0, (0, 0, 0, 0))[:3]]
     [0.0, 3.8, 10.5]

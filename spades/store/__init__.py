@@ -34,11 +34,12 @@ share), :mod:`~spades.store.digest` (a history in sixteen digits),
 :mod:`~spades.store.imports` (an imported record's store facts),
 :mod:`~spades.store.store` (:class:`Store`, through which every read and write of a game
 goes), :mod:`~spades.store.tables` (shared tables and their seats),
-:mod:`~spades.store.ratings` (which games move the skill ratings, and the writes) and
+:mod:`~spades.store.ratings` (whom a rating belongs to, which games move the ratings by the
+rating maths it is handed, and the writes) and
 :mod:`~spades.store.profiles` (players' handles, colours and accounts, and a player's data
 exported or deleted whole).
 
->>> from spades.rules import Rules
+>>> from spades.engine.rules import Rules
 >>> store = Store("sqlite://")
 >>> gid = store.new_game(rules=Rules(), seed=1, players=("N", "E", "You", "W"),
 ...                      kind="human", bot_levels={0: "random", 1: "random", 3: "random"})

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from spades.record import MAX_ACTIONS
+from spades.engine.record import MAX_ACTIONS
 from spades.store.errors import StoreError
 from spades.store.schema import (
     ACCOUNT_MAX,

@@ -1,5 +1,5 @@
 """What an imported record becomes before it is stored: its store facts read from ``meta``
-and checked, the game itself already replayed and validated by :mod:`spades.record`.
+and checked, the game itself already replayed and validated by :mod:`spades.engine.record`.
 
 An import may hold any game the engine plays, the partnership game or cutthroat for three
 or four; ``meta.levels`` names a level for each seat the game has.
@@ -10,8 +10,8 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from spades.cards import SOUTH
-from spades.record import LoadedGame
+from spades.engine.cards import SOUTH
+from spades.engine.record import LoadedGame
 from spades.store.checks import check_levels
 from spades.store.errors import StoreError
 from spades.store.queries import NewGame

@@ -17,7 +17,7 @@ from spades.store.checks import default_colour
 from spades.store.digest import history_digest
 from spades.store.errors import StoreError, StoreUnavailable
 from spades.store.queries import insert_hands, replay, stored_actions
-from spades.store.ratings import rebuild
+from spades.store.ratings import Rater, needed, rebuild
 from spades.store.rows import bot_levels_label, rule_set_label
 from spades.store.schema import (
     COLOURS,
@@ -106,10 +106,11 @@ _V8_ADD_TABLE_OPTIONS: Final = tuple(
 )
 
 
-def prepare(conn: Connection, where: str) -> None:
+def prepare(conn: Connection, where: str, rater: Rater | None) -> None:
     """Create, check or upgrade the tables, within the caller's write transaction.
 
-    ``where`` names the database in the server log.
+    ``where`` names the database in the server log; ``rater`` is the rating maths, which an
+    upgrade from before the ratings were kept computes them by.
     """
     tables = set(sa.inspect(conn).get_table_names()) & OUR_TABLES
     if not tables:
@@ -154,7 +155,7 @@ def prepare(conn: Connection, where: str) -> None:
         _upgrade_v8(conn, tables_made=version <= 4)
         if version <= 5:
             # Once the games have every column the ratings read.
-            rebuild(conn)
+            rebuild(conn, needed(rater, "the upgrade of this database"))
     else:
         _log.error("%s: schema_version holds %r", where, found)
         raise StoreUnavailable("damaged")

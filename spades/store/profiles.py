@@ -24,11 +24,11 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from spades.ratings import person
-from spades.record import to_json_dict
+from spades.engine.record import to_json_dict
 from spades.store.checks import check_account, check_colour, check_handle, check_name
 from spades.store.errors import StoreError
 from spades.store.queries import exported_record, free_handle, player_row
+from spades.store.ratings import person
 from spades.store.rows import utc_now
 from spades.store.schema import (
     SEAT_KEYS,

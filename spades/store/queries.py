@@ -16,10 +16,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from spades.match import Match
-from spades.record import GameRecord
-from spades.rules import Rules
-from spades.state import IllegalAction
+from spades.engine.match import Match
+from spades.engine.record import GameRecord
+from spades.engine.rules import Rules
+from spades.engine.state import IllegalAction
 from spades.store.checks import check_history, is_player_id, shown
 from spades.store.digest import history_digest, next_digest
 from spades.store.errors import StaleWrite, StoreError
@@ -174,7 +174,7 @@ def seat_keys(row: sa.Row[Any]) -> tuple[str, ...]:
 
 def seat_names(row: sa.Row[Any]) -> tuple[str, str, str, str]:
     """The players' names of a game's row, one a seat it has (typed for four, as
-    :class:`~spades.record.GameRecord` is; three-handed cutthroat has three)."""
+    :class:`~spades.engine.record.GameRecord` is; three-handed cutthroat has three)."""
     names: Any = tuple(row._mapping[f"player_{k}"] for k in seat_keys(row))
     return names  # type: ignore[no-any-return]
 

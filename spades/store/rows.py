@@ -17,9 +17,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from spades.match import Match
-from spades.rules import Rules
-from spades.scoring import TeamResult
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.engine.scoring import TeamResult
 from spades.store.schema import (
     CUTTHROAT_3,
     CUTTHROAT_4,

@@ -6,7 +6,7 @@ replays through the engine. A fourth holds the players: a display name, table pr
 and the hash of the secret token a browser presents to be that player again. A
 ``schema_version`` table names the layout (:data:`SCHEMA_VERSION`). Two more hold the
 shared tables, where friends and bots sit at one match, and their seats, and the last two
-the skill ratings (:mod:`spades.ratings`) and what each rated game did to them.
+the skill ratings (:mod:`spades.stats.ratings`) and what each rated game did to them.
 
 A game is of one :data:`VARIANTS`: the partnership game, or cutthroat for three or four
 players. The partnership game keeps its hands and results by team (``hands``, and the
@@ -250,7 +250,7 @@ SUBJECT_MAX: Final = 48
 ratings = sa.Table(
     "ratings",
     metadata,
-    # spades.ratings names the subjects: ``person:<players.id>`` or ``bot:<level>``. No key
+    # spades.store.ratings names the subjects: ``person:<players.id>`` or ``bot:<level>``. No key
     # to players: a rating is rebuilt from the games, which keep no more than the id either.
     sa.Column("subject", sa.String(SUBJECT_MAX), primary_key=True),
     sa.Column("mu", sa.Float, nullable=False),

@@ -23,10 +23,10 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from spades.cards import NUM_ACTIONS
-from spades.match import Match
-from spades.record import GameRecord, LoadedGame, RecordError, dumps, loads
-from spades.rules import Rules
+from spades.engine.cards import NUM_ACTIONS
+from spades.engine.match import Match
+from spades.engine.record import GameRecord, LoadedGame, RecordError, dumps, loads
+from spades.engine.rules import Rules
 from spades.store.checks import (
     TOKEN_CHARS,
     TOKEN_MAX,
@@ -67,7 +67,7 @@ from spades.store.queries import (
     stored_scores,
     truncate,
 )
-from spades.store.ratings import rate_game, rebuild
+from spades.store.ratings import Rater, needed, rate_game, rebuild
 from spades.store.rows import GameFilter, utc_now
 from spades.store.schema import (
     HUMAN,
@@ -88,6 +88,10 @@ _log = logging.getLogger("spades.store")
 class Store:
     """The games of one database. Thread-safe; share one per URL (:meth:`default`).
 
+    ``rater`` is the rating maths (:data:`spades.stats.ratings.RATER`) by which finishing a
+    game that counts moves the ratings, in the same transaction; a store opened without it
+    keeps the games but refuses to finish or save one that counts, to rebuild the ratings,
+    and to upgrade a database from before they were kept (see :mod:`spades.store.ratings`).
     ``busy_timeout`` (seconds, SQLite only) is how long a write waits for another writer
     before the store gives up with :class:`StoreUnavailable` (reason ``busy``).
     """
@@ -95,7 +99,9 @@ class Store:
     _shared: ClassVar[dict[str, Store]] = {}
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
-    def __init__(self, url: str | None = None, *, busy_timeout: float = 30.0) -> None:
+    def __init__(
+        self, url: str | None = None, *, rater: Rater | None = None, busy_timeout: float = 30.0
+    ) -> None:
         if isinstance(busy_timeout, bool) or not isinstance(busy_timeout, int | float):
             raise StoreError(f"busy_timeout: expected seconds, not {shown(busy_timeout)}")
         if not (math.isfinite(busy_timeout) and busy_timeout >= 0):
@@ -112,6 +118,7 @@ class Store:
         # between tries: the server's own writers queue here instead, without holding a
         # connection while they wait (another process's writer is still waited for).
         self._writers = threading.Lock() if dialect == "sqlite" else None
+        self._rater = rater
         with self._faults():
             self.engine = (
                 sqlite_engine(self.url, busy_timeout)
@@ -128,13 +135,14 @@ class Store:
             raise
 
     @classmethod
-    def default(cls, url: str | None = None) -> Store:
-        """One shared store per database URL (resolved as :func:`resolve_url` does)."""
+    def default(cls, url: str | None = None, *, rater: Rater) -> Store:
+        """One shared store per database URL (resolved as :func:`resolve_url` does): the
+        app's, which always moves the ratings (``rater``, given by the call that opens it)."""
         key = resolve_url(url)
         with cls._shared_lock:
             store = cls._shared.get(key)
             if store is None:
-                store = cls._shared[key] = cls(key)
+                store = cls._shared[key] = cls(key, rater=rater)
             return store
 
     def close(self) -> None:
@@ -184,7 +192,7 @@ class Store:
             _log.error("%s is an empty file; it is left as it is", self._where())
             raise StoreUnavailable("empty")
         with self._write() as conn:
-            prepare(conn, self._where())
+            prepare(conn, self._where(), self._rater)
 
     def _where(self) -> str:
         """The database for the server log (never for a message a player sees)."""
@@ -311,7 +319,7 @@ class Store:
                 .values(**result_values(match, utc_now()))
             )
             insert_hands(conn, row.num, match)
-            rate_game(conn, row.num)
+            rate_game(conn, row.num, self._rater)
 
     def save_match(
         self,
@@ -366,13 +374,14 @@ class Store:
                 player_row(conn, owner)
             for num in insert_games(conn, batch):
                 if kind == HUMAN:
-                    rate_game(conn, num)
+                    rate_game(conn, num, self._rater)
         return [game.game_id for game in batch]
 
     def rebuild_ratings(self) -> int:
         """Compute every rating again from the games that count; how many counted."""
+        rater = needed(self._rater, "a rebuild")
         with self._write() as conn:
-            return rebuild(conn)
+            return rebuild(conn, rater)
 
     # -------------------------------------------------------------------- players
     def new_player(self, name: str = "You", *, handle: str | None = None) -> tuple[str, str]:
@@ -466,7 +475,7 @@ class Store:
 
     # ----------------------------------------------------------- import / export
     def export_json(self, game_id: str) -> str:
-        """The game as a JSON record (``spades.record``), with its store facts in ``meta``.
+        """The game as a JSON record (``spades.engine.record``), with its store facts in ``meta``.
 
         Only a game that is over: the record holds every hand and the seed, so a game in
         play would give away the cards still hidden and every deal still to come.

@@ -34,9 +34,9 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from spades.cards import SOUTH
-from spades.match import Match
-from spades.rules import Rules
+from spades.engine.cards import SOUTH
+from spades.engine.match import Match
+from spades.engine.rules import Rules
 from spades.store.checks import check_levels, check_name, check_players, token_hash
 from spades.store.errors import StoreError
 from spades.store.queries import (

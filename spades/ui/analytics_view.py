@@ -1,7 +1,7 @@
 """The Explore pages: Overview, Game explorer and Bid accuracy.
 
-Each page reads frames from :mod:`spades.analytics` (and for cutthroat from
-:mod:`spades.analytics_cutthroat`) through a cache keyed by the store's revision, so a
+Each page reads frames from :mod:`spades.stats.analytics` (and for cutthroat from
+:mod:`spades.stats.analytics_cutthroat`) through a cache keyed by the store's revision, so a
 rerun with nothing new stored costs one small query. My stats and Bid accuracy show one
 game at a time, the partnership game or cutthroat for three or four, chosen above their
 filters: a figure never mixes teams with players. The explorer shows any game, each in its
@@ -20,11 +20,11 @@ from typing import Any, Final
 import pandas as pd
 import streamlit as st
 
-from spades import analytics, analytics_cutthroat
-from spades.match import Match
+from spades.engine.match import Match
+from spades.stats import analytics, analytics_cutthroat
 from spades.store import KINDS, PARTNERSHIP, SEAT_KEYS, VARIANTS, GameFilter, Store, StoreError
 from spades.ui import charts, cutthroat_view, identity, rating_view, safe
-from spades.ui.db import app_store
+from spades.ui.db import app_store, shared_store
 
 EMPTY: Final = (
     "No games yet: play one on the Play page, or simulate 50 in the Bot lab, "
@@ -60,7 +60,7 @@ def _cached(
     name: str, url: str, revision: tuple[int, int, str], selection: analytics.Selection
 ) -> Any:
     """``revision`` only keys the cache: a new game gives a new revision."""
-    return _QUERIES[name](Store.default(url), selection)
+    return _QUERIES[name](shared_store(url), selection)
 
 
 def query(name: str, store: Store, selection: analytics.Selection) -> Any:
@@ -70,7 +70,7 @@ def query(name: str, store: Store, selection: analytics.Selection) -> Any:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _choices(url: str, revision: tuple[int, int, str]) -> dict[str, list[str]]:
-    return Store.default(url).choices()
+    return shared_store(url).choices()
 
 
 def filter_panel(
@@ -312,7 +312,7 @@ def _game_view(
     """One game's score and bags charts and its scoresheet, seen by its owner when
     ``mine`` (``updated``, the game's last change, keys the cache: a game in play gets a
     new view with every stored action)."""
-    loaded = Store.default(url).load(game_id)
+    loaded = shared_store(url).load(game_id)
     match = loaded.match
     if not match.rules.partnerships:
         return cutthroat_view.game_view(match, _line_names(loaded.record.players, mine))
@@ -410,7 +410,7 @@ def _teams(mine: bool) -> tuple[str, str]:
 
 def _line_names(players: tuple[str, ...], mine: bool) -> tuple[str, ...]:
     """Cutthroat's players' names, one a line (see
-    :func:`~spades.analytics_cutthroat.line_names`)."""
+    :func:`~spades.stats.analytics_cutthroat.line_names`)."""
     return analytics_cutthroat.line_names(players, mine=mine)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from spades.cards import (
+from spades.engine.cards import (
     ADDED_BIG_JOKER,
     BIG_JOKER,
     LITTLE_JOKER,
@@ -29,7 +29,7 @@ from spades.cards import (
     card_name,
     card_str,
 )
-from spades.deck import deck_for
+from spades.engine.deck import deck_for
 
 #: Suits left to right in a hand: colours alternate so neighbouring suits stand apart.
 DISPLAY_SUIT_ORDER = (3, 2, 0, 1)
@@ -48,7 +48,7 @@ def card_key(card: Card, *, jokers: bool = False) -> str:
 def sort_cards(cards: Iterable[Card], *, jokers: bool = False) -> list[Card]:
     """Cards in hand order: by suit (♠ ♥ ♣ ♦, jokers with the spades), high to low.
 
-    >>> from spades.cards import card_label
+    >>> from spades.engine.cards import card_label
     >>> [card_label(c) for c in sort_cards([0, 12, 25, 38, 51, 39])]
     ['A♠', '2♠', 'A♥', 'A♣', '2♣', 'A♦']
     """

@@ -251,7 +251,7 @@ def matchup_chart(results: pd.DataFrame) -> AnyChart:
 
 
 def rating_chart(history: pd.DataFrame) -> AnyChart:
-    """A rating after each rated game (``spades.leaderboard.rating_history``): μ as a line,
+    """A rating after each rated game (``spades.stats.leaderboard.rating_history``): μ as a line,
     with the band of one σ either side."""
     x = alt.X("game:Q", axis=_count_axis("Rated games"))
     base = alt.Chart(history).encode(x=x)

@@ -1,5 +1,5 @@
 """The Game explorer's view of a cutthroat game: each player's score and bags, one line a
-player, and the hand-by-hand scoresheet (:mod:`spades.analytics_cutthroat`).
+player, and the hand-by-hand scoresheet (:mod:`spades.stats.analytics_cutthroat`).
 
 The charts are built here and drawn by :mod:`spades.ui.analytics_view`, as the
 partnership game's are."""
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from spades import analytics, analytics_cutthroat
-from spades.match import Match
+from spades.engine.match import Match
+from spades.stats import analytics, analytics_cutthroat
 from spades.ui import charts
 
 

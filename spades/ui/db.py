@@ -6,6 +6,7 @@ import os
 
 import streamlit as st
 
+from spades.stats.ratings import RATER
 from spades.store import Store
 
 SECRET_NAME = "SPADES_DB_URL"
@@ -22,6 +23,10 @@ def secret_url() -> str | None:
 
 def app_store() -> Store:
     """The store every page shares (one per database URL and server process)."""
-    if os.environ.get(SECRET_NAME):
-        return Store.default()
-    return Store.default(secret_url())
+    return shared_store(None if os.environ.get(SECRET_NAME) else secret_url())
+
+
+def shared_store(url: str | None) -> Store:
+    """The shared store of the database ``url`` (None: the default one), which moves the
+    ratings by :mod:`spades.stats.ratings` as games finish."""
+    return Store.default(url, rater=RATER)

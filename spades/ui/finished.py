@@ -12,7 +12,7 @@ import streamlit as st
 from spades.app.play import GameController
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import FinishedHand, side_names
-from spades.cards import Seat, bid_label
+from spades.engine.cards import Seat, bid_label
 from spades.ui import safe
 from spades.ui.table_html import scoresheet_rows
 

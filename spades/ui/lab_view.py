@@ -22,7 +22,7 @@ from spades.app.lab import (
     running_job,
 )
 from spades.bots import bot_names
-from spades.rules import Rules, RulesError, describe_options
+from spades.engine.rules import Rules, RulesError, describe_options
 from spades.store import GameFilter
 from spades.ui import charts, identity
 from spades.ui.analytics_view import query, table

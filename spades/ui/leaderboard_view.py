@@ -1,7 +1,7 @@
 """The Leaderboard page: people and bot levels ranked by their conservative rating, the
 player's own row marked, and one subject's rating game by game.
 
-The board is read from :mod:`spades.leaderboard` through a cache keyed by the store's
+The board is read from :mod:`spades.stats.leaderboard` through a cache keyed by the store's
 revision, which moves on with every game that ends (and so with every rating).
 """
 
@@ -13,13 +13,13 @@ from typing import Any, Final
 import pandas as pd
 import streamlit as st
 
-from spades import leaderboard
-from spades.leaderboard import PERIODS, BoardFilter
-from spades.ratings import person
-from spades.rules import PRESETS
+from spades.engine.rules import PRESETS
+from spades.stats import leaderboard
+from spades.stats.leaderboard import PERIODS, BoardFilter
 from spades.store import Store, rule_set_label
+from spades.store.ratings import person
 from spades.ui import charts, identity, rating_view, safe
-from spades.ui.db import app_store
+from spades.ui.db import app_store, shared_store
 
 ANY_RULES: Final = "Any rules"
 #: The house-rules choices: any, or one preset (its games' rule-set label).
@@ -60,7 +60,7 @@ def _board(
 ) -> pd.DataFrame:
     """``revision`` only keys the cache: a game that ends gives a new revision."""
     board = BoardFilter.of(period, RULES[rules], people_only=people_only)
-    return leaderboard.leaderboard(Store.default(url), board)
+    return leaderboard.leaderboard(shared_store(url), board)
 
 
 def _filters() -> tuple[str, str, bool]:

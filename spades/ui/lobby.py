@@ -35,11 +35,11 @@ from spades.app.tables import (
 )
 from spades.bots import bot_names
 from spades.bots.hint import Hint
-from spades.cards import (
+from spades.engine.cards import (
     SEAT_NAMES,
     Action,
 )
-from spades.rules import PRESETS
+from spades.engine.rules import PRESETS
 from spades.store import StoreError
 from spades.store.tables import TableInfo
 from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style, table_news

@@ -17,7 +17,7 @@ import streamlit as st
 
 from spades.app.play import MOVED_ON, GameController, Notice
 from spades.app.seats import HUMAN_SEAT
-from spades.rules import Rules
+from spades.engine.rules import Rules
 from spades.store import StoreError, StoreUnavailable
 from spades.ui import identity, sidebar
 from spades.ui.db import app_store

@@ -1,6 +1,6 @@
 """A rating as the pages show it: μ ± σ, and its history game by game as a chart.
 
-The history is read from :mod:`spades.leaderboard` through a cache keyed by the store's
+The history is read from :mod:`spades.stats.leaderboard` through a cache keyed by the store's
 revision, which moves on with every game that ends (and so with every rating).
 """
 
@@ -9,16 +9,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from spades import leaderboard
-from spades.ratings import Rating, person
+from spades.stats import leaderboard
+from spades.stats.ratings import Rating
 from spades.store import Store
+from spades.store.ratings import person
 from spades.ui import charts
+from spades.ui.db import shared_store
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _history(url: str, revision: tuple[int, int, str], subject: str) -> pd.DataFrame:
     """``revision`` only keys the cache: a game that ends gives a new revision."""
-    return leaderboard.rating_history(Store.default(url), subject)
+    return leaderboard.rating_history(shared_store(url), subject)
 
 
 def history(store: Store, subject: str) -> pd.DataFrame:

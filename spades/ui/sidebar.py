@@ -1,10 +1,10 @@
 """The Play page's sidebar: the table's look and sound, house rules, bot levels, your name,
 the pace and undo.
 
-The house rules are a named preset (:data:`spades.rules.PRESETS`, picked with the ``preset``
+The house rules are a named preset (:data:`spades.engine.rules.PRESETS`, picked with the ``preset``
 selectbox) or Custom, the player's own mix: only then does every ``Rules`` option get a
 widget (keyed ``rule_<name>``) built from its type, label and help text in
-:func:`spades.rules.describe_options`. The choices are kept in
+:func:`spades.engine.rules.describe_options`. The choices are kept in
 ``st.session_state["play_settings"]`` so they survive a visit to another page; rules, bots,
 name and undo apply to the next game, the pace at once. The current game's rules are listed
 read-only below.
@@ -35,8 +35,8 @@ from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT, bot_seats, seat_names
 from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
-from spades.cards import Seat
-from spades.rules import (
+from spades.engine.cards import Seat
+from spades.engine.rules import (
     PRESETS,
     Game,
     Preset,

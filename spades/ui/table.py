@@ -32,7 +32,7 @@ from spades.app.table_view import (
     finished_hands,
     table_view,
 )
-from spades.cards import (
+from spades.engine.cards import (
     BLIND_NIL,
     CLAIM,
     LOOK,
@@ -44,7 +44,7 @@ from spades.cards import (
     bid_of,
     card_label,
 )
-from spades.observation import Phase
+from spades.engine.observation import Phase
 from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style
 from spades.ui.cards import (
     card_key,

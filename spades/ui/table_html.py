@@ -14,8 +14,8 @@ from typing import Final
 from spades.app.prefs import TablePrefs
 from spades.app.seats import seat_names
 from spades.app.table_view import FinishedHand, TableView, side_names
-from spades.cards import Card, bid_label, card_name
-from spades.observation import Phase
+from spades.engine.cards import Card, bid_label, card_name
+from spades.engine.observation import Phase
 from spades.ui.cards import SeatView
 
 #: Where three players sit on the table (by seat): the one after the player on their

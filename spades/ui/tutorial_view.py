@@ -28,7 +28,7 @@ from spades.app.tutorial import (
     Exercise,
     IllegalAction,
 )
-from spades.cards import Action
+from spades.engine.cards import Action
 from spades.ui import keyboard, quick, style
 from spades.ui.cards import card_key, hand_row
 from spades.ui.table import TableHandlers, draw_table

@@ -9,7 +9,7 @@ page draws only the Play table's :class:`~spades.app.table_view.TableView`, buil
 South's observation (:mod:`~spades.app.tutorial.views`).
 """
 
-from spades.state import IllegalAction
+from spades.engine.state import IllegalAction
 
 from .course import EXERCISES_TO_PASS, Course, Progress
 from .exercises import exercise_seed, make_exercise

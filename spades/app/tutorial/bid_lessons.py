@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from spades.bots.drive import drive
 from spades.bots.hint import hint
-from spades.cards import (
+from spades.engine.cards import (
     BLIND_NIL,
     NORTH,
     SEAT_NAMES,
@@ -24,9 +25,8 @@ from spades.cards import (
     card_action,
     card_label,
 )
-from spades.drive import drive
-from spades.scoring import score_hand
-from spades.state import HandState
+from spades.engine.scoring import score_hand
+from spades.engine.state import HandState
 
 from .positions import RULES, playout, refusal, search, seeded_rng, suit_of, table_bot_name
 from .questions import (

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from spades.app.table_view import TableView
-from spades.cards import Action, action_card, bid_of
+from spades.engine.cards import Action, action_card, bid_of
 
 from .exercises import exercise_seed, make_exercise
 from .lessons import LESSONS, PRACTICE_LESSON, Lesson, lesson

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from typing import Final
 
 from spades.app.seats import HUMAN_SEAT, seat_names
-from spades.cards import bid_label
-from spades.rules import Rules
-from spades.scoring import match_outcome, score_players
+from spades.engine.cards import bid_label
+from spades.engine.rules import Rules
+from spades.engine.scoring import match_outcome, score_players
 
 from .positions import seeded_rng
 from .questions import Exercise, Option, sentence

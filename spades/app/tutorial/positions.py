@@ -10,9 +10,9 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Final, TypeVar
 
-from spades.cards import Action, Card, Seat, bid_action
-from spades.rules import Rules
-from spades.state import HandState, IllegalAction, Phase, deck_for
+from spades.engine.cards import Action, Card, Seat, bid_action
+from spades.engine.rules import Rules
+from spades.engine.state import HandState, IllegalAction, Phase, deck_for
 
 RULES: Final = Rules()
 DECK: Final = deck_for(RULES.jokers)

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from spades.app.moves import seat_why_not
 from spades.app.play import Notice
 from spades.app.table_view import TableView, observed_view
+from spades.bots.drive import drive
 from spades.bots.hint import Hint, hint
-from spades.cards import NORTH, SOUTH, Action, bid_label
-from spades.drive import drive
-from spades.observation import Observation
-from spades.state import HandState, Phase
+from spades.engine.cards import NORTH, SOUTH, Action, bid_label
+from spades.engine.observation import Observation
+from spades.engine.state import HandState, Phase
 
 from .positions import RULES, seeded_rng, table_bot_name
 from .questions import sentence

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from spades.app.table_view import TableView
-from spades.cards import Card, Seat, card_label
-from spades.state import HandState
+from spades.engine.cards import Card, Seat, card_label
+from spades.engine.state import HandState
 
 Kind = Literal["cards", "card", "choice"]
 

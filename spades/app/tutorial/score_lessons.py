@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from spades.cards import SEAT_NAMES, Seat, bid_label
-from spades.scoring import apply_bag_penalty, match_outcome, score_hand
+from spades.engine.cards import SEAT_NAMES, Seat, bid_label
+from spades.engine.scoring import apply_bag_penalty, match_outcome, score_hand
 
 from .positions import RULES, seeded_rng
 from .questions import Exercise, Option, ScoreCase, sentence

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, Literal
 
-from spades.cards import (
+from spades.engine.cards import (
     NUM_CARDS,
     SEAT_NAMES,
     SOUTH,
@@ -22,7 +22,7 @@ from spades.cards import (
     card_label,
     hand_cards,
 )
-from spades.state import SPADES, HandState, Trick
+from spades.engine.state import SPADES, HandState, Trick
 
 from .positions import DECK, RULES, bid_all, playout, refusal, search, seeded_rng, suit_of
 from .questions import (

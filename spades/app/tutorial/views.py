@@ -14,8 +14,8 @@ from typing import Final
 
 from spades.app.seats import player_names
 from spades.app.table_view import TableView, observed_view
-from spades.cards import SOUTH, Action, Card, Seat
-from spades.state import HandState
+from spades.engine.cards import SOUTH, Action, Card, Seat
+from spades.engine.state import HandState
 
 from .positions import RULES, refusal
 

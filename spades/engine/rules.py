@@ -6,20 +6,20 @@ A refused option raises :class:`RulesError` naming the field.
 
 >>> Rules().target_score, Rules().mercy_score, Rules().blind_nil
 (500, -200, True)
->>> Rules(target_score=0)
+>>> Rules(target_score=0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-spades.rules.RulesError: target_score: the target must be a positive score up to 10,000, not 0
+spades.engine.rules.RulesError: target_score: the target must be a positive score ... not 0
 >>> Rules(bag_penalty=10**19)
 Traceback (most recent call last):
 ...
-spades.rules.RulesError: bag_penalty: must be 0 to 1,000 points, not 10000000000000000000
+spades.engine.rules.RulesError: bag_penalty: must be 0 to 1,000 points, not 10000000000000000000
 >>> Rules(bag_limit=None).bag_penalty  # bags off: the penalty stays at its default
 100
 >>> Rules(bag_limit=None, bag_penalty=50)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-spades.rules.RulesError: bag_penalty: a penalty of 50 means nothing with bag_limit=None ...
+spades.engine.rules.RulesError: bag_penalty: a penalty of 50 means nothing with bag_limit=None ...
 
 The partnership game is the default. Cutthroat, where three or four players each play for
 themselves, is ``partnerships=False``; some options belong to one game only, and setting
@@ -32,11 +32,11 @@ one for the other game is refused.
 >>> Rules(players=3)
 Traceback (most recent call last):
 ...
-spades.rules.RulesError: players: three players play cutthroat; set partnerships=False
+spades.engine.rules.RulesError: players: three players play cutthroat; set partnerships=False
 >>> Rules(partnerships=False, suicide=True)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-spades.rules.RulesError: suicide: an option of the partnership game; ...
+spades.engine.rules.RulesError: suicide: an option of the partnership game; ...
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ and North/South "you and partner". In a game that is not theirs (the bot lab's, 
 person's, when chosen) South stands in for them.
 
 The frames of the partnership game's hands are here; cutthroat's, kept by player, are in
-:mod:`spades.analytics_cutthroat`. A game's result (who won, a streak, the list of games)
+:mod:`spades.stats.analytics_cutthroat`. A game's result (who won, a streak, the list of games)
 is read here for both: in cutthroat South wins alone.
 """
 
@@ -25,9 +25,9 @@ import numpy.typing as npt
 import pandas as pd
 import sqlalchemy as sa
 
-from spades.cards import SEAT_NAMES, SOUTH, bid_label, card_label
-from spades.match import Match
-from spades.rules import Rules
+from spades.engine.cards import SEAT_NAMES, SOUTH, bid_label, card_label
+from spades.engine.match import Match
+from spades.engine.rules import Rules
 from spades.store import (
     CUTTHROAT_3,
     CUTTHROAT_4,

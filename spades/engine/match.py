@@ -9,12 +9,12 @@ In cutthroat the scores and bags are one a player, and the winner is a seat. The
 typed for the two teams of the partnership game that every reader knows.
 
 Three-handed cutthroat knocks a player at or below the mercy score out (:attr:`Match.out`,
-see :func:`spades.scoring.match_outcome`): the other two play on. The hands after that
+see :func:`spades.engine.scoring.match_outcome`): the other two play on. The hands after that
 are still dealt three-handed, the cards of the seat that is out left out unseen, and the
 deal passes over that seat: it rotates among the players in, so the dealer, who bids
 last, is always one of them. The score and bags of a seat that is out stay as they were.
 
->>> from spades.rules import Rules
+>>> from spades.engine.rules import Rules
 >>> m = Match(Rules(), seed=3)
 >>> m.hand.dealer == m.first_dealer, m.scores, m.bags
 (True, (0, 0), (0, 0))
@@ -30,11 +30,11 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from spades.cards import Action, Seat
-from spades.observation import Observation
-from spades.rules import Rules
-from spades.scoring import HandResult, Outcome, match_outcome
-from spades.state import HandState
+from spades.engine.cards import Action, Seat
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
+from spades.engine.scoring import HandResult, Outcome, match_outcome
+from spades.engine.state import HandState
 
 
 def _deal_seed(seed: int, index: int) -> int:

@@ -1,8 +1,8 @@
 """The deck and the trick: which suit each card plays as and how strong it is (the jokers
 decks included), which card takes a trick, and which cards a hand may play.
 
-The lowest layer of the rules after :mod:`spades.cards`: :mod:`spades.observation` and
-:mod:`spades.state` both build on it (``spades.state`` re-exports its names).
+The lowest layer of the rules after :mod:`spades.engine.cards`: :mod:`spades.engine.observation` and
+:mod:`spades.engine.state` both build on it (``spades.engine.state`` re-exports its names).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from spades.cards import (
+from spades.engine.cards import (
     ADDED_BIG_JOKER,
     ADDED_JOKERS,
     ADDED_LITTLE_JOKER,
@@ -87,7 +87,7 @@ class Deck:
     def is_trump(self, card: Card) -> bool:
         """Whether ``card`` is a trump: a spade, or a joker in the jokers deck.
 
-        >>> from spades.cards import BIG_JOKER, parse_card as c
+        >>> from spades.engine.cards import BIG_JOKER, parse_card as c
         >>> deck_for(False).is_trump(c("2S")), deck_for(False).is_trump(c("AH"))
         (True, False)
         >>> deck_for(False).is_trump(BIG_JOKER), deck_for(True).is_trump(BIG_JOKER)
@@ -100,7 +100,7 @@ class Deck:
         far), takes the trick from it: a higher card of its suit, or any spade over a
         side suit.
 
-        >>> from spades.cards import parse_card as c
+        >>> from spades.engine.cards import parse_card as c
         >>> d = deck_for(False)
         >>> d.beats(c("2S"), c("AH")), d.beats(c("KH"), c("AH")), d.beats(c("AD"), c("2H"))
         (True, False, False)
@@ -152,7 +152,7 @@ def trick_winner(deck: Deck, plays: Sequence[tuple[Seat, Card]]) -> tuple[Seat, 
 def deck_for(jokers: bool, jokers_added: bool = False) -> Deck:
     """The card facts for the standard deck, the jokers deck (``jokers``: the jokers
     replace the 2♣ and 2♦) or the 54-card deck (``jokers_added``): pass the options of
-    the same names of the table's :class:`~spades.rules.Rules`.
+    the same names of the table's :class:`~spades.engine.rules.Rules`.
 
     >>> deck = deck_for(False, jokers_added=True)
     >>> deck.power[53] > deck.power[52] > deck.power[51], deck.is_trump(52), deck.cards >> 53

@@ -28,11 +28,11 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from spades.arena import BotSpec, SideStats, Timed, machine, mean_interval, play_all
 from spades.bots import make_bot
-from spades.drive import drive
-from spades.match import Match
-from spades.rules import Rules
+from spades.bots.drive import drive
+from spades.engine.match import Match
+from spades.engine.rules import Rules
+from spades.sim.arena import BotSpec, SideStats, Timed, machine, mean_interval, play_all
 
 _LETTERS = "abcd"
 

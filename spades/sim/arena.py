@@ -14,7 +14,7 @@ cancels out. Two measures use it:
   dealer; the summary gives the match wins and points per hand.
 
 Both play the partnership game; cutthroat deals have their own duplicate, with the bots
-turned round the table (:mod:`spades.arena_cutthroat`).
+turned round the table (:mod:`spades.sim.arena_cutthroat`).
 
 >>> summary = run_deals("random", "random", deals=2, seed=3, progress=False)
 >>> summary["deals"], summary["margin_per_hand"]  # a bot against itself mirrors exactly
@@ -37,11 +37,11 @@ from multiprocessing import Pool
 from typing import Any, Final, TypeVar
 
 from spades.bots import Bot, make_bot
-from spades.cards import Action, team_of
-from spades.drive import drive
-from spades.match import Match
-from spades.observation import Observation
-from spades.rules import Rules
+from spades.bots.drive import drive
+from spades.engine.cards import Action, team_of
+from spades.engine.match import Match
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
 
 # A match that has not ended after this many hands is stopped and scored as it stands.
 MAX_HANDS: Final = 100
@@ -383,7 +383,7 @@ def _partnership(rules: Rules | None) -> Rules:
     if not rules.partnerships:
         raise ValueError(
             "this arena plays the partnership game; cutthroat has its own duplicate "
-            "(spades.arena_cutthroat.run_cutthroat_deals)"
+            "(spades.sim.arena_cutthroat.run_cutthroat_deals)"
         )
     return rules
 
@@ -393,7 +393,7 @@ def play_all(
 ) -> list[_Result]:
     """``play`` of every task, in task order, over ``workers`` processes, with a progress
     bar named ``label`` (none when it is None)."""
-    from spades.progress import Progress
+    from spades.sim.progress import Progress
 
     def played() -> Iterator[_Result]:
         if workers <= 1:

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import cast
 
-from spades.cards import Action, Card, Mask, Seat, cards_mask, partner, team_of
-from spades.deck import SPADES, Trick, deck_for, legal_play_mask
-from spades.rules import Rules
+from spades.engine.cards import Action, Card, Mask, Seat, cards_mask, partner, team_of
+from spades.engine.deck import SPADES, Trick, deck_for, legal_play_mask
+from spades.engine.rules import Rules
 
 
 class Phase(IntEnum):
@@ -34,14 +34,14 @@ class Observation:
     0 otherwise: a card set aside unseen stays among the unseen cards.
 
     ``out`` names the seats knocked out of a three-handed match by the mercy score (see
-    :func:`spades.scoring.match_outcome`); :attr:`seats_in` the seats that play. A seat
+    :func:`spades.engine.scoring.match_outcome`); :attr:`seats_in` the seats that play. A seat
     that is out holds no cards, has no bid (None) and takes no tricks, and its turn is
     passed over; the 17 cards dealt to it are left out unseen, so they stay among the
     unseen cards of every view, as a card set aside unseen does.
 
     With the 54-card deck (``rules.jokers_added``) the cards include the jokers 52 and 53,
     which ``legal_actions`` lists by the actions that play them
-    (:func:`spades.cards.card_action`).
+    (:func:`spades.engine.cards.card_action`).
     """
 
     seat: Seat

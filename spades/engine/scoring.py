@@ -4,7 +4,7 @@ each, the bag penalty, and the end of a match.
 In three-handed cutthroat the mercy score knocks a player out instead of ending the match:
 see :func:`match_outcome`. A player who is out scores nothing more.
 
->>> from spades.rules import Rules
+>>> from spades.engine.rules import Rules
 >>> r = score_hand(Rules(), bids=(3, 2, 4, 2), blind=(False,) * 4,
 ...                tricks=(4, 1, 6, 2), bags_before=(0, 0))
 >>> r.teams[0].points, r.teams[0].bags, r.teams[1].points
@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from spades.cards import Seat, bid_label
-from spades.rules import Rules
+from spades.engine.cards import Seat, bid_label
+from spades.engine.rules import Rules
 
 LineKind = Literal[
     "contract_made",
@@ -218,7 +218,7 @@ def score_players(
     flags and tricks. A seat in ``out`` (knocked out, see :func:`match_outcome`) sat the
     hand out: it scores nothing and keeps its bags (its bid and tricks are ignored).
 
-    >>> from spades.rules import Rules
+    >>> from spades.engine.rules import Rules
     >>> r = score_players(Rules(players=3, partnerships=False, mercy_score=None),
     ...                   bids=(5, 0, 6), blind=(False,) * 3, tricks=(7, 0, 10),
     ...                   bags_before=(0, 0, 9))

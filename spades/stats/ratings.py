@@ -6,8 +6,9 @@ A rating is a belief about skill: a mean ``mu`` and an uncertainty ``sigma``, sh
 almost surely above), so a newcomer with one lucky win does not top the table. The model
 keeps openskill's defaults: everyone starts at 25 ± 25/3.
 
-Whom a rating belongs to is a *subject*: ``person:<player id>`` or ``bot:<level>``. The
-sides of a match are ranked: in the partnership game the two teams N+S and E+W, partners
+Whom a rating belongs to is a *subject* (:mod:`spades.store.ratings` names them:
+``person:<player id>`` or ``bot:<level>``), which the maths takes as it is. The sides of a
+match are ranked: in the partnership game the two teams N+S and E+W, partners
 sharing their team's result (:func:`rate_match`); in cutthroat every player alone, a
 free-for-all ranked by the players' places: by final score, players level on points
 sharing a place, except that in three-handed cutthroat a player knocked out by the mercy
@@ -25,10 +26,13 @@ from its subject's rating, and the seats are then folded back into one rating pe
   the match says nothing of its skill and it keeps its rating, though its seats still
   count as the strength the others met.
 
->>> updates = rate_match([person("a"), bot("basic"), bot("standard"), bot("basic")], 0, {})
+The store keeps the ratings and moves them as each game that counts is finished, by
+:data:`RATER`, the maths as it asks for it (:class:`spades.store.ratings.Rater`).
+
+>>> updates = rate_match(["person:a", "bot:basic", "bot:standard", "bot:basic"], 0, {})
 >>> [(u.subject, u.won, u.after.mu > u.before.mu) for u in updates]
 [('bot:basic', False, False), ('bot:standard', True, True), ('person:a', True, True)]
->>> updates = rate_cutthroat([bot("basic"), bot("basic"), person("a")], (2, 1, 3), 1, {})
+>>> updates = rate_cutthroat(["bot:basic", "bot:basic", "person:a"], (2, 1, 3), 1, {})
 >>> [(u.subject, u.won, u.after.mu > u.before.mu) for u in updates]
 [('person:a', False, False)]
 >>> str(Rating())
@@ -43,31 +47,15 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
-from spades.cards import team_of
+from spades.engine.cards import team_of
+from spades.store.ratings import RatedGame, Skill
 
 #: The model every rating is kept by, with the library's defaults (mu 25, sigma 25/3).
 MODEL: Final = PlackettLuce()
 #: How many sigmas below the mean the conservative rating is taken.
 Z: Final = 3.0
-PERSON: Final = "person:"
-BOT: Final = "bot:"
 #: The seats of each team: N and S (team 0), E and W (team 1).
 TEAMS: Final = tuple(tuple(seat for seat in range(4) if team_of(seat) == team) for team in (0, 1))
-
-
-def person(player_id: str) -> str:
-    """The subject of a person (a player id of the store)."""
-    return PERSON + player_id
-
-
-def bot(level: str) -> str:
-    """The subject of a bot level (``basic``, ``standard``, ``expert`` …)."""
-    return BOT + level
-
-
-def is_person(subject: str) -> bool:
-    """Whether ``subject`` is a person rather than a bot level."""
-    return subject.startswith(PERSON)
 
 
 def conservative(mu: float, sigma: float) -> float:
@@ -111,11 +99,11 @@ def rated_subjects(seats: Sequence[str], sides: Sequence[Sequence[int]] = TEAMS)
     """The subjects of a match that its result moves, sorted: those on one side only
     (``sides`` lists each side's seats: the teams, or in cutthroat each seat alone).
 
-    >>> rated_subjects([bot("basic"), bot("standard"), person("a"), bot("standard")])
+    >>> rated_subjects(["bot:basic", "bot:standard", "person:a", "bot:standard"])
     ['bot:basic', 'bot:standard', 'person:a']
-    >>> rated_subjects([bot("basic"), bot("standard"), person("a"), bot("basic")])
+    >>> rated_subjects(["bot:basic", "bot:standard", "person:a", "bot:basic"])
     ['bot:standard', 'person:a']
-    >>> rated_subjects([bot("basic"), bot("standard"), person("a")], [[0], [1], [2]])
+    >>> rated_subjects(["bot:basic", "bot:standard", "person:a"], [[0], [1], [2]])
     ['bot:basic', 'bot:standard', 'person:a']
     """
     side_of = {seat: index for index, side in enumerate(sides) for seat in side}
@@ -199,3 +187,35 @@ def _rate(
         mask = sum(1 << s for s in held)
         updates.append(Update(subject, old, Rating(mu, sigma), mask, won[side_of[held[0]]]))
     return updates
+
+
+class Maths:
+    """The rating maths as the store asks for it (:class:`spades.store.ratings.Rater`): a
+    partnership game ranks its teams by the winner (:func:`rate_match`), and cutthroat its
+    players by their places (:func:`rate_cutthroat`).
+
+    >>> game = RatedGame(("person:a", "bot:basic", "bot:basic", "bot:standard"), winner=0)
+    >>> RATER.moving(game)
+    ['bot:standard', 'person:a']
+    >>> [(u.subject, u.before.mu) for u in RATER.rate(game, {"person:a": Rating(30.0, 5.0)})]
+    [('bot:standard', 25.0), ('person:a', 30.0)]
+    """
+
+    start: Final = Rating()
+
+    def moving(self, game: RatedGame) -> list[str]:
+        """The subjects whose ratings ``game`` moves: those on one side only."""
+        if game.places is None:
+            return rated_subjects(game.subjects)
+        return rated_subjects(game.subjects, [(seat,) for seat in range(len(game.subjects))])
+
+    def rate(self, game: RatedGame, known: Mapping[str, Skill]) -> list[Update]:
+        """The updates ``game`` makes to the ratings ``known`` so far."""
+        ratings = {subject: Rating(skill.mu, skill.sigma) for subject, skill in known.items()}
+        if game.places is None:
+            return rate_match(game.subjects, game.winner, ratings)
+        return rate_cutthroat(game.subjects, game.places, game.winner, ratings)
+
+
+#: The rating maths a store moves the ratings by.
+RATER: Final = Maths()

@@ -18,10 +18,11 @@ from typing import Any, Final
 import pandas as pd
 import sqlalchemy as sa
 
-from spades.cards import team_of
-from spades.ratings import BOT, PERSON, Rating, Z
+from spades.engine.cards import team_of
+from spades.stats.ratings import Rating, Z
 from spades.store import SEAT_KEYS, TEAM_KEYS, Store, games, hands, players
 from spades.store.profiles import LEFT
+from spades.store.ratings import BOT, PERSON
 from spades.store.rows import utc_now
 from spades.store.schema import player_hands, rating_events, ratings
 

@@ -4,7 +4,7 @@
 action through the engine and compares the stored summary with the replay. Anything
 wrong raises :class:`RecordError` naming what and where; nothing is half-loaded.
 
->>> from spades.rules import Rules
+>>> from spades.engine.rules import Rules
 >>> m = Match(Rules(), seed=1)
 >>> m.apply(m.legal_actions()[0])
 >>> text = dumps(GameRecord.of(m))
@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from spades.cards import NUM_ACTIONS
-from spades.match import Match
-from spades.rules import Rules, RulesError
-from spades.state import IllegalAction
+from spades.engine.cards import NUM_ACTIONS
+from spades.engine.match import Match
+from spades.engine.rules import Rules, RulesError
+from spades.engine.state import IllegalAction
 
 FORMAT: Final = "spades-game"
 VERSION: Final = 1

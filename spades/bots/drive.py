@@ -1,12 +1,12 @@
 """Letting bots play: the one loop that asks the bot to act for its seat and applies it.
 
-It drives a :class:`~spades.state.HandState` or a :class:`~spades.match.Match` alike, and
-stops when a seat without a bot is to act (a person), the game is over, or the caller's
-``until`` says so.
+It drives a :class:`~spades.engine.state.HandState` or a
+:class:`~spades.engine.match.Match` alike, and stops when a seat without a bot is to act (a
+person), the game is over, or the caller's ``until`` says so.
 
 >>> from spades.bots import make_bot
->>> from spades.rules import Rules
->>> from spades.state import HandState
+>>> from spades.engine.rules import Rules
+>>> from spades.engine.state import HandState
 >>> hand = HandState.deal(Rules(), dealer=3, seed=1)
 >>> bots = {seat: make_bot("random", seed=seat) for seat in (0, 1, 3)}
 >>> made = drive(hand, bots)
@@ -21,10 +21,10 @@ from typing import Protocol
 
 from spades.bots import make_bot
 from spades.bots.base import Bot
-from spades.cards import Action, Seat
-from spades.match import Match
-from spades.observation import Observation
-from spades.rules import Rules
+from spades.engine.cards import Action, Seat
+from spades.engine.match import Match
+from spades.engine.observation import Observation
+from spades.engine.rules import Rules
 
 
 class Game(Protocol):

@@ -3,7 +3,7 @@
 Cutthroat keeps its hands by player (the store's ``player_hands``), so its charts draw a
 line or a bar for each player where the partnership game's draw one for each team; the
 pages never put the two games in one figure. The frames have the partnership game's
-shapes with ``player`` in place of ``team`` (:mod:`spades.analytics`), and
+shapes with ``player`` in place of ``team`` (:mod:`spades.stats.analytics`), and
 :func:`seat_stats` has exactly its shape, so the bid accuracy and nil frames built on it
 are the partnership game's own.
 
@@ -21,7 +21,9 @@ import numpy as np
 import pandas as pd
 import sqlalchemy as sa
 
-from spades.analytics import (
+from spades.engine.cards import SOUTH
+from spades.engine.match import Match
+from spades.stats.analytics import (
     YOU,
     Selection,
     bid_text,
@@ -32,8 +34,6 @@ from spades.analytics import (
     seat_names,
     stats_figures,
 )
-from spades.cards import SOUTH
-from spades.match import Match
 from spades.store import (
     CUTTHROAT_3,
     PARTNERSHIP,
@@ -138,7 +138,7 @@ def _breakdown_text(text: str) -> str:
 # ------------------------------------------------------------------- bid accuracy
 def seat_stats(store: Store, game_filter: GameFilter) -> pd.DataFrame:
     """How often each (seat, player, bid, blind, tricks taken) occurred in cutthroat games,
-    in one query, in :func:`spades.analytics.seat_stats`'s columns (its seats named as
+    in one query, in :func:`spades.stats.analytics.seat_stats`'s columns (its seats named as
     the variant names them)."""
     p, g = player_hands.c, games.c
     code = (p.bid * _BID + sa.cast(p.blind, sa.Integer) * _BLIND + p.tricks).label("code")
@@ -186,7 +186,7 @@ def _mine(selection: Selection) -> sa.Select[Any]:
 
 
 def my_stats(store: Store, selection: Selection) -> dict[str, float | int | None]:
-    """:func:`spades.analytics.my_stats`'s figures for cutthroat, South's alone: games
+    """:func:`spades.stats.analytics.my_stats`'s figures for cutthroat, South's alone: games
     won and lost, points a hand (yours, and the others' on average), your set rate,
     nils and bags a game, and your mean place."""
     p, g = player_hands.c, games.c

@@ -6,10 +6,10 @@ All legality lives here. ``legal_actions()`` lists the moves, ``verify(action)``
 ``apply_fast`` is the unchecked path the bots' playouts vouch for.
 
 The module is long because it is one thing: :class:`HandState` is where every rule of a
-hand is stated once (the deck and the play rule below it live in :mod:`spades.deck`).
+hand is stated once (the deck and the play rule below it live in :mod:`spades.engine.deck`).
 
->>> from spades.rules import Rules
->>> from spades.cards import bid_action
+>>> from spades.engine.rules import Rules
+>>> from spades.engine.cards import bid_action
 >>> h = HandState.deal(Rules(), dealer=3, seed=7)
 >>> h.current_player, h.phase.name
 (0, 'BIDDING')
@@ -29,7 +29,7 @@ from functools import lru_cache, partial
 from itertools import starmap
 from typing import Any, Final
 
-from spades.cards import (
+from spades.engine.cards import (
     BID_BASE,
     BLIND_NIL,
     CARDS_IN_CHUNK,
@@ -56,17 +56,17 @@ from spades.cards import (
     partner,
     team_of,
 )
-from spades.deck import SPADES as SPADES
-from spades.deck import Deck as Deck
-from spades.deck import Trick as Trick
-from spades.deck import deck_for as deck_for
-from spades.deck import legal_play_mask as legal_play_mask
-from spades.deck import play_order
-from spades.deck import trick_winner as trick_winner
-from spades.observation import Observation
-from spades.observation import Phase as Phase
-from spades.rules import Rules
-from spades.scoring import HandResult, score_hand, score_players
+from spades.engine.deck import SPADES as SPADES
+from spades.engine.deck import Deck as Deck
+from spades.engine.deck import Trick as Trick
+from spades.engine.deck import deck_for as deck_for
+from spades.engine.deck import legal_play_mask as legal_play_mask
+from spades.engine.deck import play_order
+from spades.engine.deck import trick_winner as trick_winner
+from spades.engine.observation import Observation
+from spades.engine.observation import Phase as Phase
+from spades.engine.rules import Rules
+from spades.engine.scoring import HandResult, score_hand, score_players
 
 _PLAYING: Final = Phase.PLAYING
 _BIT: Final = tuple(1 << card for card in range(MAX_CARDS))
@@ -313,7 +313,7 @@ class HandState:
         ``set_aside="random"`` the last card of the shuffle.
 
         ``out`` names the seat knocked out of a three-handed match by the mercy score
-        (its score at or below it; see :func:`spades.scoring.match_outcome`). The deal is
+        (its score at or below it; see :func:`spades.engine.scoring.match_outcome`). The deal is
         the three-handed deal, but that seat's 17 cards are left out, unseen by anyone
         (:attr:`left_out`): it neither bids nor plays, the two players in bid nil to 17
         and play 17 tricks of two cards, and the turn passes over it. The dealer is one
@@ -538,7 +538,7 @@ class HandState:
 
         In the play it is the mask of the playable cards, whose bits are the actions that
         play them, but for the jokers added to the 54-card deck: their bits 52 and 53 stand
-        for their own actions (:func:`~spades.cards.card_action`), not for the bids nil
+        for their own actions (:func:`~spades.engine.cards.card_action`), not for the bids nil
         and 1, so a bit above the cards means a bid only outside the play (this keeps the
         check off the partnership game's path of every card).
         """

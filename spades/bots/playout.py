@@ -1,9 +1,9 @@
 """The bots' fast path: random playouts of many hands at once, played in lockstep on numpy
 arrays of card bitmasks, and the random finish of the bidding that comes before them.
 
-Which cards may be played is the engine's rule :func:`spades.state.legal_play_mask`,
+Which cards may be played is the engine's rule :func:`spades.engine.state.legal_play_mask`,
 restated over arrays in :func:`legal_play_masks`; which card takes a trick is
-:meth:`spades.state.Deck.beats`, likewise restated. Tests hold each pair together.
+:meth:`spades.engine.state.Deck.beats`, likewise restated. Tests hold each pair together.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from spades.cards import FULL_DECK, NUM_CARDS
-from spades.rules import Rules
-from spades.state import SPADES, HandState, Phase, deck_for
+from spades.engine.cards import FULL_DECK, NUM_CARDS
+from spades.engine.rules import Rules
+from spades.engine.state import SPADES, HandState, Phase, deck_for
 
 Masks = npt.NDArray[np.uint64]
 Ints = npt.NDArray[np.intp]
@@ -40,7 +40,7 @@ _HALVES: Final = tuple((width, np.uint64((1 << width) - 1)) for width in (32, 16
 
 @dataclass(frozen=True)
 class _Tables:
-    """A :class:`spades.state.Deck` as numpy lookup tables."""
+    """A :class:`spades.engine.state.Deck` as numpy lookup tables."""
 
     suit: Ints
     power: Ints
@@ -69,7 +69,7 @@ def legal_play_masks(
     no_first: bool,
     spades: int,
 ) -> Masks:
-    """The playable cards of each hand: :func:`spades.state.legal_play_mask`, the same rule
+    """The playable cards of each hand: :func:`spades.engine.state.legal_play_mask`, the same rule
     with the same arguments, over arrays that broadcast against each other."""
     side = hands & np.uint64(~spades & FULL_DECK)
     following = np.asarray(trick_len) != 0

@@ -1,0 +1,1 @@
+"""Simulation: the bots' duplicate arena for both kinds of game, and its progress bar."""

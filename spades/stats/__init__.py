@@ -1,0 +1,1 @@
+"""Statistics: pandas frames for the charts, the leaderboard and the rating maths."""
