@@ -34,9 +34,10 @@ share), :mod:`~spades.store.digest` (a history in sixteen digits),
 :mod:`~spades.store.imports` (an imported record's store facts),
 :mod:`~spades.store.store` (:class:`Store`, through which every read and write of a game
 goes), :mod:`~spades.store.tables` (shared tables and their seats),
-:mod:`~spades.store.ratings` (which games move the skill ratings, and the writes) and
+:mod:`~spades.store.ratings` (which games move the skill ratings, and the writes),
 :mod:`~spades.store.profiles` (players' handles, colours and accounts, and a player's data
-exported or deleted whole).
+exported or deleted whole) and :mod:`~spades.store.cookies` (the single-use codes through
+which the server sets a browser's cookies).
 
 >>> from spades.rules import Rules
 >>> store = Store("sqlite://")
