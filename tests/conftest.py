@@ -21,6 +21,8 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from spades.store import Store
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 #: Where the app keeps data unless told otherwise; a test sets its own (see ``sealed_data``).
@@ -102,6 +104,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
             conn.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
     finally:
         admin.dispose()
+
+
+@pytest.fixture
+def app_db(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    """The app's own store on the test's database (``db_url``), as the server's routes find
+    it."""
+    monkeypatch.setenv("SPADES_DB_URL", db_url)
+    store = Store.default(db_url)
+    yield store
+    Store._shared.pop(store.url, None)
+    store.close()
 
 
 def run_pytest(

@@ -1,22 +1,30 @@
-"""The codes that set the seat and player cookies: a code sets its cookie once, within a
-minute, and the database keeps neither the code nor the token. Each test runs on SQLite
-and on PostgreSQL."""
+"""The seat and player cookies are set by the server, HttpOnly, in its answer to a
+single-use code the page posts back: the code sets its cookie once, within a minute, from
+a page of the server's own origin only, and the database keeps neither the code nor the
+token. Each test of the store runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timedelta
 
+import httpx
 import pytest
+import streamlit as st
 from db_helpers import COOKIES_V9, run_sql
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute
 
 from spades.app.cookies import (
     PLAYER_COOKIE,
     Cookie,
     CookieService,
     CookiesUnavailable,
+    Offer,
     dropped_player_cookie,
     player_cookie,
     seat_cookie,
@@ -24,9 +32,12 @@ from spades.app.cookies import (
 from spades.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable
 from spades.store.cookies import CODE_LIFETIME, CookieCodes
 from spades.store.rows import utc_now
+from spades.ui import cookies
 
 TOKEN = "Zm9yLXRlc3RzLW9ubHktbm90LWEtcmVhbC10b2tlbg"
 TABLE_ID = "T" * 22
+#: The origin the test client's requests are sent to.
+ORIGIN = "http://testserver"
 
 
 class Clock:
@@ -207,3 +218,186 @@ def test_a_database_that_cannot_be_used_is_told_as_cookies_unavailable(
         service.due(player_cookie(TOKEN), offer)
     with pytest.raises(CookiesUnavailable):
         service.redeem(offer.code)
+
+
+# ------------------------------------------------------------------ the route
+class Client:
+    """Requests to the routes, made through httpx as a browser at :data:`ORIGIN` would."""
+
+    def __init__(self, routes: list[BaseRoute]) -> None:
+        self.app = Starlette(routes=routes)
+
+    def post(
+        self, path: str, *, content: str | bytes | list[bytes], headers: dict[str, str]
+    ) -> httpx.Response:
+        """POST ``content`` (a list of chunks is sent with no declared length)."""
+
+        async def chunks(parts: list[bytes]) -> AsyncIterator[bytes]:
+            for part in parts:
+                yield part
+
+        body = chunks(content) if isinstance(content, list) else content
+        return asyncio.run(self._send("POST", path, body, headers))
+
+    def get(self, path: str, *, headers: dict[str, str]) -> httpx.Response:
+        return asyncio.run(self._send("GET", path, None, headers))
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        content: str | bytes | AsyncIterator[bytes] | None,
+        headers: dict[str, str],
+    ) -> httpx.Response:
+        transport = httpx.ASGITransport(app=self.app)
+        async with httpx.AsyncClient(transport=transport, base_url=ORIGIN) as client:
+            request = client.build_request(method, path, content=content, headers=headers)
+            return await client.send(request)
+
+
+@pytest.fixture
+def client(app_db: Store) -> Client:
+    return Client(cookies.routes())
+
+
+def _code(store: Store, cookie: Cookie, *, now: datetime | None = None) -> str:
+    offer = CookieService(store, now=lambda: now or utc_now()).due(cookie, None)
+    assert isinstance(offer, Offer)
+    return offer.code
+
+
+def _post(client: Client, body: str | bytes, **headers: str) -> tuple[int, list[str]]:
+    reply = client.post(cookies.PATH, content=body, headers={"Origin": ORIGIN, **headers})
+    return reply.status_code, reply.headers.get_list("set-cookie")
+
+
+def test_the_route_sets_an_httponly_strict_cookie(client: Client, app_db: Store) -> None:
+    status, set_cookie = _post(client, _code(app_db, seat_cookie(TABLE_ID, TOKEN)))
+    assert status == 204
+    [header] = set_cookie
+    attributes = {part.strip().split("=")[0].lower() for part in header.split(";")}
+    assert header.startswith(f"spades_seat_{TABLE_ID}={TOKEN};")
+    assert {"httponly", "samesite", "path", "max-age"} <= attributes
+    assert "SameSite=strict" in header and "Path=/;" in header + ";"
+    assert f"Max-Age={30 * 24 * 3600}" in header
+    assert "secure" not in attributes, "a page over http cannot keep a Secure cookie"
+
+
+def test_the_route_marks_the_cookie_secure_behind_https(client: Client, app_db: Store) -> None:
+    """A proxy in front ends TLS and passes the request on over http, naming the host."""
+    status, [header] = _post(
+        client,
+        _code(app_db, player_cookie(TOKEN)),
+        Origin="https://spades.example",
+        **{"X-Forwarded-Host": "spades.example", "X-Forwarded-Proto": "https"},
+    )
+    assert status == 204
+    assert "Secure" in header and "HttpOnly" in header
+
+
+def test_the_route_drops_a_forgotten_player_s_cookie(client: Client, app_db: Store) -> None:
+    status, [header] = _post(client, _code(app_db, dropped_player_cookie()))
+    assert status == 204
+    assert header.startswith(f"{PLAYER_COOKIE}=") and "Max-Age=0" in header
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": "http://testserver.evil.example"},
+        {"Origin": "null"},
+        {"Origin": ""},
+        {"Origin": ORIGIN, "Sec-Fetch-Site": "cross-site"},
+        {"Origin": "http://evil.example", "X-Forwarded-Host": "spades.example"},
+    ],
+)
+def test_the_route_refuses_a_foreign_origin_and_the_code_stays_good(
+    client: Client, app_db: Store, headers: dict[str, str]
+) -> None:
+    code = _code(app_db, player_cookie(TOKEN))
+    status, set_cookie = _post(client, code, **headers)
+    assert (status, set_cookie) == (403, [])
+    assert _post(client, code)[0] == 204
+
+
+def test_the_route_refuses_a_request_with_no_origin(client: Client, app_db: Store) -> None:
+    reply = client.post(cookies.PATH, content=_code(app_db, player_cookie(TOKEN)), headers={})
+    assert reply.status_code == 403
+
+
+def test_the_route_refuses_an_unknown_code_without_saying_more(client: Client) -> None:
+    for body in ("A" * 43, "not a code", ""):
+        reply = client.post(cookies.PATH, content=body, headers={"Origin": ORIGIN})
+        assert (reply.status_code, reply.content, reply.headers.get("set-cookie")) == (
+            404,
+            b"",
+            None,
+        )
+
+
+def test_the_route_refuses_a_reused_code(client: Client, app_db: Store) -> None:
+    code = _code(app_db, player_cookie(TOKEN))
+    assert _post(client, code)[0] == 204
+    assert _post(client, code) == (404, [])
+
+
+def test_the_route_refuses_an_expired_code(client: Client, app_db: Store) -> None:
+    """The code was issued by a clock a little over a minute behind the route's."""
+    past = utc_now() - CODE_LIFETIME - timedelta(seconds=1)
+    assert _post(client, _code(app_db, player_cookie(TOKEN), now=past)) == (404, [])
+
+
+def test_the_route_refuses_an_oversized_body_unread(client: Client, app_db: Store) -> None:
+    code = _code(app_db, player_cookie(TOKEN))
+    assert _post(client, code + " " * cookies.BODY_MAX)[0] == 413
+    streamed = client.post(cookies.PATH, content=[b"x" * 200] * 50, headers={"Origin": ORIGIN})
+    assert streamed.status_code == 413, "a body of no declared length is cut off too"
+    assert _post(client, "x", **{"Content-Length": "99999999999"})[0] == 413
+    assert _post(client, code)[0] == 204
+
+
+def test_the_route_answers_posts_only(client: Client) -> None:
+    assert client.get(cookies.PATH, headers={"Origin": ORIGIN}).status_code == 405
+
+
+def test_the_route_answers_503_while_the_database_cannot_be_used(
+    client: Client, app_db: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = _code(app_db, player_cookie(TOKEN))
+
+    def busy(self: Store) -> None:
+        raise StoreUnavailable("busy")
+
+    monkeypatch.setattr(Store, "_write", busy)
+    assert _post(client, code) == (503, [])
+
+
+def test_the_route_logs_no_code_and_no_token(
+    client: Client, app_db: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    code = _code(app_db, player_cookie(TOKEN))
+    _post(client, code, Origin="http://evil.example")
+    _post(client, code)
+    _post(client, code)
+    logged = caplog.text
+    assert code not in logged and TOKEN not in logged
+
+
+def test_the_route_sits_under_the_app_s_base_path(
+    app_db: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    option = st.get_option
+    monkeypatch.setattr(
+        st,
+        "get_option",
+        lambda key: "/games/" if key == "server.baseUrlPath" else option(key),
+    )
+    [cookie_route] = cookies.routes()
+    assert getattr(cookie_route, "path", None) == "/games/_spades/cookie"
+    client = Client([cookie_route])
+    code = _code(app_db, player_cookie(TOKEN))
+    assert _post(client, code)[0] == 404, "nothing answers outside the base path"
+    reply = client.post("/games/_spades/cookie", content=code, headers={"Origin": ORIGIN})
+    assert reply.status_code == 204

@@ -132,16 +132,6 @@ def _events(response: Any) -> AsyncIterator[str]:
     return events()
 
 
-@pytest.fixture
-def app_db(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
-    """The app's own store on the test's database, as the route finds it."""
-    monkeypatch.setenv("SPADES_DB_URL", db_url)
-    store = Store.default(db_url)
-    yield store
-    Store._shared.pop(store.url, None)
-    store.close()
-
-
 def test_the_route_streams_the_table_s_versions(app_db: Store) -> None:
     service = TableService(app_db)
     table_id, _ = _table(service)
