@@ -180,8 +180,9 @@ def app_db_url(app_data: Path) -> str:
 
 
 @contextmanager
-def serve_app(data: Path, db_url: str) -> Iterator[str]:
-    """Run the app the way a user does (``streamlit run serve.py``) on a free local port."""
+def serve_app(data: Path, db_url: str, *, base_path: str = "") -> Iterator[str]:
+    """Run the app the way a user does (``streamlit run serve.py``) on a free local port;
+    its address (under ``base_path``, Streamlit's ``server.baseUrlPath``, when given)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -203,13 +204,14 @@ def serve_app(data: Path, db_url: str) -> Iterator[str]:
             str(port),
             "--server.address",
             "127.0.0.1",
+            *(["--server.baseUrlPath", base_path] if base_path else []),
         ],
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{port}" + (f"/{base_path}" if base_path else "")
     deadline = time.monotonic() + 60
     try:
         while True:

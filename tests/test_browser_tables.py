@@ -188,6 +188,25 @@ def test_two_servers_on_one_database_serve_one_table(
         assert _cards_in(bob) == hand, "on the other server Bob is still North with his hand"
 
 
+def test_a_table_under_a_base_path_keeps_its_seat_and_hears_its_news(
+    new_browser: NewPage, db_url: str, tmp_path: Path
+) -> None:
+    """The server's routes, and the pages' scripts that reach them, follow Streamlit's
+    ``server.baseUrlPath``."""
+    with serve_app(tmp_path, db_url, base_path="cards/spades") as url:
+        ann = new_browser()
+        asked: list[str] = []
+        ann.on("request", lambda request: asked.append(request.url))
+        table_id = _create(ann, url).split("?table=", 1)[1]
+        _seat_and_player_kept_from_scripts(ann, table_id)
+        _hears_the_table_s_news(ann, table_id)
+        ours = {path.split("?")[0] for path in asked if "/_spades/" in path}
+        assert {f"{url}/_spades/cookie", f"{url}/_spades/tables/{table_id}/news"} <= ours
+        assert all(path.startswith(f"{url}/_spades/") for path in ours), ours
+        ann.reload()
+        expect(ann.locator(".st-key-start_table button:visible")).to_be_visible(timeout=WAIT)
+
+
 def _move(page: Page) -> None:
     """Make the move the page's status asks for, a middle bid or the first playable card,
     and wait until the table has taken it (the bid row or the card has left the page)."""

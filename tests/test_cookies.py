@@ -32,7 +32,7 @@ from spades.app.cookies import (
 from spades.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable
 from spades.store.cookies import CODE_LIFETIME, CookieCodes
 from spades.store.rows import utc_now
-from spades.ui import cookies
+from spades.ui import cookies, table_news
 
 TOKEN = "Zm9yLXRlc3RzLW9ubHktbm90LWEtcmVhbC10b2tlbg"
 TABLE_ID = "T" * 22
@@ -385,7 +385,7 @@ def test_the_route_logs_no_code_and_no_token(
     assert code not in logged and TOKEN not in logged
 
 
-def test_the_route_sits_under_the_app_s_base_path(
+def test_the_routes_sit_under_the_app_s_base_path(
     app_db: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     option = st.get_option
@@ -395,7 +395,9 @@ def test_the_route_sits_under_the_app_s_base_path(
         lambda key: "/games/" if key == "server.baseUrlPath" else option(key),
     )
     [cookie_route] = cookies.routes()
+    [news_route] = table_news.routes()
     assert getattr(cookie_route, "path", None) == "/games/_spades/cookie"
+    assert getattr(news_route, "path", None) == "/games/_spades/tables/{table_id}/news"
     client = Client([cookie_route])
     code = _code(app_db, player_cookie(TOKEN))
     assert _post(client, code)[0] == 404, "nothing answers outside the base path"

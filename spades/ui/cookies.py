@@ -15,8 +15,8 @@ cannot lose the cookie, and hands the page a new code when one expired untaken.
 The route takes a code only from a page of this server's own origin (the request's
 ``Origin`` must name the host it was sent to), reads at most :data:`BODY_MAX` bytes, and
 answers an unknown, used or expired code with a bare ``404``. Nothing of a code or a
-token is logged. The route sits under Streamlit's ``server.baseUrlPath``
-(:func:`served`), and the script finds it there.
+token is logged. The server's routes (this one and the tables' news) sit under Streamlit's
+``server.baseUrlPath`` (:func:`served`), and the pages' scripts find them there.
 """
 
 from __future__ import annotations
