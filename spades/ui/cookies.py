@@ -78,8 +78,8 @@ def owe(cookie: Cookie) -> None:
 
 def deliver() -> None:
     """Draw the script that has the server set each cookie owed, while it is owed."""
-    owed = _owed()
-    if not owed:
+    owed = st.session_state.get(OWED_KEY)
+    if not isinstance(owed, dict) or not owed:
         return
     service = CookieService(app_store())
     for name, (cookie, last) in list(owed.items()):
