@@ -3,6 +3,7 @@ on, a Streamlit server for browser tests and Debian's Chromium."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -12,10 +13,11 @@ import tempfile
 import time
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import sqlalchemy as sa
@@ -23,6 +25,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from spades.store import Store
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 #: Where the app keeps data unless told otherwise; a test sets its own (see ``sealed_data``).
@@ -115,6 +118,14 @@ def app_db(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
     yield store
     Store._shared.pop(store.url, None)
     store.close()
+
+
+def run_async(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end on an event loop of its own, in a thread of its own: once a
+    browser test has run, Playwright keeps a loop running in this thread for the rest of
+    the session, and ``asyncio.run`` refuses to start another there."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, work).result()
 
 
 def run_pytest(

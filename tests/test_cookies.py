@@ -5,7 +5,6 @@ token. Each test of the store runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import threading
@@ -15,6 +14,7 @@ from datetime import datetime, timedelta
 import httpx
 import pytest
 import streamlit as st
+from conftest import run_async
 from db_helpers import COOKIES_V9, run_sql
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
@@ -237,10 +237,10 @@ class Client:
                 yield part
 
         body = chunks(content) if isinstance(content, list) else content
-        return asyncio.run(self._send("POST", path, body, headers))
+        return run_async(self._send("POST", path, body, headers))
 
     def get(self, path: str, *, headers: dict[str, str]) -> httpx.Response:
-        return asyncio.run(self._send("GET", path, None, headers))
+        return run_async(self._send("GET", path, None, headers))
 
     async def _send(
         self,
