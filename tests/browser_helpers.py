@@ -204,3 +204,25 @@ def _axe_once(page: Page) -> list[dict[str, Any]]:
         }
         for v in violations
     ]
+
+
+def cookies_set(page: Page, count: int) -> dict[str, dict[str, Any]]:
+    """Wait until the server has set the ``count`` cookies the page was handed codes for
+    (each code its scripts posted has been answered); the browser's cookies, by name."""
+    page.wait_for_function(
+        """count => {
+          const sent = window.spadesCookies;
+          return !!sent && sent.size >= count && [...sent.values()].every(s => s === "set");
+        }""",
+        arg=count,
+        timeout=WAIT,
+    )
+    return {cookie["name"]: dict(cookie) for cookie in page.context.cookies()}
+
+
+def kept_from_scripts(page: Page, cookie: dict[str, Any]) -> None:
+    """``cookie`` is HttpOnly and strict, and no script on the page sees it."""
+    assert cookie["httpOnly"] is True and cookie["sameSite"] == "Strict"
+    assert cookie["path"] == "/" and cookie["value"]
+    seen = page.evaluate("document.cookie")
+    assert cookie["name"] not in seen and cookie["value"] not in seen

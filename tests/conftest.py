@@ -3,6 +3,7 @@ on, a Streamlit server for browser tests and Debian's Chromium."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -12,15 +13,20 @@ import tempfile
 import time
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import sqlalchemy as sa
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from spades.store import Store
+from spades.stats.ratings import RATER
+
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 #: Where the app keeps data unless told otherwise; a test sets its own (see ``sealed_data``).
@@ -104,6 +110,25 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         admin.dispose()
 
 
+@pytest.fixture
+def app_db(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    """The app's own store on the test's database (``db_url``), as the server's routes find
+    it."""
+    monkeypatch.setenv("SPADES_DB_URL", db_url)
+    store = Store.default(db_url, rater=RATER)
+    yield store
+    Store._shared.pop(store.url, None)
+    store.close()
+
+
+def run_async(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end on an event loop of its own, in a thread of its own: once a
+    browser test has run, Playwright keeps a loop running in this thread for the rest of
+    the session, and ``asyncio.run`` refuses to start another there."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, work).result()
+
+
 def run_pytest(
     *args: str,
     command: Sequence[str] = (sys.executable, "-m", "pytest"),
@@ -167,8 +192,9 @@ def app_db_url(app_data: Path) -> str:
 
 
 @contextmanager
-def serve_app(data: Path, db_url: str) -> Iterator[str]:
-    """Run the app the way a user does (``streamlit run serve.py``) on a free local port."""
+def serve_app(data: Path, db_url: str, *, base_path: str = "") -> Iterator[str]:
+    """Run the app the way a user does (``streamlit run serve.py``) on a free local port;
+    its address (under ``base_path``, Streamlit's ``server.baseUrlPath``, when given)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -190,13 +216,14 @@ def serve_app(data: Path, db_url: str) -> Iterator[str]:
             str(port),
             "--server.address",
             "127.0.0.1",
+            *(["--server.baseUrlPath", base_path] if base_path else []),
         ],
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{port}" + (f"/{base_path}" if base_path else "")
     deadline = time.monotonic() + 60
     try:
         while True:

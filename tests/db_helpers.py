@@ -8,9 +8,12 @@ import sqlalchemy as sa
 
 from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
 
-#: Statements that take a store back to version 8: no mark on a shared table's games, and
-#: no table options (listed or private, hints, undo).
+#: Statements that take a store back to version 9: no cookie codes.
+COOKIES_V9 = ("DROP TABLE cookie_codes",)
+#: Statements that take a store back to version 8: as :data:`COOKIES_V9`, and no mark on a
+#: shared table's games, and no table options (listed or private, hints, undo).
 TABLES_V8 = (
+    *COOKIES_V9,
     "ALTER TABLE games DROP COLUMN at_table",
     *(f"ALTER TABLE tables DROP COLUMN {name}" for name in ("public", "hints", "undo")),
 )

@@ -10,10 +10,12 @@ import pytest
 from app_helpers import open_play, play_controller
 from streamlit.testing.v1 import AppTest
 
+from spades.app.cookies import PLAYER_COOKIE, SEAT_COOKIE_PREFIX, CookieService
 from spades.app.tables import MAX_OPEN
 from spades.engine.cards import card_str
 from spades.store import Store, StoreUnavailable
 from spades.store.tables import Tables
+from spades.ui.cookies import OWED_KEY
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "lobby.py")
 
@@ -130,6 +132,27 @@ def _started_with_bob(**options: bool) -> tuple[AppTest, AppTest, str]:
     bob.run()
     assert not ann.exception and not bob.exception
     return ann, bob, table_id
+
+
+def test_the_page_is_handed_a_single_use_code_for_each_cookie_never_a_token(
+    database: str,
+) -> None:
+    ann, table_id = _created()
+    owed = ann.session_state[OWED_KEY]
+    assert set(owed) == {PLAYER_COOKIE, SEAT_COOKIE_PREFIX + table_id}
+    seat, offer = owed[SEAT_COOKIE_PREFIX + table_id]
+    assert seat.value == ann.session_state["table_tokens"][table_id]
+    drawn = " ".join(html.value for html in ann.html)
+    assert offer.code in drawn and "/_spades/cookie" in drawn
+    assert all(cookie.value not in drawn for cookie, _ in owed.values())
+    assert "document.cookie" not in drawn
+    # The browser takes the seat's code: the page draws it no more, and owes only the rest.
+    store = Store(database)
+    assert CookieService(store).redeem(offer.code) == seat
+    store.close()
+    ann.run()
+    assert offer.code not in " ".join(html.value for html in ann.html)
+    assert set(ann.session_state[OWED_KEY]) == {PLAYER_COOKIE}
 
 
 def test_a_private_table_is_not_listed_but_its_link_still_joins_it(database: str) -> None:

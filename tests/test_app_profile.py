@@ -13,11 +13,13 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
+from spades.app.cookies import PLAYER_COOKIE, dropped_player_cookie
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.store.profiles import Profiles
+from spades.ui.cookies import OWED_KEY
 from spades.ui.identity import STATE_KEY, Identity
 
 pytestmark = pytest.mark.apptest
@@ -192,7 +194,7 @@ def test_delete_asks_first_and_then_removes_the_player(store: Store) -> None:
     assert not at.exception
     assert any("Your data is deleted" in s.value for s in at.success)
     assert _player(at) is None
-    assert at.session_state[STATE_KEY].forget
+    assert at.session_state[OWED_KEY][PLAYER_COOKIE] == (dropped_player_cookie(), None)
     assert any("no profile yet" in info.value for info in at.info)
     assert store.list_games().empty
     assert Profiles(store).profile(bob).name == "Bob"

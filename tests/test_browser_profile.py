@@ -1,6 +1,7 @@
-"""In Chromium: a visitor makes a profile with a handle, a game they finish moves their
-rating, the Leaderboard opens on their own rating history, and "Download my data" gives
-one JSON file holding their profile and their game."""
+"""In Chromium: a visitor makes a profile with a handle, kept by a cookie no script on the
+page can read, a game they finish moves their rating, the Leaderboard opens on their own
+rating history, and "Download my data" gives one JSON file holding their profile and their
+game."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from browser_helpers import WAIT
+from browser_helpers import WAIT, cookies_set, kept_from_scripts
 from db_helpers import run_sql
 from playwright.sync_api import Page, expect
 
@@ -31,6 +32,10 @@ def test_a_profile_s_rated_game_shows_on_the_leaderboard_and_in_its_download(
     page.locator(".st-key-profile_create_submit button").click()
     expect(page.locator(".st-key-profile_handle input")).to_have_value(handle, timeout=WAIT)
     [(player,)] = run_sql(app_db_url, "SELECT id FROM players WHERE handle = :h", h=handle)
+    # The server has set the player's cookie, HttpOnly: a reload is still Ada.
+    kept_from_scripts(page, cookies_set(page, 1)["spades_player"])
+    page.reload()
+    expect(page.locator(".st-key-profile_handle input")).to_have_value(handle, timeout=WAIT)
 
     # Ada finishes a game against bots: it is rated as it is stored.
     store = Store(app_db_url, rater=RATER)

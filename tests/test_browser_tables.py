@@ -1,8 +1,8 @@
 """A shared table in Chromium: one person creates it, a friend joins by its link from another
 browser, bots fill the rest; each page holds only its own hand, hears the table's news, and
-shows a move at one seat within two seconds at the other, a reload keeps the seat, and a
-spectator sees no hand. Each
-test runs on SQLite and on PostgreSQL."""
+shows a move at one seat within two seconds at the other, a reload keeps the seat (its
+cookie, which no script on the page can read), and a spectator sees no hand. Each test
+runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,7 +11,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import WAIT, NewPage, card_key, choose, screenshot_path, settled
+from browser_helpers import (
+    WAIT,
+    NewPage,
+    card_key,
+    choose,
+    cookies_set,
+    kept_from_scripts,
+    screenshot_path,
+    settled,
+)
 from conftest import serve_app
 from playwright.sync_api import Page, WebSocket, expect
 
@@ -118,11 +127,23 @@ def _hears_the_table_s_news(page: Page, table_id: str) -> None:
     expect(page.locator(".st-key-news_listener")).to_be_hidden()
 
 
+def _seat_and_player_kept_from_scripts(page: Page, table_id: str) -> None:
+    """A person who has just taken a seat: the server has set their player's and their
+    seat's cookies, HttpOnly, and neither token is in reach of the page's scripts."""
+    held = cookies_set(page, 2)
+    drawn = page.content()
+    for name in (f"spades_seat_{table_id}", "spades_player"):
+        kept_from_scripts(page, held[name])
+        assert held[name]["value"] not in drawn, "nor is the token drawn in the page"
+
+
 def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: str) -> None:
     app_url = table_app
     ann, bob, watcher = new_browser(), new_browser(), new_browser()
     link = _with_bob(ann, app_url, bob, app_url)
     table_id = link.split("?table=", 1)[1]
+    for page in (ann, bob):
+        _seat_and_player_kept_from_scripts(page, table_id)
     expect(bob.locator(f".st-key-join_{table_id}_1")).to_have_count(0, timeout=WAIT)
     _start(ann)
 
@@ -165,6 +186,25 @@ def test_two_servers_on_one_database_serve_one_table(
         bob.goto(link)  # the link names server one: Bob's next request lands there
         expect(bob.locator(HAND)).to_have_count(13, timeout=WAIT)
         assert _cards_in(bob) == hand, "on the other server Bob is still North with his hand"
+
+
+def test_a_table_under_a_base_path_keeps_its_seat_and_hears_its_news(
+    new_browser: NewPage, db_url: str, tmp_path: Path
+) -> None:
+    """The server's routes, and the pages' scripts that reach them, follow Streamlit's
+    ``server.baseUrlPath``."""
+    with serve_app(tmp_path, db_url, base_path="cards/spades") as url:
+        ann = new_browser()
+        asked: list[str] = []
+        ann.on("request", lambda request: asked.append(request.url))
+        table_id = _create(ann, url).split("?table=", 1)[1]
+        _seat_and_player_kept_from_scripts(ann, table_id)
+        _hears_the_table_s_news(ann, table_id)
+        ours = {path.split("?")[0] for path in asked if "/_spades/" in path}
+        assert {f"{url}/_spades/cookie", f"{url}/_spades/tables/{table_id}/news"} <= ours
+        assert all(path.startswith(f"{url}/_spades/") for path in ours), ours
+        ann.reload()
+        expect(ann.locator(".st-key-start_table button:visible")).to_be_visible(timeout=WAIT)
 
 
 def _move(page: Page) -> None:

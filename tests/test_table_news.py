@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any, cast
 
 import pytest
+from conftest import run_async
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
@@ -133,16 +134,6 @@ def _events(response: Any) -> AsyncIterator[str]:
     return events()
 
 
-@pytest.fixture
-def app_db(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
-    """The app's own store on the test's database, as the route finds it."""
-    monkeypatch.setenv("SPADES_DB_URL", db_url)
-    store = Store.default(db_url, rater=RATER)
-    yield store
-    Store._shared.pop(store.url, None)
-    store.close()
-
-
 def test_the_route_streams_the_table_s_versions(app_db: Store) -> None:
     service = TableService(app_db)
     table_id, _ = _table(service)
@@ -155,13 +146,13 @@ def test_the_route_streams_the_table_s_versions(app_db: Store) -> None:
         await events.aclose()
         return [first, second]
 
-    assert asyncio.run(scenario()) == ["0", "1"]
+    assert run_async(scenario()) == ["0", "1"]
     assert table_news._open.total() == 0, "a closed stream stops following the table"
 
 
 @pytest.mark.parametrize("table_id", ["../etc", "x" * 300, "A" * 22])
 def test_the_route_knows_no_other_table(app_db: Store, table_id: str) -> None:
-    response = asyncio.run(table_news.news(_request(table_id)))
+    response = run_async(table_news.news(_request(table_id)))
     assert response.status_code == 404
     assert table_news._open.total() == 0, "a refused stream holds no place"
 
@@ -180,7 +171,7 @@ def test_the_route_bounds_the_streams_of_a_table(
         await events.aclose()
         return first.status_code, second.status_code
 
-    assert asyncio.run(scenario()) == (200, 503)
+    assert run_async(scenario()) == (200, 503)
 
 
 def test_every_stream_ends_when_the_server_stops(
@@ -196,4 +187,4 @@ def test_every_stream_ends_when_the_server_stops(
         seen += [event async for event in events]
         return seen
 
-    assert asyncio.run(asyncio.wait_for(scenario(), 10)) == ["0"]
+    assert run_async(asyncio.wait_for(scenario(), 10)) == ["0"]

@@ -3,7 +3,8 @@
 The Play page's controller (:mod:`spades.app.play`), the tutorial's course and practice
 hand (:mod:`spades.app.tutorial`), the bot lab's jobs (:mod:`spades.app.lab`), the
 player's table preferences and themes (:mod:`spades.app.prefs`, :mod:`spades.app.themes`),
-the table's sounds (:mod:`spades.app.sound`) and the profile a sign-in plays as
-(:mod:`spades.app.profiles`). It uses the engine, the bots and the
+the table's sounds (:mod:`spades.app.sound`), the profile a sign-in plays as
+(:mod:`spades.app.profiles`) and the cookies a browser keeps its tokens in
+(:mod:`spades.app.cookies`). It uses the engine, the bots and the
 store; :mod:`spades.ui` draws it, and nothing here imports Streamlit.
 """

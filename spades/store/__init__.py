@@ -35,9 +35,10 @@ share), :mod:`~spades.store.digest` (a history in sixteen digits),
 :mod:`~spades.store.store` (:class:`Store`, through which every read and write of a game
 goes), :mod:`~spades.store.tables` (shared tables and their seats),
 :mod:`~spades.store.ratings` (whom a rating belongs to, which games move the ratings by the
-rating maths it is handed, and the writes) and
+rating maths it is handed, and the writes),
 :mod:`~spades.store.profiles` (players' handles, colours and accounts, and a player's data
-exported or deleted whole).
+exported or deleted whole) and :mod:`~spades.store.cookies` (the single-use codes through
+which the server sets a browser's cookies).
 
 >>> from spades.engine.rules import Rules
 >>> store = Store("sqlite://")

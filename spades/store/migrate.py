@@ -29,6 +29,7 @@ from spades.store.schema import (
     PLAYERS_HANDLE_INDEX,
     SCHEMA_VERSION,
     SEAT_KEYS,
+    cookie_codes,
     games,
     metadata,
     player_hands,
@@ -137,7 +138,7 @@ def prepare(conn: Connection, where: str, rater: Rater | None) -> None:
         raise StoreUnavailable("newer")
     if version == 1:
         _upgrade_v1(conn)
-    elif version in (2, 3, 4, 5, 6, 7, 8):
+    elif version in (2, 3, 4, 5, 6, 7, 8, 9):
         if version == 2:
             _upgrade_v2(conn)
         if version <= 3:
@@ -151,8 +152,10 @@ def prepare(conn: Connection, where: str, rater: Rater | None) -> None:
             _upgrade_v6(conn)
         if version <= 7:
             _upgrade_v7(conn)
-        # Version 4 had no shared tables: its upgrade made them in this layout already.
-        _upgrade_v8(conn, tables_made=version <= 4)
+        if version <= 8:
+            # Version 4 had no shared tables: its upgrade made them in this layout already.
+            _upgrade_v8(conn, tables_made=version <= 4)
+        _upgrade_v9(conn)
         if version <= 5:
             # Once the games have every column the ratings read.
             rebuild(conn, needed(rater, "the upgrade of this database"))
@@ -241,3 +244,9 @@ def _upgrade_v8(conn: Connection, *, tables_made: bool) -> None:
             conn.exec_driver_sql(statement)
     held = sa.select(shared_tables.c.game).where(shared_tables.c.game.is_not(None))
     conn.execute(games.update().where(games.c.id.in_(held)).values(at_table=True))
+
+
+def _upgrade_v9(conn: Connection) -> None:
+    """Version 9 set the browser's cookies from the page: the upgrade adds the table of the
+    codes through which the server sets them now, empty."""
+    cookie_codes.create(conn)

@@ -5,8 +5,10 @@ scored hands (dealer, bids, tricks, points breakdown, bags) and every action, so
 replays through the engine. A fourth holds the players: a display name, table preferences
 and the hash of the secret token a browser presents to be that player again. A
 ``schema_version`` table names the layout (:data:`SCHEMA_VERSION`). Two more hold the
-shared tables, where friends and bots sit at one match, and their seats, and the last two
-the skill ratings (:mod:`spades.stats.ratings`) and what each rated game did to them.
+shared tables, where friends and bots sit at one match, and their seats, two the skill
+ratings (:mod:`spades.stats.ratings`) and what each rated game did to them, and the last the
+single-use codes through which the server sets a browser's cookies
+(:mod:`spades.store.cookies`).
 
 A game is of one :data:`VARIANTS`: the partnership game, or cutthroat for three or four
 players. The partnership game keeps its hands and results by team (``hands``, and the
@@ -25,7 +27,7 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION: Final = 9
+SCHEMA_VERSION: Final = 10
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
 #: The games a store keeps apart: the partnership game, and cutthroat for three or four.
@@ -280,6 +282,26 @@ rating_events = sa.Table(
     sa.Index("ix_rating_events_at", "at"),
 )
 
+#: The longest name of a cookie the store keeps a code for, and the longest value.
+COOKIE_NAME_MAX: Final = 64
+COOKIE_VALUE_MAX: Final = 128
+
+cookie_codes = sa.Table(
+    "cookie_codes",
+    metadata,
+    # The SHA-256 of a single-use code a page hands back to have a cookie set; the code
+    # itself is never kept.
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(COOKIE_NAME_MAX), nullable=False),
+    # The cookie's value sealed under a key drawn from the code (hex): the row alone gives
+    # no usable token.
+    sa.Column("sealed", sa.String(2 * COOKIE_VALUE_MAX), nullable=False),
+    # The cookie's lifetime in seconds; 0 drops it.
+    sa.Column("max_age", sa.Integer, nullable=False),
+    sa.Column("expires_at", sa.DateTime, nullable=False),
+    sa.Index("ix_cookie_codes_expires", "expires_at"),
+)
+
 #: The tables of a store: a database holding any of them is taken for one.
 OUR_TABLES: Final = frozenset(
     {
@@ -293,5 +315,6 @@ OUR_TABLES: Final = frozenset(
         "seats",
         "ratings",
         "rating_events",
+        "cookie_codes",
     }
 )

@@ -2,8 +2,10 @@
 
 A player is made the first time they need one (their first move, or a change to their
 table), not on every visit. The store gives a random secret token with it; the browser
-keeps the token in a cookie, and the store keeps only its hash, so neither a game's link
-nor a display name lets anyone act as somebody else.
+keeps the token in a cookie the server sets, ``HttpOnly`` (:mod:`spades.ui.cookies`), and
+the store keeps only its hash, so neither a game's link nor a display name lets anyone act
+as somebody else. Each new session sets the cookie again, so that it lasts a year from the
+browser's last visit.
 
 Signing in is optional, and offered only when Streamlit's authentication is configured
 (an ``[auth]`` section in the secrets). A signed-in browser plays as the profile linked to
@@ -19,24 +21,20 @@ from typing import Final
 import streamlit as st
 
 from spades.app import profiles
+from spades.app.cookies import PLAYER_COOKIE, dropped_player_cookie, player_cookie
 from spades.store import Store
+from spades.ui import cookies
 from spades.ui.db import app_store
 
-COOKIE: Final = "spades_player"
 STATE_KEY: Final = "player_identity"
-#: A year: the player is remembered on this browser until then.
-COOKIE_SECONDS: Final = 365 * 24 * 3600
 
 
 @dataclass(slots=True)
 class Identity:
-    """The session's player, the token the browser must be given if it is new, the
-    signed-in account it plays as, and whether the browser must forget its cookie."""
+    """The session's player and the signed-in account it plays as."""
 
     player_id: str | None
-    new_token: str | None = None
     account: str | None = None
-    forget: bool = False
 
 
 def auth_configured() -> bool:
@@ -62,7 +60,9 @@ def _identity(store: Store) -> Identity:
     if account is not None:
         current = found.player_id if isinstance(found, Identity) else _cookie_player(store)
         arrival = profiles.sign_in(store, account, current)
-        found = Identity(arrival.player_id, arrival.new_token, account)
+        if arrival.new_token is not None:
+            cookies.owe(player_cookie(arrival.new_token))
+        found = Identity(arrival.player_id, account)
     else:
         found = Identity(_cookie_player(store))
     st.session_state[STATE_KEY] = found
@@ -70,8 +70,15 @@ def _identity(store: Store) -> Identity:
 
 
 def _cookie_player(store: Store) -> str | None:
-    token = st.context.cookies.get(COOKIE)
-    return store.player_for_token(token) if isinstance(token, str) else None
+    """The player of the browser's cookie, if it names one; the browser is then given the
+    cookie again (for another year)."""
+    token = st.context.cookies.get(PLAYER_COOKIE)
+    if not isinstance(token, str):
+        return None
+    player = store.player_for_token(token)
+    if player is not None:
+        cookies.owe(player_cookie(token))
+    return player
 
 
 def player_id() -> str | None:
@@ -85,8 +92,8 @@ def ensure_player(name: str, *, handle: str | None = None) -> str:
     store = app_store()
     identity = _identity(store)
     if identity.player_id is None:
-        identity.player_id, identity.new_token = store.new_player(name, handle=handle)
-        identity.forget = False
+        identity.player_id, token = store.new_player(name, handle=handle)
+        cookies.owe(player_cookie(token))
     return identity.player_id
 
 
@@ -94,24 +101,11 @@ def forget() -> None:
     """Let this browser forget its player (whose data is gone): the session starts over
     as a visitor, and the cookie is dropped."""
     st.session_state.clear()
-    st.session_state[STATE_KEY] = Identity(None, account=signed_in_account(), forget=True)
+    st.session_state[STATE_KEY] = Identity(None, account=signed_in_account())
+    cookies.owe(dropped_player_cookie())
 
 
 def remember() -> None:
-    """Give the browser a new player's token, or drop a forgotten one (drawn every run
-    until the session ends, so a run cut short by a click cannot lose it)."""
-    identity = st.session_state.get(STATE_KEY)
-    if not isinstance(identity, Identity):
-        return
-    if identity.new_token is not None:
-        # The token is URL-safe base64: it needs no quoting inside the script's string.
-        value, seconds = identity.new_token, COOKIE_SECONDS
-    elif identity.forget:
-        value, seconds = "", 0
-    else:
-        return
-    st.html(
-        f"<script>document.cookie = '{COOKIE}={value}; path=/; "
-        f"max-age={seconds}; SameSite=Strict';</script>",
-        unsafe_allow_javascript=True,
-    )
+    """Give the browser the cookies this session owes it: a new player's, the drop of a
+    forgotten one, its seats' (:func:`spades.ui.cookies.deliver`)."""
+    cookies.deliver()

@@ -1,8 +1,9 @@
 """The Lobby and a shared table's page: friends and bots at one match, live.
 
 Everything shown comes from :mod:`spades.app.tables`, for this browser's seat only. The page
-keeps the seat tokens the browser holds (one cookie a table, so a reload or a reopened
-link puts the person back in their seat) and nothing else: any server can draw any page.
+keeps the seat tokens the browser holds (one cookie a table, which the server sets
+``HttpOnly``, see :mod:`spades.ui.cookies`, so a reload or a reopened link puts the person
+back in their seat) and nothing else: any server can draw any page.
 A fragment looks at the table once a second and moves it on (the bots at the table's
 pace); it reads the table again only when the table's version has moved (one number).
 Between two looks, the server's news of the table (:mod:`spades.ui.table_news`) reruns
@@ -22,6 +23,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from spades.app.cookies import SEAT_COOKIE_PREFIX, seat_cookie
 from spades.app.table_view import side_names
 from spades.app.tables import (
     MAX_OPEN,
@@ -42,13 +44,22 @@ from spades.engine.cards import (
 from spades.engine.rules import PRESETS
 from spades.store import StoreError
 from spades.store.tables import TableInfo
-from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style, table_news
+from spades.ui import (
+    cookies,
+    finished,
+    identity,
+    keyboard,
+    quick,
+    safe,
+    sidebar,
+    style,
+    table_news,
+)
 from spades.ui.db import app_store
 from spades.ui.faults import store_faults
 from spades.ui.table import TableHandlers, draw_table, play_cues, sounds
 
 TABLE_PARAM: Final = "table"
-COOKIE_PREFIX: Final = "spades_seat_"
 TOKENS_KEY: Final = "table_tokens"
 NOTICE_KEY: Final = "table_notice"
 VIEW_KEY: Final = "table_view"
@@ -96,23 +107,14 @@ def _tokens() -> dict[str, str]:
 
 
 def _token(table_id: str) -> str | None:
-    token = _tokens().get(table_id) or st.context.cookies.get(COOKIE_PREFIX + table_id)
+    token = _tokens().get(table_id) or st.context.cookies.get(SEAT_COOKIE_PREFIX + table_id)
     return token if isinstance(token, str) and len(token) <= 64 else None
 
 
 def _keep(table_id: str, token: str) -> None:
+    """This session holds the seat of ``token``, and owes the browser its cookie."""
     _tokens()[table_id] = token
-
-
-def _remember_tokens() -> None:
-    """Give the browser this session's seat tokens as cookies (every run, so that a run cut
-    short by a click cannot lose one). Ids and tokens are URL-safe base64: no quoting."""
-    for table_id, token in _tokens().items():
-        st.html(
-            f"<script>document.cookie = '{COOKIE_PREFIX}{table_id}={token}; path=/; "
-            f"max-age={30 * 24 * 3600}; SameSite=Strict';</script>",
-            unsafe_allow_javascript=True,
-        )
+    cookies.owe(seat_cookie(table_id, token))
 
 
 def _refused(err: Exception) -> None:
@@ -280,7 +282,6 @@ def render() -> None:
         if wanted is not None:
             _refused(TableRefusal("That link does not name a table."))
         _lobby()
-        _remember_tokens()
 
 
 def _lobby() -> None:
@@ -369,8 +370,8 @@ def _table_body(table_id: str) -> None:
     # A fragment's rerun does not pass through the router's fault boundary.
     with store_faults():
         _table_parts(table_id)
-    # Here, not after the fragment: a seat taken by a click inside it reruns only it.
-    _remember_tokens()
+        # Here, not after the fragment: a seat taken by a click inside it reruns only it.
+        cookies.deliver()
 
 
 def _table_parts(table_id: str) -> None:
@@ -385,6 +386,10 @@ def _table_parts(table_id: str) -> None:
         st.warning(safe.md(str(err), limit=300))
         st.link_button("Back to the lobby", "?", icon=":material/arrow_back:")
         return
+    if token is not None and view.seat is not None and table_id not in _tokens():
+        # A seat found by the browser's cookie: the browser is given it again, as the
+        # server sets it (a cookie from before may have been set by the page's script).
+        _keep(table_id, token)
     if view.table.status == "closed":
         _closed(view)
         return

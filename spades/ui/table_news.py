@@ -1,8 +1,9 @@
 """A shared table's page hears of each move as soon as it is stored.
 
-The server (``serve.py``) adds one route to the app: ``GET /_spades/tables/<id>/news``, a
-stream of server-sent events whose data is the table's version, sent when the stream opens
-and again each time the version moves on (:meth:`~spades.app.tables.TableService.follow`).
+The server (``serve.py``) adds this route to the app: ``GET /_spades/tables/<id>/news``
+(under Streamlit's ``server.baseUrlPath``, if one is set), a stream of server-sent events
+whose data is the table's version, sent when the stream opens and again each time the
+version moves on (:meth:`~spades.app.tables.TableService.follow`).
 It says only that the table moved, never what is on it: a page learns the rest by
 redrawing its own seat's view, as it always does.
 
@@ -40,9 +41,11 @@ from starlette.routing import BaseRoute, Route
 
 from spades.app.tables import TableRefusal, TableService
 from spades.store import StoreError
+from spades.ui.cookies import script_string, served
 from spades.ui.db import app_store
 
-#: The route's path; ``{table_id}`` is the table's id as in its link.
+#: The route's path, under the app's base path (:func:`~spades.ui.cookies.served`);
+#: ``{table_id}`` is the table's id as in its link.
 PATH: Final = "/_spades/tables/{table_id}/news"
 #: The hidden button the script presses, by its widget key.
 BUTTON_KEY: Final = "table_news"
@@ -70,7 +73,7 @@ _stopping = threading.Event()
 
 def routes() -> list[BaseRoute]:
     """The routes the server adds to the app."""
-    return [Route(PATH, news, methods=["GET"])]
+    return [Route(served(PATH), news, methods=["GET"])]
 
 
 @asynccontextmanager
@@ -169,7 +172,7 @@ _SCRIPT: Final = """
     if (other !== id) { source.close(); delete all[other]; }
   }
   if (all[id] || !window.EventSource) return;
-  const source = new EventSource("/_spades/tables/" + id + "/news");
+  const source = new EventSource(%s.replace("{table_id}", id));
   const press = (version, tries) => {
     if (new URLSearchParams(window.location.search).get("table") !== id) {
       source.close(); delete all[id]; return;  // the page has moved on from the table
@@ -199,6 +202,6 @@ def listen(table_id: str, version: int) -> None:
         st.button("Look at the table", key=BUTTON_KEY)
         st.html(
             f'<span class="sp-news" data-version="{int(version)}"></span>'
-            + _SCRIPT % (table_id, BUTTON_KEY),
+            + _SCRIPT % (table_id, script_string(served(PATH)), BUTTON_KEY),
             unsafe_allow_javascript=True,
         )
