@@ -23,8 +23,8 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from spades.store import Store
 from spades.stats.ratings import RATER
+from spades.store import Store
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,6 @@ from starlette.responses import StreamingResponse
 
 from spades.app.tables import TableRefusal, TableService
 from spades.engine.rules import Rules
-from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.ui import table_news
 
