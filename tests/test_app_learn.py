@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from spades.app.tutorial import EXERCISES_TO_PASS, LESSONS, PRACTICE_LESSON, Course, Exercise
 from spades.app.tutorial.views import PLAYERS
 from spades.bots import make_bot
-from spades.engine.cards import BID_BASE, SEAT_LETTERS, card_str
+from spades.engine.cards import BID_BASE, SEAT_LETTERS, SOUTH, card_str
 from spades.ui.cards import card_key
 from spades.ui.safe import md
 from spades.ui.table import bid_key
@@ -198,7 +198,8 @@ def test_a_trick_question_shows_the_winner_on_the_table_only_once_answered() -> 
     assert f'data-card="{card_str(card)}" data-seat="{winning}" data-winner="true">' in page
     assert page.count('data-winner="true"') == 1
     assert "sp-table sp-to-" not in page, "the cards stay on the table to be read"
-    assert _status(at) == f"**{md(f'{PLAYERS[winner]} wins the trick.')}**"
+    said = "You win" if winner == SOUTH else f"{PLAYERS[winner]} wins"
+    assert _status(at) == f"**{md(f'{said} the trick.')}**"
 
 
 def test_an_exercise_table_offers_none_of_the_play_tables_controls() -> None:

@@ -31,7 +31,7 @@ from spades.store import Store
 from spades.ui.cards import trick_html
 from spades.ui.db import app_store
 from spades.ui.identity import STATE_KEY, Identity
-from spades.ui.table_html import announcement, seat_views
+from spades.ui.table_html import announcement, seat_views, status
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
 AA_TEXT = 4.5
@@ -307,7 +307,12 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
                 assert f'data-card="{card_str(card)}" data-seat="{letter}"{winner}>' in page
             assert page.count('data-winner="true"') == 1
             spoken = announcement(table_view(controller))
-            assert f"{controller.players[trick.winner]} wins the trick" in spoken
+            said = (
+                "You win"
+                if trick.winner == HUMAN_SEAT
+                else f"{controller.players[trick.winner]} wins"
+            )
+            assert f"{said} the trick" in spoken
             seen[trumped] += 1
             controller.drawn()
             controller.tick()
@@ -368,3 +373,32 @@ def test_at_the_instant_pace_every_finished_trick_is_shown_whole_with_its_winner
     assert shown == [trick.cards for trick in finished.tricks]
     controller.next_hand()
     assert controller.flash is None
+
+
+def test_when_your_card_takes_the_trick_the_status_line_says_you_win_it() -> None:
+    """ "You win the trick." for the player's own trick, a bot's name for a bot's."""
+    now = [0.0]
+    controller = GameController.new(
+        Rules(),
+        seed=3,
+        player_name="Ada",
+        bot_levels={0: "random", 1: "random", 3: "random"},
+        undo_allowed=False,
+        clock=lambda: now[0],
+    )
+    controller.set_pace("fast")
+    said: dict[bool, str] = {}
+    while len(said) < 2:
+        now[0] += 1
+        trick = controller.held_trick
+        if trick is not None:
+            said[trick.winner == HUMAN_SEAT] = status(table_view(controller))
+            if trick.winner != HUMAN_SEAT:
+                assert said[False] == f"{controller.players[trick.winner]} wins the trick."
+        if controller.human_to_act and trick is None:
+            legal = controller.match.hand.legal_actions()
+            controller.act(LOOK if LOOK in legal else legal[0], controller.ply)
+        else:
+            controller.drawn()
+            controller.tick()
+    assert said[True] == "You win the trick."

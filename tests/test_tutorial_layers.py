@@ -94,7 +94,8 @@ def test_an_exercise_about_a_trick_holds_it_on_the_table_with_its_winner_hidden(
         assert [v.winner for v in seat_views(shown, TablePrefs())] == [
             s == winner for s in range(4)
         ]
-        assert status(shown) == f"{PLAYERS[winner]} wins the trick."
+        said = "You win" if winner == shown.seat else f"{PLAYERS[winner]} wins"
+        assert status(shown) == f"{said} the trick."
 
 
 def test_an_exercise_answered_on_its_table_offers_exactly_its_options_there() -> None:

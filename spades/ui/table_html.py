@@ -117,6 +117,8 @@ def status(view: TableView) -> str:
     if view.held is not None:
         if view.held_winner == "hidden":
             return "The trick is complete."
+        if view.held.winner == view.seat and not view.watching:
+            return "You win the trick."
         return f"{view.players[view.held.winner]} wins the trick."
     seat = view.obs.current_player
     if view.watching:
