@@ -297,6 +297,21 @@ def test_the_summary_holds_the_bots_until_the_next_hand(store: Store) -> None:
     assert controller.shown_hand is controller.match.hand
 
 
+def test_the_header_numbers_the_hand_whose_summary_is_open(store: Store) -> None:
+    """While the summary of hand 1 is up, the header still says hand 1, not the next."""
+    controller, _ = _game(store, seed=3)
+    assert controller.shown_hand_number == 1
+    while controller.summary_for is None and not controller.match.is_over:
+        if controller.human_to_act:
+            controller.act(_human_move(controller), controller.ply)
+        else:
+            controller.run_bots()
+    assert controller.match.hand_number == 2
+    assert controller.shown_hand_number == 1
+    controller.next_hand()
+    assert controller.shown_hand_number == 2
+
+
 def _check_view(controller: GameController, view: TableView) -> None:
     """The view is the human seat's observation of the hand on the table, with exactly the
     controller's answers about it, and no hand state anywhere in it."""

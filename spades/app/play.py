@@ -227,6 +227,13 @@ class GameController:
             return self.match.finished[self.summary_for]
         return self.match.hand
 
+    @property
+    def shown_hand_number(self) -> int:
+        """The number of the hand on the table (1 for the first), as :attr:`shown_hand`."""
+        if self.summary_for is not None:
+            return self.summary_for + 1
+        return self.match.hand_number
+
     def observation(self) -> Observation:
         """What the human may see of the hand on the table."""
         return self.shown_hand.observation(HUMAN_SEAT)

@@ -548,9 +548,8 @@ def _resume_offer(controller: GameController) -> None:
 
 
 def _header(controller: GameController) -> None:
-    match = controller.match
     with st.container(key="header", horizontal=True, vertical_alignment="center"):
-        st.markdown(f"### ♠ Spades · hand {match.hand_number}")
+        st.markdown(f"### ♠ Spades · hand {controller.shown_hand_number}")
         marks = [f"first to {controller.rules.target_score}"]
         if controller.undo_used:
             marks.append("undo used")
