@@ -3,6 +3,7 @@ browser, seat a bot, start, and see only one's own hand; a spectator sees none."
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from spades.app.cookies import PLAYER_COOKIE, SEAT_COOKIE_PREFIX, CookieService
 from spades.app.tables import MAX_OPEN
 from spades.engine.cards import card_str
+from spades.engine.match import Match
 from spades.store import Store, StoreUnavailable
 from spades.store.tables import Tables
 from spades.ui.cookies import OWED_KEY
@@ -242,13 +244,24 @@ def test_a_busy_database_at_a_table_shows_the_plain_fault_not_an_error_box(
     assert "busy" in " ".join(str(e.value) for e in ann.error)
 
 
+def _when_a_person_is_to_act(store: Store, game_id: str) -> Match:
+    """The table's match once Ann (South) or Bob (North) is to act, the bots having
+    moved on the server's clock."""
+    deadline = time.monotonic() + 30
+    while (match := store.load(game_id).match).current_player not in (0, 2):
+        assert time.monotonic() < deadline, "the bots never came to a person's turn"
+        time.sleep(0.05)
+    return match
+
+
 def test_the_creator_s_play_page_neither_offers_nor_moves_the_table_s_game(
     database: str,
 ) -> None:
     ann, _, table_id = _started_with_bob()
     store = Store(database)
     game_id = Tables(store).info(table_id).game_id or ""
-    before = store.load(game_id).match.history
+    # The server's clock moves the bots on; from a person's turn on, nothing may move.
+    before = _when_a_person_is_to_act(store, game_id).history
     fresh = open_play(same_player_as=ann)
     assert "continue_game" not in _keys(fresh), "a table's game is never offered on Play"
     watcher = open_play(query={"game": game_id}, same_player_as=ann)
@@ -296,3 +309,20 @@ def test_the_table_s_hints_and_undo_are_offered_to_every_seat_when_set(database:
     assert not mover.exception
     advice = [str(box.value) for box in mover.info]
     assert any(text.startswith(("Bid", "Play", "Nil", "Pass")) for text in advice), advice
+
+
+def test_a_seat_the_creator_fills_gets_a_standard_bot_unless_another_is_chosen(
+    database: str,
+) -> None:
+    ann, table_id = _created()
+    assert [ann.selectbox(key=f"bot_level_{seat}").value for seat in (0, 1, 3)] == ["standard"] * 3
+    ann.selectbox(key="bot_level_3").set_value("basic").run()
+    ann.button(key="seat_bot_1").click().run()
+    ann.button(key="seat_bot_3").click().run()
+    store = Store(database)
+    try:
+        seats = Tables(store).info(table_id).seats
+    finally:
+        store.close()
+    assert (seats[1].kind, seats[1].level) == ("bot", "standard")
+    assert (seats[3].kind, seats[3].level) == ("bot", "basic")

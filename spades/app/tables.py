@@ -85,6 +85,9 @@ MatchKey = tuple[str, str, int]
 
 #: Seconds between two bot moves at a shared table.
 PACE: Final = 0.9
+#: The bot that fills a seat when the creator names none: a partner who plays like a
+#: person who knows the game.
+DEFAULT_BOT: Final = "standard"
 #: Seconds a person may take over a move before a bot plays it for them.
 TURN_LIMIT: Final = 60
 #: A table that no person has looked at for this long is closed.
@@ -759,9 +762,8 @@ def _seat(seat: object) -> Seat:
 
 
 def _level(level: str | None) -> str:
-    names = bot_names()
     if level is None:
-        return "standard" if "standard" in names else names[0]
-    if level not in names:
+        return DEFAULT_BOT
+    if level not in bot_names():
         raise TableRefusal(f"There is no bot level called {level[:40]!r}.")
     return level

@@ -26,6 +26,7 @@ import streamlit as st
 from spades.app.cookies import SEAT_COOKIE_PREFIX, seat_cookie
 from spades.app.table_view import side_names
 from spades.app.tables import (
+    DEFAULT_BOT,
     MAX_OPEN,
     PACE,
     TURN_LIMIT,
@@ -177,7 +178,7 @@ def _on_join(table_id: str, seat: int) -> None:
 
 
 def _on_seat_bot(table_id: str, seat: int) -> None:
-    level = str(st.session_state.get(f"bot_level_{seat}", "standard"))
+    level = str(st.session_state.get(f"bot_level_{seat}", DEFAULT_BOT))
     _asked(lambda service, token: service.seat_bot(table_id, token, seat, level), table_id)
 
 
@@ -508,7 +509,10 @@ def _waiting(view: SharedView) -> None:
             if seat.kind == "open":
                 with st.container(horizontal=True, vertical_alignment="bottom"):
                     st.selectbox(
-                        f"Bot for {SEAT_NAMES[seat.seat]}", levels, key=f"bot_level_{seat.seat}"
+                        f"Bot for {SEAT_NAMES[seat.seat]}",
+                        levels,
+                        index=levels.index(DEFAULT_BOT),
+                        key=f"bot_level_{seat.seat}",
                     )
                     st.button(
                         "Seat a bot",
