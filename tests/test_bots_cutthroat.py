@@ -434,7 +434,7 @@ def test_bots_count_the_big_joker_as_a_sure_trick_in_the_bid() -> None:
     with_joker = _jokers_bidder(_j54(BIG_JOKER_AND_JUNK))
     without = _jokers_bidder(_j54(BIG_JOKER_AND_JUNK.replace("BJ", "7C")))
     k, k_without = Knowledge(with_joker.observation(2)), Knowledge(without.observation(2))
-    assert ADDED_BIG_JOKER in evaluate_hand(k.obs.hand or (), k.deck).winners
+    assert (ADDED_BIG_JOKER, 1.0) in evaluate_hand(k.obs.hand or (), k.deck).shares
     assert read_hand(k).tricks - read_hand(k_without).tricks >= 1.0
     assert (sure_winners(k), sure_winners(k_without)) == (1, 0)
     # Junk bids nil, but the Big Joker is a trick that no nil survives.

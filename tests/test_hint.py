@@ -20,7 +20,8 @@ from engine_helpers import cards
 import spades.bots.hint as hint_module
 from spades.bots import make_bot
 from spades.bots.hint import MAX_REASON, Hint, advise, blunder, explain, hint, hint_bot_name
-from spades.bots.knowledge import unguarded_honours
+from spades.bots.knowledge import Knowledge, unguarded_honours
+from spades.bots.standard import read_hand
 from spades.engine.cards import (
     BIG_JOKER,
     BLIND_NIL,
@@ -29,6 +30,8 @@ from spades.engine.cards import (
     LOOK,
     NIL,
     bid_action,
+    bid_of,
+    card_label,
     parse_card,
 )
 from spades.engine.rules import Rules
@@ -90,10 +93,35 @@ def test_nil_bid_reason_says_the_hand_can_duck() -> None:
     assert "no card in your hand is likely to win a trick" in tip.reason
 
 
-def test_number_bid_reason_counts_the_winners() -> None:
+def test_number_bid_reason_names_every_card_the_count_rests_on_with_its_share() -> None:
     state = with_south(ACE_KING)
     reason = explain(state.observation(2), bid_action(8))
-    assert reason == "Bid 8: you count about 8 tricks (A♠, K♠, Q♠, A♣, A♦, K♦, A♥, K♥, long spades)"
+    assert reason.startswith(
+        "Bid 8: you count about 8 tricks"
+        " (A♠ 1, K♠ ¾, Q♠ ¾, A♣ 1, A♦ 1, K♦ 1, A♥ 1, K♥ 1, long spades ¾)"
+    )
+
+
+def test_a_bid_hint_names_every_card_of_its_count_on_any_deal() -> None:
+    """Whatever the deal, each card the count rests on, however small its share, is in
+    the reason, and the shares named add up to the count."""
+    for seed in range(40):
+        state = HandState.deal(Rules(), dealer=1, seed=seed)
+        while state.current_player != 2:
+            state.apply(
+                make_bot("standard", seed=seed).act(state.observation(state.current_player))
+            )
+        obs = state.observation(2)
+        if obs.hand is None:
+            state.apply(LOOK)
+            obs = state.observation(2)
+        value = read_hand(Knowledge(obs))
+        bids = [a for a in obs.legal_actions if bid_of(a)]
+        named = explain(obs, bids[0])
+        for card, _ in value.shares:
+            assert f"{card_label(card)} " in named, (seed, named)
+        parts = sum(share for _, share in value.shares) + value.length + value.ruffs
+        assert parts == pytest.approx(value.tricks)
 
 
 def test_look_and_blind_nil_reasons_mention_the_score() -> None:

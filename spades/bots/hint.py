@@ -199,11 +199,11 @@ def _explain_bid(k: Knowledge, bid: int) -> str:
     if obs.rules.whiz:
         return f"Bid {bid}: Whiz makes you bid nil or your {bid} spades, and nil is too risky"
     count = round(value.tricks)
-    sources = [k.label(c) for c in value.winners]
-    if value.length >= 0.7:
-        sources.append("long spades")
-    if value.ruffs >= 0.55:
-        sources.append("ruffs")
+    sources = [f"{k.label(card)} {_share(share)}" for card, share in value.shares]
+    if value.length:
+        sources.append(f"long spades {_share(value.length)}")
+    if value.ruffs:
+        sources.append(f"ruffs {_share(value.ruffs)}")
     sentence = f"Bid {bid}: you count about {count} trick{'s' if count != 1 else ''}"
     if sources:
         sentence += f" ({', '.join(sources)})"
@@ -223,6 +223,19 @@ def _explain_bid(k: Knowledge, bid: int) -> str:
         if len(sentence) + len(clause) + 2 <= MAX_REASON:
             sentence += "; " + clause
     return sentence
+
+
+def _share(tricks: float) -> str:
+    """A share of the count in quarters of a trick, as people write it; a share under
+    a quarter still shows as one, since the count rests on it.
+
+    >>> _share(0.95), _share(0.6), _share(1.7), _share(0.1), _share(2.0)
+    ('1', '½', '1¾', '¼', '2')
+    """
+    quarters = max(1, round(tricks * 4))
+    whole, part = divmod(quarters, 4)
+    fraction = ("", "¼", "½", "¾")[part]
+    return f"{whole or ''}{fraction}" if fraction else str(whole)
 
 
 def _join(items: list[str]) -> str:

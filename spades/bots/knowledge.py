@@ -391,13 +391,14 @@ class Knowledge:
 class HandValue(NamedTuple):
     """A bidder's reading of 13 cards: the tricks they should take and the nil risk.
 
-    ``winners`` are the cards counted as (nearly) sure tricks, ``length`` the tricks
-    expected from long spades, ``ruffs`` those from trumping short side suits, and
-    ``dangers`` the cards most likely to win a trick against the holder's will.
+    ``shares`` are the cards the count rests on, each with its share of a trick (spades
+    first), ``length`` the tricks expected from long spades, ``ruffs`` those from
+    trumping short side suits, and ``dangers`` the cards most likely to win a trick
+    against the holder's will.
     """
 
     tricks: float
-    winners: tuple[Card, ...]
+    shares: tuple[tuple[Card, float], ...]
     length: float
     ruffs: float
     nil_danger: float
@@ -432,8 +433,8 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
     >>> from spades.engine.state import deck_for
     >>> ace_king = [parse_card(c) for c in "AS KS 4S AH KH 3H AD 7D 5D AC 9C 6C 2C".split()]
     >>> value = evaluate_hand(ace_king, deck_for(False))
-    >>> round(value.tricks), [card_label(c) for c in value.winners]
-    (6, ['A♠', 'K♠', 'A♣', 'A♦', 'A♥', 'K♥'])
+    >>> round(value.tricks), [(card_label(c), share) for c, share in value.shares[:3]]
+    (6, [('A♠', 1.0), ('K♠', 0.85), ('A♣', 0.95)])
     """
     by_suit: list[list[Card]] = [[], [], [], []]
     for card in cards:
@@ -442,7 +443,7 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
         suit_cards.sort(key=deck.power.__getitem__, reverse=True)
     tricks = 0.0
     danger = 0.0
-    winners: list[Card] = []
+    shares: list[tuple[Card, float]] = []
     dangers: list[Card] = []
 
     spades = by_suit[SPADES]
@@ -461,8 +462,7 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
         if value:
             honours += value
             honour_cards += 1
-            if value >= 0.75:
-                winners.append(card)
+            shares.append((card, value))
     length = 0.75 * max(0, count - max(3, honour_cards)) if count >= 4 else 0.0
     if count >= 4:
         danger += 0.45 * (count - 3)
@@ -497,8 +497,8 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
             risk *= 0.75**lows
             tricks += value
             danger += risk
-            if value >= 0.75:
-                winners.append(card)
+            if value:
+                shares.append((card, value))
             if risk >= 0.3:
                 dangers.append(card)
         if spare:
@@ -509,7 +509,7 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
     tricks += ruffs
     return HandValue(
         tricks=tricks,
-        winners=tuple(winners),
+        shares=tuple(shares),
         length=length,
         ruffs=ruffs,
         nil_danger=danger,
