@@ -592,3 +592,73 @@ def test_two_windows_on_two_threads_never_fork_the_game(tmp_path: Path) -> None:
     replay = first.load(game_id).match
     assert len(replay.history) == first.game_info(game_id)["actions_count"]
     first.close()
+
+
+def _to_trick_on_show(controller: GameController, clock: FakeClock) -> None:
+    """Play on, the human taking the first legal action, until a finished trick is held."""
+    while not controller.hold:
+        if controller.human_to_act:
+            assert controller.act(_human_move(controller), controller.ply)
+        else:
+            clock.now += 5
+            _paced_beat(controller)
+
+
+@pytest.mark.parametrize("pace", ["instant", "fast"])
+def test_a_finished_trick_stays_the_time_the_player_sets_at_every_pace(pace: str) -> None:
+    controller, clock = _game(None, pace=pace)
+    controller.set_comforts(trick_stay="3", auto_play=False)
+    _to_trick_on_show(controller, clock)
+    shown = controller.held_trick
+    controller.drawn()
+    clock.now += 2.9
+    assert not controller.tick() and not controller.run_bots()
+    assert controller.held_trick is shown, "the trick is still on the table"
+    clock.now += 0.2
+    assert controller.tick() and not controller.hold
+
+
+def test_a_finished_trick_waits_for_a_tap_when_the_player_asks() -> None:
+    controller, clock = _game(None, pace="instant")
+    controller.set_comforts(trick_stay="tap", auto_play=False)
+    _to_trick_on_show(controller, clock)
+    assert controller.waits_for_tap and not controller.busy, "no timer runs meanwhile"
+    controller.drawn()
+    clock.now += 3600
+    assert not controller.tick() and controller.hold
+    assert table_view(controller).waits_for_tap
+    ply = controller.ply
+    controller.gather()
+    assert not controller.hold
+    assert controller.ply > ply or controller.human_to_act, "play went on at once"
+
+
+@pytest.mark.parametrize("auto_play", [True, False])
+def test_a_forced_card_plays_itself_only_for_a_player_who_asks(auto_play: bool) -> None:
+    controller, clock = _game(None, pace="fast", seed=2)
+    controller.set_comforts(trick_stay="pace", auto_play=auto_play)
+    forced_seen = 0
+    while not controller.match.finished:
+        clock.now += 5
+        legal = controller.match.hand.legal_actions()
+        if controller.human_to_act and controller.match.hand.phase is Phase.PLAYING:
+            if len(legal) == 1:
+                forced_seen += 1
+                ply = controller.ply
+                for _ in range(2):  # the trick on show goes first, if one is held
+                    controller.drawn()
+                    clock.now += 5
+                    controller.tick()
+                    if controller.ply > ply:
+                        break
+                assert (controller.ply == ply + 1) == auto_play
+                if not auto_play:
+                    assert controller.act(legal[0], controller.ply)
+                continue
+            assert controller.forced_card is None
+            assert controller.act(legal[0], controller.ply)
+        elif controller.human_to_act:
+            assert controller.act(_human_move(controller), controller.ply)
+        else:
+            _paced_beat(controller)
+    assert forced_seen, "the hand's last card, at least, is forced"

@@ -12,7 +12,7 @@ from app_helpers import human_move, play_controller
 from streamlit.testing.v1 import AppTest
 
 from spades.app import prefs
-from spades.app.play import GameController
+from spades.app.play import TRICK_STAYS, GameController
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import table_view
@@ -31,6 +31,7 @@ from spades.store import Store
 from spades.ui.cards import trick_html
 from spades.ui.db import app_store
 from spades.ui.identity import STATE_KEY, Identity
+from spades.ui.sidebar import TRICK_STAY_LABELS
 from spades.ui.table_html import announcement, seat_views, status
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
@@ -176,6 +177,51 @@ def test_the_bot_speed_is_kept_with_the_player_s_table() -> None:
     assert other.radio(key="speed").value == "normal", "another browser keeps its own"
     app_store().save_player_prefs(ada, {"speed": "warp"})
     assert prefs.load(app_store(), ada).speed == "normal"
+
+
+def test_the_comforts_are_off_by_default_and_kept_with_the_player() -> None:
+    """A forced card played by itself, a trick that stays (a time or a tap) and a knock
+    on the player's turn: each off until asked for, then kept with the player."""
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.run()
+    assert at.toggle(key="auto_play").value is False
+    assert at.toggle(key="turn_sound").value is False
+    assert at.selectbox(key="trick_stay").value == "pace"
+    assert set(TRICK_STAY_LABELS) == set(TRICK_STAYS)
+    at.toggle(key="auto_play").set_value(True).run()
+    at.toggle(key="turn_sound").set_value(True).run()
+    at.selectbox(key="trick_stay").set_value("tap").run()
+    ada = _player(at)
+    assert ada is not None
+    kept = prefs.load(app_store(), ada)
+    assert (kept.auto_play, kept.turn_sound, kept.trick_stay) == (True, True, "tap")
+    controller = play_controller(at)
+    assert controller.auto_play and controller.trick_stay == TRICK_STAYS["tap"]
+    again = _same_browser(at)
+    assert again.toggle(key="auto_play").value is True
+    assert again.selectbox(key="trick_stay").value == "tap"
+    app_store().save_player_prefs(ada, {"trick_stay": "forever", "auto_play": "yes"})
+    assert prefs.load(app_store(), ada) == TablePrefs()
+
+
+def test_a_trick_that_waits_for_a_tap_goes_on_with_next_trick() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.run()
+    at.selectbox(key="trick_stay").set_value("tap").run()
+    controller = play_controller(at)
+    for _ in range(60):
+        if controller.waits_for_tap:
+            break
+        if controller.human_to_act:
+            human_move(at)
+        else:
+            controller.run_bots()
+            at.run()
+    assert controller.waits_for_tap
+    at.run()
+    at.button(key="gather_trick").click().run()
+    assert not at.exception and not controller.hold
+    assert "gather_trick" not in {b.key for b in at.button}
 
 
 def test_two_browsers_with_the_same_name_keep_their_own_tables() -> None:

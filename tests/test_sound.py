@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from spades.app import sound
-from spades.engine.cards import NUM_CARDS
+from spades.engine.cards import NUM_CARDS, SOUTH
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 
@@ -64,7 +64,8 @@ def test_volume_outside_zero_to_one_and_unknown_cues_are_refused() -> None:
 
 
 def _play_until(match: Match, done: object) -> list[str]:
-    """Apply the first legal action until ``done(match)``; collect the cues on the way."""
+    """Apply the first legal action until ``done(match)``; collect the cues on the way
+    (but South's knock for its turn, which has a test of its own)."""
     heard: list[str] = []
     before = sound.moment(match, holding=False, game="g")
     for _ in range(400):
@@ -72,7 +73,7 @@ def _play_until(match: Match, done: object) -> list[str]:
             break
         match.apply(match.legal_actions()[0])
         now = sound.moment(match, holding=False, game="g")
-        heard += sound.cues_between(before, now, match)
+        heard += [cue for cue in sound.cues_between(before, now, match) if cue != "turn"]
         before = now
     return heard
 
@@ -97,19 +98,24 @@ def test_a_trick_on_show_is_gathered_when_it_leaves_the_table() -> None:
     before = sound.moment(match, holding=False, game="g")
     match.apply(match.legal_actions()[0])
     shown = sound.moment(match, holding=True, game="g")
-    assert sound.cues_between(before, shown, match) == ("snap",)
+    assert sound.cues_between(before, shown, match, seat=1) == ("snap",)
     gone = sound.moment(match, holding=False, game="g")
-    assert sound.cues_between(shown, gone, match) == ("gather",)
+    assert sound.cues_between(shown, gone, match, seat=1) == ("gather",)
+    assert match.current_player != 1
 
 
-def test_no_sound_for_a_first_look_another_game_or_an_undo() -> None:
-    match = Match(Rules(), seed=3)
-    for _ in range(6):
+def test_a_knock_sounds_each_time_the_table_comes_to_the_seat() -> None:
+    """Once as the table comes to South (its bid, each of its cards), never for
+    another seat's turn, and not again while South acts on (it looks, then bids)."""
+    match = Match(Rules(), seed=9)
+    knocks = 0
+    before = sound.moment(match, holding=False, game="g")
+    while not match.finished:
         match.apply(match.legal_actions()[0])
-    now = sound.moment(match, holding=False, game="a")
-    assert sound.cues_between(None, now, match) == ()
-    other = sound.moment(match, holding=False, game="b")
-    assert sound.cues_between(other, now, match) == ()
-    later = sound.moment(match, holding=False, game="a")
-    earlier = sound.TableMoment("a", later.ply - 1, later.gathered, later.hands)
-    assert sound.cues_between(later, earlier, match) == ()
+        now = sound.moment(match, holding=False, game="g")
+        cues = sound.cues_between(before, now, match)
+        assert ("turn" in cues) == (now.to_act == SOUTH and before.to_act != SOUTH)
+        knocks += cues.count("turn")
+        before = now
+    # Its thirteen cards, and its bid unless the hand opened with it.
+    assert 13 <= knocks <= 14

@@ -10,6 +10,7 @@ once. Every applied action is written to the store as it happens, so a reload re
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,16 @@ from spades.store.digest import history_digest
 PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
 #: Seconds a finished trick stays on show at least, whatever the pace.
 TRICK_HOLD: Final = 0.6
+#: How long a finished trick stays on the table, as the player likes it: with the bots'
+#: pace (None; at ``instant`` it flashes over the next trick), a number of seconds at
+#: every pace, or until the player taps it (forever).
+TRICK_STAYS: Final[dict[str, float | None]] = {
+    "pace": None,
+    "1": 1.0,
+    "2": 2.0,
+    "3": 3.0,
+    "tap": math.inf,
+}
 MessageKind = Literal["info", "warning", "error"]
 READ_ONLY: Final = "This is another player's game: you may watch it, not play it"
 AT_TABLE: Final = (
@@ -97,6 +108,10 @@ class GameController:
         self.read_only = read_only or at_table
         self.clock = clock
         self.pace: str = "normal"
+        # The player's comforts (off by default): how long a finished trick stays, and
+        # whether a card that is the only one they may play plays itself.
+        self.trick_stay: float | None = None
+        self.auto_play = False
         self.bots: dict[Seat, Bot] = self._make_bots()
         self.actors: list[Seat] = _actors(match)
         self.hold = False
@@ -262,9 +277,27 @@ class GameController:
         )
 
     @property
+    def forced_card(self) -> Action | None:
+        """The human's only legal card, when they want such a card played for them."""
+        if not self.auto_play or not self.human_to_act or self.elsewhere:
+            return None
+        legal = self.match.hand.legal_actions()
+        return legal[0] if len(legal) == 1 and is_card(legal[0]) else None
+
+    @property
+    def waits_for_tap(self) -> bool:
+        """Whether a finished trick stays on the table until the player taps it."""
+        return self.hold and self.trick_stay == math.inf
+
+    @property
     def busy(self) -> bool:
-        """Whether the table will change by itself (a bot to act, or a trick on show)."""
-        return self.hold or self.bots_to_act
+        """Whether the table will change by itself (a bot to act, a trick on show for a
+        time, or a forced card to play)."""
+        return (
+            (self.hold and not self.waits_for_tap)
+            or self.bots_to_act
+            or self.forced_card is not None
+        )
 
     @property
     def show_summary(self) -> bool:
@@ -371,7 +404,7 @@ class GameController:
         trick_done = is_card(action) and (ended or not match.hand.trick)
         # At the instant pace the bots do not wait for a finished trick: it is flashed over
         # the next one instead, but the match's last trick has none, so it is held as well.
-        instant = self.pace == "instant" and not match.is_over
+        instant = self.pace == "instant" and not match.is_over and self.trick_stay is None
         self.hold = trick_done and not instant and action != CLAIM
         if trick_done and instant and action != CLAIM:
             self.flash = (match.finished[-1] if ended else match.hand).tricks[-1]
@@ -447,10 +480,16 @@ class GameController:
         )
 
     def step(self) -> bool:
-        """Advance the table by one beat: gather a finished trick, or let one bot act."""
+        """Advance the table by one beat: gather a finished trick, play the human's forced
+        card, or let one bot act."""
         if self.hold:
+            if self.waits_for_tap:
+                return False
             self.hold = False
             return True
+        forced = self.forced_card
+        if forced is not None:
+            return self._still_current() and self._apply(forced)
         if not self.bots_to_act:
             return False
         if not self._still_current():
@@ -473,7 +512,7 @@ class GameController:
 
     def tick(self) -> bool:
         """One beat of the animation when its time has come; returns whether it moved."""
-        if self.pace == "instant" and not self.hold:
+        if self.pace == "instant" and not self.hold and self.forced_card is None:
             return self.run_bots()
         if self.drawn_state != self._table_state():
             # The table as it stands has not been drawn yet: a late beat must not skip it.
@@ -494,21 +533,40 @@ class GameController:
             # Half a beat of slack, so that a timer firing a little early still moves the
             # table; a finished trick stays its full time.
             slack = self.interval / 2
-            self.ready_at = self.clock() + (max(slack, TRICK_HOLD) if self.hold else slack)
+            stay = max(slack, TRICK_HOLD) if self.trick_stay is None else self.trick_stay
+            self.ready_at = self.clock() + (stay if self.hold else slack)
 
     def run_bots(self) -> bool:
-        """Let every bot act until it is the human's turn or the hand is over (the match's
-        last trick keeps its moment on the table)."""
-        if self.match.is_over:
+        """Let every bot act (and the human's forced cards play) until it is the human's
+        turn or the hand is over; the match's last trick, and every trick when the player
+        wants tricks to stay, keeps its moment on the table."""
+        if self.match.is_over or (self.hold and self.trick_stay is not None):
             return False
         moved = self.hold
         self.hold = False
-        while self.bots_to_act:
+        while self.bots_to_act or self.forced_card is not None:
             if not self.step():
                 break
-            self.hold = self.match.is_over and self.hold
             moved = True
+            if self.hold and (self.match.is_over or self.trick_stay is not None):
+                # The match's last trick, or any trick the player wants to stay.
+                break
+            self.hold = False
         return moved
+
+    def gather(self) -> None:
+        """The player taps the finished trick on show: it goes to its winner now."""
+        if not self.hold:
+            return
+        self.hold = False
+        if self.pace == "instant":
+            self.run_bots()
+
+    def set_comforts(self, *, trick_stay: str, auto_play: bool) -> None:
+        """The player's comforts: how long a finished trick stays (a :data:`TRICK_STAYS`
+        name; anything else is the pace) and whether a forced card plays itself."""
+        self.trick_stay = TRICK_STAYS.get(trick_stay)
+        self.auto_play = auto_play
 
     def set_pace(self, pace: str) -> None:
         """Change the animation pace (``slow``, ``normal``, ``fast`` or ``instant``)."""

@@ -1,4 +1,6 @@
-"""Each player's table preferences (felt, card back, sound, volume, void aid, bot speed).
+"""Each player's table preferences (felt, card back, sound, volume, void aid, bot speed,
+and the comforts: how long a finished trick stays, forced cards played by themselves, and
+a sound when it is the player's turn).
 
 They belong to the player (:mod:`spades.ui.identity`), not to a display name, and are kept
 in the game store with the player, so two people who both call themselves "You" keep their
@@ -11,14 +13,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from spades.app.play import PACES
+from spades.app.play import PACES, TRICK_STAYS
 from spades.app.themes import CARD_BACKS, DEFAULT_BACK, DEFAULT_FELT, FELTS
 from spades.store import Store
 
 
 @dataclass(frozen=True, slots=True)
 class TablePrefs:
-    """How one player likes the table. Sound is off until the player turns it on."""
+    """How one player likes the table. Sound is off until the player turns it on, and so
+    is each comfort: a finished trick stays with the bots' pace until the player picks
+    a time or a tap."""
 
     felt: str = DEFAULT_FELT
     back: str = DEFAULT_BACK
@@ -26,6 +30,9 @@ class TablePrefs:
     volume: int = 60
     voids: bool = False
     speed: str = "normal"
+    trick_stay: str = "pace"
+    auto_play: bool = False
+    turn_sound: bool = False
 
     @classmethod
     def from_dict(cls, data: Any) -> TablePrefs:
@@ -37,6 +44,7 @@ class TablePrefs:
         back = data.get("back")
         volume = data.get("volume")
         speed = data.get("speed")
+        stay = data.get("trick_stay")
         return cls(
             felt=felt if felt in FELTS else default.felt,
             back=back if back in CARD_BACKS else default.back,
@@ -46,6 +54,9 @@ class TablePrefs:
             else default.volume,
             voids=data.get("voids") is True,
             speed=speed if isinstance(speed, str) and speed in PACES else default.speed,
+            trick_stay=stay if isinstance(stay, str) and stay in TRICK_STAYS else "pace",
+            auto_play=data.get("auto_play") is True,
+            turn_sound=data.get("turn_sound") is True,
         )
 
 

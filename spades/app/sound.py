@@ -1,9 +1,11 @@
 """The table's sounds, synthesized here with numpy and written as WAV bytes.
 
-Five cues: a card ``snap`` when a card lands on the table, a trick ``gather`` (a soft
-sweep of cloth), a ``chime`` when our side wins the hand, and a ``made`` or ``set`` cue for
-our team's bid at the end of a hand. No recording is shipped or downloaded: each sound is
-a few lines of arithmetic, rendered at :data:`RATE` samples a second in 16-bit mono.
+Six cues: a card ``snap`` when a card lands on the table, a trick ``gather`` (a soft
+sweep of cloth), a ``chime`` when our side wins the hand, a ``made`` or ``set`` cue for
+our team's bid at the end of a hand, and a ``turn`` knock when the table comes to the
+player (played only for a player who asks for it). No recording is shipped or downloaded:
+each sound is a few lines of arithmetic, rendered at :data:`RATE` samples a second in
+16-bit mono.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from spades.engine.cards import SOUTH, Seat, is_card, team_of
 from spades.engine.match import Match
 
 RATE: Final = 22_050
-CUES: Final = ("snap", "gather", "chime", "made", "set")
+CUES: Final = ("snap", "gather", "chime", "made", "set", "turn")
 #: The loudest sample of a cue at full volume (a little headroom below clipping).
 PEAK: Final = 0.9
 Samples = npt.NDArray[np.float64]
@@ -91,12 +93,18 @@ def _set() -> Samples:
     return _sequence([(392.0, 0.0), (329.6, 0.18)], 9, 0.55)
 
 
+def _knock() -> Samples:
+    # Two soft low knocks on wood: the table waits for you.
+    return _sequence([(220.0, 0.0), (220.0, 0.12)], 30, 0.25)
+
+
 _MAKERS: Final = {
     "snap": _snap,
     "gather": _gather,
     "chime": _chime,
     "made": _made,
     "set": _set,
+    "turn": _knock,
 }
 
 
@@ -147,12 +155,14 @@ def clip(cues: tuple[str, ...], volume: float, *, tail: int = 0) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class TableMoment:
-    """What the sounds follow on the table: the game, its actions, tricks gathered, hands."""
+    """What the sounds follow on the table: the game, its actions, tricks gathered, hands,
+    and who is to act."""
 
     game: str | None
     ply: int
     gathered: int
     hands: int
+    to_act: Seat | None = None
 
 
 def moment(match: Match, *, holding: bool, game: str | None) -> TableMoment:
@@ -162,7 +172,9 @@ def moment(match: Match, *, holding: bool, game: str | None) -> TableMoment:
         gathered += len(match.hand.tricks)
     if holding:
         gathered -= 1
-    return TableMoment(game, len(match.history), gathered, len(match.finished))
+    return TableMoment(
+        game, len(match.history), gathered, len(match.finished), match.current_player
+    )
 
 
 def cues_between(
@@ -173,8 +185,8 @@ def cues_between(
 
     A card played snaps, a gathered trick swishes, and an ended hand gives our side's bid
     cue (made or set: our team's, or in cutthroat the player's own) and a chime when we
-    took more points than every other side. Nothing sounds
-    for a first look, another game, or an undo (the table went back).
+    took more points than every other side; the table coming to ``seat`` knocks. Nothing
+    sounds for a first look, another game, or an undo (the table went back).
     """
     if before is None or before.game != after.game or after.ply < before.ply:
         return ()
@@ -191,4 +203,6 @@ def cues_between(
             cues.append("made" if ours.made else "set")
         if all(ours.points > side.points for i, side in enumerate(sides) if i != mine):
             cues.append("chime")
+    if after.to_act == seat and before.to_act != seat:
+        cues.append("turn")
     return tuple(cues)

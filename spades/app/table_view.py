@@ -209,6 +209,8 @@ class TableView:
     show_last_trick: bool = False
     #: The hint button is offered (Play, the practice hand, a table whose options allow it).
     hints: bool = False
+    #: The held trick stays until the player taps it (their choice on Play).
+    waits_for_tap: bool = False
 
     @property
     def seat(self) -> Seat:
@@ -291,6 +293,7 @@ def table_view(controller: GameController) -> TableView:
         can_undo=controller.can_undo(),
         show_last_trick=controller.show_last_trick,
         hints=True,
+        waits_for_tap=controller.waits_for_tap,
     )
 
 

@@ -65,6 +65,17 @@ PREF_KEYS: Final = {
     "volume": "sound_volume",
     "voids": "show_voids",
     "speed": "speed",
+    "trick_stay": "trick_stay",
+    "auto_play": "auto_play",
+    "turn_sound": "turn_sound",
+}
+#: How each choice of how long a finished trick stays reads.
+TRICK_STAY_LABELS: Final = {
+    "pace": "With the bots' speed",
+    "1": "1 second",
+    "2": "2 seconds",
+    "3": "3 seconds",
+    "tap": "Until I tap Next trick",
 }
 
 
@@ -227,6 +238,31 @@ def _table_widgets() -> None:
         key=PREF_KEYS["volume"],
         on_change=_save_prefs,
         help="How loud the sounds play; it can be set while they are off.",
+    )
+    st.toggle(
+        "A sound when it is my turn",
+        value=saved.turn_sound,
+        key=PREF_KEYS["turn_sound"],
+        on_change=_save_prefs,
+        help="A soft knock each time the table waits for you (with sounds on).",
+    )
+    stays = list(TRICK_STAY_LABELS)
+    st.selectbox(
+        "A finished trick stays",
+        stays,
+        index=stays.index(saved.trick_stay),
+        format_func=TRICK_STAY_LABELS.__getitem__,
+        key=PREF_KEYS["trick_stay"],
+        on_change=_save_prefs,
+        help="How long the four cards of a trick stay on the table before they go to "
+        "the winner, at every speed.",
+    )
+    st.toggle(
+        "Play a forced card by itself",
+        value=saved.auto_play,
+        key=PREF_KEYS["auto_play"],
+        on_change=_save_prefs,
+        help="When only one of your cards may be played, it is played for you.",
     )
 
 

@@ -93,6 +93,8 @@ class TableHandlers:
     last_trick: Callable[[], None] | None = None
     hint: Callable[[int], None] | None = None
     undo: Callable[[int], None] | None = None
+    #: Send the finished trick on show to its winner, where tricks wait for a tap.
+    gather: Callable[[], None] | None = None
 
 
 # ----------------------------------------------------------------- callbacks
@@ -121,9 +123,15 @@ def _on_last_trick() -> None:
     controller.show_last_trick = not controller.show_last_trick
 
 
+def _on_gather() -> None:
+    controller = acting_game()
+    if controller is not None:
+        controller.gather()
+
+
 #: The Play page's clicks: to the session's game.
 PLAY_HANDLERS: Final = TableHandlers(
-    act=_on_action, last_trick=_on_last_trick, hint=_on_hint, undo=_on_undo
+    act=_on_action, last_trick=_on_last_trick, hint=_on_hint, undo=_on_undo, gather=_on_gather
 )
 
 
@@ -223,6 +231,15 @@ def _blind_choice(view: TableView, on: TableHandlers) -> dict[str, str]:
 def _controls(view: TableView, on: TableHandlers) -> None:
     ply = view.ply
     with st.container(key="controls", horizontal=True, gap="small"):
+        if view.waits_for_tap and on.gather is not None:
+            st.button(
+                "Next trick",
+                key="gather_trick",
+                type="primary",
+                icon=":material/redo:",
+                help="The trick goes to its winner, and play goes on",
+                on_click=on.gather,
+            )
         if view.hints and on.hint is not None:
             st.button(
                 "Hint",
@@ -453,6 +470,8 @@ def play_cues(cues: Sequence[str], look: TablePrefs) -> None:
     """Play ``cues`` when the player wants sound; the clip stays on the page until the
     next one, so that a rerun does not cut it short."""
     state = sounds()
+    # The knock on the player's turn is a comfort of its own, asked for apart.
+    cues = [cue for cue in cues if cue != "turn" or look.turn_sound]
     if not look.sound or look.volume == 0:
         state.clip = None
     elif cues:
@@ -563,6 +582,7 @@ def render() -> None:
     chosen = sidebar.render(controller, on_new_game=_on_new_game)
     controller.set_pace(chosen.pace)
     look = sidebar.table_prefs()
+    controller.set_comforts(trick_stay=look.trick_stay, auto_play=look.auto_play)
     style.inject(look.felt, look.back, controller.interval)
     if controller.pace == "instant":
         controller.run_bots()
