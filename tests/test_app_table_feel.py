@@ -224,6 +224,20 @@ def test_a_trick_that_waits_for_a_tap_goes_on_with_next_trick() -> None:
     assert "gather_trick" not in {b.key for b in at.button}
 
 
+def test_a_player_has_one_name_on_play_as_on_their_profile_and_at_tables() -> None:
+    at = _app()
+    at.selectbox(key="felt").set_value("royal").run()
+    ada = _player(at)
+    assert ada is not None
+    # Named on the Profile page (the name shared tables show), Play greets them by it.
+    app_store().rename_player(ada, "Ada Lovelace")
+    again = _same_browser(at)
+    assert again.text_input(key="player_name").value == "Ada Lovelace"
+    # And a name typed on Play is the one the profile and the tables show.
+    again.text_input(key="player_name").set_value("Ada L.").run()
+    assert app_store().player_name(ada) == "Ada L."
+
+
 def test_two_browsers_with_the_same_name_keep_their_own_tables() -> None:
     ada = _app()
     ada.text_input(key="player_name").set_value("You").run()

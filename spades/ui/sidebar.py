@@ -45,7 +45,7 @@ from spades.engine.rules import (
     describe_options,
     value_words,
 )
-from spades.store import StoreError
+from spades.store import NAME_MAX, StoreError
 from spades.ui import identity, safe
 from spades.ui.db import app_store
 
@@ -181,6 +181,17 @@ def _save_prefs() -> None:
         prefs.save(app_store(), identity.ensure_player(_player_name()), chosen)
     except StoreError as err:
         st.session_state[PREFS_ERROR_KEY] = f"Your table could not be saved: {err}"
+
+
+def _known_name(controller: GameController) -> str:
+    """The player's one name: the one kept with the player (the Profile page's display
+    name, the name at shared tables), else the name in the game on the table."""
+    player = identity.player_id()
+    try:
+        kept = app_store().player_name(player) if player is not None else None
+    except StoreError:
+        kept = None
+    return (kept or controller.players[HUMAN_SEAT])[:NAME_MAX]
 
 
 def _rename_player() -> None:
@@ -320,8 +331,7 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
     """Draw the sidebar and return the settings it holds now; ``on_new_game`` starts a new
     game (offered when the rules chosen differ from the game's)."""
     if "player_name" not in st.session_state and not controller.read_only:
-        # A reopened game brings back its player's name.
-        st.session_state["player_name"] = controller.players[HUMAN_SEAT][:20]
+        st.session_state["player_name"] = _known_name(controller)
     chosen = settings()
     if "speed" not in st.session_state:
         chosen.pace = _saved_prefs().speed
@@ -345,7 +355,7 @@ def render(controller: GameController, *, on_new_game: Callable[[], None]) -> Pl
         st.caption("The options below apply when you start a new game.")
         name = st.text_input(
             "Your name",
-            max_chars=20,
+            max_chars=NAME_MAX,
             key="player_name",
             on_change=_rename_player,
             help="The name the table shows for you.",
