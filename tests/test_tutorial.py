@@ -351,7 +351,7 @@ def test_course_builds_a_card_answer_and_counts_only_the_first_try() -> None:
     assert course.progress.first_try_totals() == (0, 1)
     course.next_exercise()
     assert course.exercise is not None and course.exercise.seed == exercise_seed(3, 2, 1)
-    assert course.picked == set() and course.feedback is None
+    assert course.picked == [] and course.feedback is None
 
 
 def test_practice_hand_explains_a_card_other_than_the_experts() -> None:
@@ -402,7 +402,7 @@ def test_a_click_left_over_from_another_exercise_changes_nothing() -> None:
     assert ex is not None
     stranger = next(c for c in range(52) if c not in ex.hand)
     course.toggle(stranger)
-    assert course.picked == set()
+    assert course.picked == []
     course.go(7)
     with pytest.raises(ValueError, match="not options"):
         course.answer(123456)

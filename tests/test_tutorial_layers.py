@@ -140,9 +140,9 @@ def test_a_click_on_an_exercise_table_answers_it_and_one_from_an_earlier_table_i
     cards = course.exercise
     assert table is not None and cards is not None and cards.kind == "cards"
     course.click(cards.hand[0], table.ply)
-    assert course.picked == {cards.hand[0]}
+    assert course.picked == [cards.hand[0]]
     course.click(cards.hand[0], table.ply)
-    assert course.picked == set()
+    assert course.picked == []
 
 
 def test_a_click_on_the_practice_table_plays_unless_the_hand_has_moved_on() -> None:

@@ -22,6 +22,7 @@ import streamlit as st
 from spades.app.prefs import TablePrefs
 from spades.app.tutorial import (
     ANSWERED,
+    EXERCISES_TO_PASS,
     LESSONS,
     PRACTICE_LESSON,
     Course,
@@ -98,11 +99,10 @@ def _table(learner: Course, on: TableHandlers) -> None:
 def _progress(learner: Course) -> None:
     done = len(learner.progress.done)
     right, tried = learner.progress.first_try_totals()
-    st.progress(
-        done / len(LESSONS),
-        text=f"{done} of {len(LESSONS)} lessons done · "
-        f"{right} of {tried} exercises right on the first try",
+    firsts = (
+        f"{right} of {tried} exercises right on the first try" if tried else "no exercise tried yet"
     )
+    st.progress(done / len(LESSONS), text=f"{done} of {len(LESSONS)} lessons done · {firsts}")
     if learner.progress.finished:
         st.success("You have finished the tutorial. You know the whole game: go and play it!")
         st.page_link("pages/play.py", label="Play a match against the bots", icon="♠")
@@ -143,7 +143,7 @@ def _check_cards(learner: Course, ex: Exercise) -> None:
     """The cards picked on the table so far, ringed there, and the button that checks them."""
     for card in learner.picked:
         style.highlight(card_key(card))
-    picked = ", ".join(ex.label(c) for c in sorted(learner.picked)) or "none yet"
+    picked = ", ".join(ex.label(c) for c in learner.picked) or "none yet"
     st.caption(f"Picked: {picked}")
     st.button(
         "Check",
@@ -261,6 +261,12 @@ def render() -> None:
     current = learner.lesson
     st.header(f"Lesson {current.number}: {current.title}")
     st.markdown(current.explanation)
+    if current.number != PRACTICE_LESSON:
+        right = learner.progress.right.get(current.number, 0)
+        st.caption(
+            f"Answer {EXERCISES_TO_PASS} exercises right to finish the lesson "
+            f"({min(right, EXERCISES_TO_PASS)} so far)."
+        )
     if current.number == PRACTICE_LESSON:
         _practice(learner)
     else:

@@ -63,7 +63,8 @@ class Course:
         self.lesson_no = 0
         self.index = 0
         self.exercise: Exercise | None = None
-        self.picked: set[int] = set()
+        # The cards picked for a "cards" answer, in the order they were clicked.
+        self.picked: list[int] = []
         self.feedback: Feedback | None = None
         self.attempts = 0
         self.solved = False
@@ -106,7 +107,7 @@ class Course:
         self._reset_answer()
 
     def _reset_answer(self) -> None:
-        self.picked = set()
+        self.picked = []
         self.feedback = None
         self.attempts = 0
         self.solved = False
@@ -156,7 +157,10 @@ class Course:
             return
         if value not in {option.value for option in self.exercise.options}:
             return
-        self.picked ^= {value}
+        if value in self.picked:
+            self.picked.remove(value)
+        else:
+            self.picked.append(value)
         self.feedback = None
 
     def answer(self, value: int | None = None) -> Feedback:

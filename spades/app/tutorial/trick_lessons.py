@@ -199,7 +199,8 @@ def _legal_summary(state: HandState, hand: tuple[Card, ...], legal: frozenset[in
             )
         if any(suit_of(c) == led for c in hand):
             return f"Every card you hold is a {_SUIT_SINGULAR[led]}, so any of them will do."
-        return f"You have no {SUIT_NAMES[led]}, so any card may be played, a spade included."
+        spades_too = "" if DECK.is_trump(state.trick[0]) else ", a spade included"
+        return f"You have no {SUIT_NAMES[led]}, so any card may be played{spades_too}."
     if len(legal) < len(hand):
         return (
             "Spades are not broken and you hold other suits, so you may lead anything "
