@@ -241,12 +241,14 @@ def test_cutthroat_answers_are_the_engines_for_three_players(seed: int) -> None:
     three = Rules(players=3, partnerships=False)
     if ex.scores is None:
         # "You bid B and took T": the learner's own score, with nobody's tricks but theirs.
+        assert ex.case is not None and sum(ex.case.tricks) == three.hand_size
         bid, took = map(int, re.findall(r"\d+", ex.prompt)[:2])
+        assert (ex.case.bids[SOUTH], ex.case.tricks[SOUTH]) == (bid, took)
         mine = score_players(
             three,
-            bids=(1, 1, bid),
-            blind=(False,) * 3,
-            tricks=(three.hand_size - took, 0, took),
+            bids=ex.case.bids,
+            blind=ex.case.blind,
+            tricks=ex.case.tricks,
             bags_before=(0, 0, 0),
         ).players[SOUTH]
         assert ex.answer == {mine.points} and picked == f"{mine.points:+d}"
