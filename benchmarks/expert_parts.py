@@ -32,14 +32,8 @@ from spades.bots import make_bot, register
 from spades.engine.cards import Action
 from spades.engine.observation import Observation, Phase
 from spades.engine.rules import Rules
-from spades.sim.arena import (
-    DealResult,
-    format_deals,
-    mean_interval,
-    play_all,
-    play_deal,
-    summarise_deals,
-)
+from spades.sim.arena import BotSpec, DealResult, play_all, play_deal, summarise_deals
+from spades.sim.report import format_deals, mean_interval
 
 
 class _Halves:
@@ -67,8 +61,8 @@ def _expert_plays(*, seed: int | None = None, **options: Any) -> _Halves:
 
 
 def _row(deal: DealResult) -> dict[str, Any]:
-    row: dict[str, Any] = {"seed": deal.seed, "margin": deal.margin}
-    for name, side in deal.sides.items():
+    row: dict[str, Any] = {"seed": deal.seed, "margin": deal.margin()}
+    for name, side in zip("ab", deal.sides, strict=True):
         row[name] = {
             "bags": side.bags,
             "nil_bids": side.nil_bids,
@@ -104,12 +98,11 @@ def main() -> None:
     parser.add_argument("--base", help="an earlier --out file on the same deals, to pair with")
     args = parser.parse_args()
     rules = Rules()
-    a = (args.bot, json.loads(args.options))
-    b = (args.against, {})
-    tasks = [(rules, args.seed + i, a, b) for i in range(args.deals)]
+    bots: tuple[BotSpec, ...] = ((args.bot, json.loads(args.options)), (args.against, {}))
+    tasks = [(rules, args.seed + i, bots) for i in range(args.deals)]
     deals = play_all(play_deal, tasks, args.workers, "deals")
     summary = summarise_deals(
-        deals, a=args.bot, b=args.against, seed=args.seed, rules=rules, workers=args.workers
+        deals, bots=(args.bot, args.against), seed=args.seed, rules=rules, workers=args.workers
     )
     print(format_deals(summary))
     rows = [_row(deal) for deal in deals]

@@ -114,10 +114,50 @@ _ARENA_DEALS = 1000
 
 
 def _arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from spades.sim.arena import format_deals, format_summary, run_arena, run_deals
+    """The duplicate arena: two bots in the partnership game, or in cutthroat (--players)
+    two bots (A in one seat, B in the others) or one a seat."""
+    from spades.sim.arena import run_deals, run_matches
+    from spades.sim.report import format_deals, format_matches
 
-    if args.players is not None:
-        return _cutthroat_arena(parser, args)
+    options = json.loads(args.rules)
+    if args.players is None:
+        names = _partnership_bots(parser, args)
+    else:
+        options |= {"partnerships": False, "players": args.players}
+        names = _cutthroat_bots(parser, args)
+    deals = args.deals if args.deals is not None else (0 if args.matches else _ARENA_DEALS)
+    if deals < 0 or args.matches < 0:
+        parser.error("--deals and --matches count games and cannot be negative")
+    if not deals and not args.matches:
+        counts = "--deals" if args.players else "--deals or --matches"
+        parser.error(f"nothing to play: give {counts} a positive count")
+    sides = [json.loads(args.a_options), json.loads(args.b_options)]
+    bots = [(name, sides[i] if i < 2 else {}) for i, name in enumerate(names)]
+    rules = Rules.from_dict(options)
+    common: dict[str, Any] = {"seed": args.seed, "rules": rules, "workers": args.workers}
+    deal_summary = run_deals(bots, deals=deals, **common) if deals else None
+    match_summary = run_matches(bots, matches=args.matches, **common) if args.matches else None
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "deals": None if deal_summary is None else deal_summary.to_dict(),
+                    "matches": None if match_summary is None else match_summary.to_dict(),
+                }
+            )
+        )
+        return 0
+    parts = []
+    if deal_summary is not None:
+        parts.append(format_deals(deal_summary))
+    if match_summary is not None:
+        parts.append(format_matches(match_summary))
+    print("\n\n".join(parts))
+    return 0
+
+
+def _partnership_bots(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """Sides A's and B's bots, named as BOT arguments or with --a and --b."""
     if len(args.bots) > 2:
         parser.error("arena takes at most two bots, A and B")
     named = [args.a, args.b]
@@ -125,61 +165,19 @@ def _arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if named[index] is not None:
             parser.error(f"give side {'AB'[index]}'s bot once, as BOT or as --{'ab'[index]}")
         named[index] = bot
-    a, b = named[0] or _ARENA_A, named[1] or _ARENA_B
-    deals = args.deals if args.deals is not None else (0 if args.matches else _ARENA_DEALS)
-    if deals < 0 or args.matches < 0:
-        parser.error("--deals and --matches count games and cannot be negative")
-    if not deals and not args.matches:
-        parser.error("nothing to play: give --deals or --matches a positive count")
-    common: dict[str, Any] = {
-        "seed": args.seed,
-        "rules": Rules.from_dict(json.loads(args.rules)),
-        "workers": args.workers,
-        "a_options": json.loads(args.a_options),
-        "b_options": json.loads(args.b_options),
-    }
-    deal_summary = run_deals(a, b, deals=deals, **common) if deals else None
-    match_summary = run_arena(a, b, matches=args.matches, **common) if args.matches else None
-    if args.json:
-        print(json.dumps({"deals": deal_summary, "matches": match_summary}))
-        return 0
-    parts = []
-    if deal_summary is not None:
-        parts.append(format_deals(deal_summary))
-    if match_summary is not None:
-        parts.append(format_summary(match_summary))
-    print("\n\n".join(parts))
-    return 0
+    return [named[0] or _ARENA_A, named[1] or _ARENA_B]
 
 
-def _cutthroat_arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """The cutthroat duplicate: two bots (A in one seat, B in the others) or one a seat."""
-    from spades.sim.arena_cutthroat import format_cutthroat, run_cutthroat_deals
-
+def _cutthroat_bots(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The cutthroat bots, named as BOT arguments: two, or one a seat."""
     if args.matches:
         parser.error("cutthroat plays --deals only; --matches is the partnership game's")
     if args.a is not None or args.b is not None:
         parser.error("name the cutthroat bots as BOT arguments")
-    names = args.bots or [_ARENA_A, _ARENA_B]
+    names: list[str] = args.bots or [_ARENA_A, _ARENA_B]
     if len(names) not in (2, args.players):
         parser.error(f"cutthroat takes two bots or {args.players}, one a seat")
-    deals = _ARENA_DEALS if args.deals is None else args.deals
-    if deals <= 0:
-        parser.error("nothing to play: give --deals a positive count")
-    options = [json.loads(args.a_options), json.loads(args.b_options)]
-    bots = [(name, options[i] if i < 2 else {}) for i, name in enumerate(names)]
-    summary = run_cutthroat_deals(
-        bots,
-        players=args.players,
-        deals=deals,
-        seed=args.seed,
-        rules=Rules.from_dict(
-            json.loads(args.rules) | {"partnerships": False, "players": args.players}
-        ),
-        workers=args.workers,
-    )
-    print(json.dumps({"deals": summary}) if args.json else format_cutthroat(summary))
-    return 0
+    return names
 
 
 def _ratings(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """The bots in cutthroat, three and four players each for themselves: only legal actions in
 random hands, no partner to protect, opponents' nils busted, nil judged for the table,
-the leader set near the target, the deal sampler's hands, and the cutthroat arena's
-duplicate."""
+the leader set near the target and the deal sampler's hands (the cutthroat duplicate is
+the arena's, in test_arena.py)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,6 @@ from spades.engine.cards import (
 )
 from spades.engine.rules import Rules
 from spades.engine.state import HandState, Phase
-from spades.sim.arena_cutthroat import lineup_of, run_cutthroat_deals
 
 C = parse_card
 THREE = Rules(players=3, partnerships=False)
@@ -245,73 +244,6 @@ def test_cutthroat_sampler_deals_the_hidden_cards_to_hands_of_the_right_sizes(
         assert everything.bit_count() == sum(hand.bit_count() for hand in deal)
         assert not everything & (obs.played_mask | obs.set_aside)
         assert 0 < weight <= 1
-
-
-# ------------------------------------------------------------------------ arena
-def test_cutthroat_arena_lineups_put_bot_a_in_one_seat_or_each_bot_in_one() -> None:
-    assert lineup_of(2, 3) == (0, 1, 1)
-    assert lineup_of(3, 3) == (0, 1, 2)
-    with pytest.raises(ValueError, match="two bots or one a seat"):
-        lineup_of(3, 4)
-
-
-@pytest.mark.parametrize("players", [3, 4])
-def test_cutthroat_duplicate_of_a_bot_against_itself_mirrors_exactly(players: int) -> None:
-    summary = run_cutthroat_deals(
-        [("standard", {}), ("standard", {})], players=players, deals=4, seed=2, progress=False
-    )
-    assert summary["margin_per_hand"] == 0.0
-    assert summary["margin_per_hand_ci95"] == [0.0, 0.0]
-    assert {edge["edge_per_hand"] for edge in summary["edges"].values()} == {0.0}
-
-
-def test_cutthroat_duplicate_turns_every_bot_through_every_seat_and_sees_the_stronger() -> None:
-    summary = run_cutthroat_deals(
-        [("standard", {}), ("random", {})], players=3, deals=12, seed=0, progress=False
-    )
-    assert summary["lineup"] == ["standard", "random", "random"]
-    assert summary["sides"]["a"]["hands"] == 12 * 3 and summary["sides"]["b"]["hands"] == 12 * 6
-    assert summary["margin_per_hand_ci95"][0] > 0 and summary["edges"]["a"]["edge_per_hand"] > 0
-    # The edges over the table, weighted by the seats each bot holds, add up to nothing.
-    edges = summary["edges"]
-    assert edges["a"]["edge_per_hand"] + 2 * edges["b"]["edge_per_hand"] == pytest.approx(0.0)
-
-
-def test_cutthroat_duplicate_figures_are_the_same_with_one_worker_or_two() -> None:
-    bots = [("standard", {}), ("basic", {}), ("random", {})]
-    one = run_cutthroat_deals(bots, players=3, deals=4, seed=9, workers=1, progress=False)
-    two = run_cutthroat_deals(bots, players=3, deals=4, seed=9, workers=2, progress=False)
-    assert one["margins"] == two["margins"] and one["edges"] == two["edges"]
-
-
-def test_cutthroat_arena_command_prints_the_margins_and_edges(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    argv = ["arena", "standard", "basic", "random", "--players", "3", "--deals", "2"]
-    assert main([*argv, "--workers", "1"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("margin per hand, standard (A) minus basic (B):")
-    assert "C random: edge over the table" in out
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["arena", "standard", "basic", "--players", "3", "--matches", "2"],
-        ["arena", "standard", "basic", "random", "--players", "4", "--deals", "2"],
-        ["arena", "--a", "standard", "--players", "3", "--deals", "2"],
-    ],
-)
-def test_cutthroat_arena_command_refuses_what_it_cannot_play(argv: list[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(argv)
-
-
-def test_the_partnership_arena_refuses_cutthroat_rules() -> None:
-    from spades.sim.arena import run_deals
-
-    with pytest.raises(ValueError, match="partnership game"):
-        run_deals("basic", "basic", deals=1, seed=0, rules=THREE, progress=False)
 
 
 def test_cutthroat_random_rollouts_are_refused_with_a_reason() -> None:

@@ -21,6 +21,7 @@ from spades.app.tutorial import (
     make_exercise,
     trick_kind,
 )
+from spades.app.tutorial.lessons import quoted
 from spades.bots import make_bot
 from spades.bots.hint import hint_bot_name
 from spades.engine.cards import BLIND_NIL, NIL, NORTH, SOUTH
@@ -241,12 +242,14 @@ def test_cutthroat_answers_are_the_engines_for_three_players(seed: int) -> None:
     three = Rules(players=3, partnerships=False)
     if ex.scores is None:
         # "You bid B and took T": the learner's own score, with nobody's tricks but theirs.
+        assert ex.case is not None and sum(ex.case.tricks) == three.hand_size
         bid, took = map(int, re.findall(r"\d+", ex.prompt)[:2])
+        assert (ex.case.bids[SOUTH], ex.case.tricks[SOUTH]) == (bid, took)
         mine = score_players(
             three,
-            bids=(1, 1, bid),
-            blind=(False,) * 3,
-            tricks=(three.hand_size - took, 0, took),
+            bids=ex.case.bids,
+            blind=ex.case.blind,
+            tricks=ex.case.tricks,
             bags_before=(0, 0, 0),
         ).players[SOUTH]
         assert ex.answer == {mine.points} and picked == f"{mine.points:+d}"
@@ -265,6 +268,29 @@ def test_cutthroat_end_cases_include_every_ending() -> None:
         for seed in range(1, 41, 2)
     }
     assert outcomes == {"Left wins", "Right wins", "You win", "Another hand is played"}
+
+
+def test_the_lessons_quote_the_rules_and_the_engines_scoring() -> None:
+    numbers = quoted(Rules(target_score=300, mercy_score=-500, bag_limit=5, bag_penalty=50))
+    assert (numbers["target"], numbers["mercy"], numbers["bag_limit"]) == (300, "−500", 5)
+    assert numbers["bag_penalty"] == 50
+    made_nil = (
+        score_hand(
+            RULES,
+            bids=(0, 3, 4, 6),
+            blind=(True, False, False, False),
+            tricks=(0, 3, 4, 6),
+            bags_before=(0, 0),
+        )
+        .teams[0]
+        .lines[0]
+    )
+    assert quoted(RULES)["blind_nil"] == made_nil.points == 200
+    texts = {item.number: item.explanation for item in LESSONS}
+    assert "{" not in "".join(texts.values())
+    assert f"±{quoted(RULES)['nil']}" in texts[7] and f"**{RULES.target_score}**" in texts[8]
+    assert f"**{quoted(RULES)['mercy']}**" in texts[8]
+    assert f"{Rules(players=3, partnerships=False).hand_size} cards" in texts[10]
 
 
 def test_game_end_cases_include_every_ending() -> None:

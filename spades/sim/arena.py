@@ -1,51 +1,70 @@
-"""The arena: two bots play duplicate deals and matches, and the summary says which is
-stronger and by how much.
+"""The arena: bots play duplicate deals and matches, and the summary says which is
+stronger and by how much, in the partnership game and in cutthroat alike.
 
-Duplicate format: every seed is played twice, once with side A at North/South and once
-with side A at East/West, so both sides hold the same cards and the luck of the deal
-cancels out. Two measures use it:
+Duplicate format: every seed is played once for each turn of the bots' lineup round the
+table, so that every bot holds every hand and the luck of the deal cancels out. Two bots
+A and B sit A, B, A, B in the partnership game, so its two plays swap the teams' seats;
+in cutthroat they sit A, B, B (A, B, B, B for four players), and as many bots as seats
+sit one a seat. Which game is played comes from the rules.
 
 - **Deals** (the headline, :func:`run_deals`): a seed fixes one deal and its dealer, the
-  first hand of the match with that seed, played from 0-0. A deal's margin is A's points
-  minus B's, averaged over its two plays, and the summary gives the mean margin per hand
-  with its 95% interval. From 0-0 a bag scores +1 and no penalty falls, so a second
-  figure charges each bag its share of the bag penalty (10 points by default).
-- **Matches** (:func:`run_arena`): a seed fixes a whole match, every deal and the first
-  dealer; the summary gives the match wins and points per hand.
+  first hand of the match with that seed, played from 0-0. A pair's margin is A's points
+  minus B's (the mean of the sides B holds), averaged over the plays, and the summary
+  gives the mean margin per hand with its 95% interval over the deals, and each bot's
+  edge: its points minus the table's mean. From 0-0 a bag scores +1 and no penalty
+  falls, so a second figure charges each bag its share of the bag penalty (10 points by
+  default).
+- **Matches** (:func:`run_matches`, the partnership game): a seed fixes a whole match,
+  every deal and the first dealer; the summary gives the match wins and points per hand.
 
-Both play the partnership game; cutthroat deals have their own duplicate, with the bots
-turned round the table (:mod:`spades.sim.arena_cutthroat`).
+Each seat's bot is seeded by the seed and the seat alone, never by the bot, so swapping
+A and B swaps the plays, and a bot against itself plays the same hand in every turn of
+the lineup: its margins are then exactly 0. The summaries, typed, and their text are
+:mod:`spades.sim.report`'s.
 
->>> summary = run_deals("random", "random", deals=2, seed=3, progress=False)
->>> summary["deals"], summary["margin_per_hand"]  # a bot against itself mirrors exactly
-(2, 0.0)
->>> summary = run_arena("random", "random", matches=1, seed=3, progress=False)
->>> summary["games"], summary["wins"]["a"] + summary["wins"]["b"] + summary["wins"]["draws"]
+>>> pair = [("random", {}), ("random", {})]
+>>> summary = run_deals(pair, deals=2, seed=3, progress=False)
+>>> summary.lineup, summary.margin.per_hand
+(('random', 'random', 'random', 'random'), 0.0)
+>>> three = Rules(players=3, partnerships=False)
+>>> summary = run_deals(pair, deals=2, seed=3, rules=three, progress=False)
+>>> summary.lineup, summary.margin.per_hand, summary.edges[0].per_hand
+(('random', 'random', 'random'), 0.0, 0.0)
+>>> summary = run_matches(pair, matches=1, seed=3, progress=False)
+>>> summary.games, sum(summary.wins) + summary.draws
 (2, 2)
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import platform
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 from spades.bots import Bot, make_bot
 from spades.bots.drive import drive
-from spades.engine.cards import Action, team_of
+from spades.engine.cards import Action, Seat
 from spades.engine.match import Match
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
-
-# A match that has not ended after this many hands is stopped and scored as it stands.
-MAX_HANDS: Final = 100
-_Z95: Final = 1.959964
+from spades.engine.state import HandState
+from spades.sim.report import (
+    MAX_HANDS,
+    DealSummary,
+    Edge,
+    Margin,
+    MatchSummary,
+    SideSummary,
+    mean_interval,
+    wilson_interval,
+)
 
 #: A bot by name and its options.
 BotSpec = tuple[str, dict[str, Any]]
@@ -55,7 +74,7 @@ _Result = TypeVar("_Result")
 
 @dataclass(slots=True)
 class SideStats:
-    """One side's tallies over its games."""
+    """One bot's tallies over its hands."""
 
     hands: int = 0
     points: int = 0
@@ -84,39 +103,27 @@ class SideStats:
         self.bags += other.bags
         self.times.extend(other.times)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> SideSummary:
         times = sorted(self.times)
         contracts = max(self.contracts, 1)
-        return {
-            "hands": self.hands,
-            "bid_exact": self.exact / contracts,
-            "bid_over": self.over / contracts,
-            "bid_under": self.under / contracts,
-            "set_rate": self.under / contracts,
-            "nil_bids": self.nil_bids,
-            "nil_success": self.nil_made / self.nil_bids if self.nil_bids else None,
-            "blind_nil_bids": self.blind_nil_bids,
-            "blind_nil_success": (
+        return SideSummary(
+            hands=self.hands,
+            bid_exact=self.exact / contracts,
+            bid_over=self.over / contracts,
+            bid_under=self.under / contracts,
+            set_rate=self.under / contracts,
+            nil_bids=self.nil_bids,
+            nil_success=self.nil_made / self.nil_bids if self.nil_bids else None,
+            blind_nil_bids=self.blind_nil_bids,
+            blind_nil_success=(
                 self.blind_nil_made / self.blind_nil_bids if self.blind_nil_bids else None
             ),
-            "bags_per_hand": self.bags / max(self.hands, 1),
-            "points_per_hand": self.points / max(self.hands, 1),
-            "decisions": len(times),
-            "decision_ms_p50": _quantile(times, 0.5) * 1000,
-            "decision_ms_p95": _quantile(times, 0.95) * 1000,
-        }
-
-
-@dataclass(slots=True)
-class GameResult:
-    """One game of a duplicate pair, from the sides' point of view."""
-
-    seed: int  # the match seed, which fixes every deal
-    a_seats: int  # 0: side A sat North/South, 1: East/West
-    winner: str | None  # "a", "b" or None for a draw
-    capped: bool
-    hands: int
-    sides: dict[str, SideStats]
+            bags_per_hand=self.bags / max(self.hands, 1),
+            points_per_hand=self.points / max(self.hands, 1),
+            decisions=len(times),
+            decision_ms_p50=_quantile(times, 0.5) * 1000,
+            decision_ms_p95=_quantile(times, 0.95) * 1000,
+        )
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -126,14 +133,71 @@ def _quantile(values: list[float], q: float) -> float:
     return values[index]
 
 
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """One play of a deal: for each side that scores (a team, or in cutthroat a player),
+    the index of its bot, its points and its bags."""
+
+    bots: tuple[int, ...]
+    points: tuple[int, ...]
+    bags: tuple[int, ...]
+
+    def worth(self, per_bag: float) -> list[float]:
+        """Each side's points, with each of its bags charged ``per_bag`` points."""
+        return [p - per_bag * g for p, g in zip(self.points, self.bags, strict=True)]
+
+
 @dataclass(slots=True)
 class DealResult:
-    """One deal of the hand-level duplicate, played once with side A at North/South and
-    once at East/West."""
+    """One deal played once for each turn of the lineup, and each bot's tallies."""
 
     seed: int  # the match seed whose first hand this is
-    margin: float  # A's points minus B's, averaged over the two plays
-    sides: dict[str, SideStats]
+    plays: list[Seating]
+    sides: list[SideStats]
+
+    def margin(self, a: int = 0, b: int = 1, *, per_bag: float = 0.0) -> float:
+        """Bot ``a``'s points minus bot ``b``'s (the mean of the sides ``b`` holds),
+        averaged over the plays, each bag charged ``per_bag`` points (cross-multiplied
+        before dividing, so that whole points cancel exactly).
+
+        >>> deal = DealResult(0, [Seating((0, 1), (60, -40), (2, 0))], [SideStats()] * 2)
+        >>> deal.margin(), deal.margin(per_bag=10.0), deal.margin(1, 0)
+        (100.0, 80.0, -100.0)
+        """
+        gaps = []
+        size = 1
+        for play in self.plays:
+            worth = play.worth(per_bag)
+            mine = [v for bot, v in zip(play.bots, worth, strict=True) if bot == a]
+            theirs = [v for bot, v in zip(play.bots, worth, strict=True) if bot == b]
+            gaps.append(sum(mine) * len(theirs) - sum(theirs) * len(mine))
+            size = len(mine) * len(theirs)
+        return statistics.fmean(gaps) / size
+
+    def edge(self, bot: int) -> float:
+        """The bot's points minus the table's mean points, averaged over the sides it
+        holds (summed before dividing, so that whole points cancel exactly)."""
+        gaps = []
+        for play in self.plays:
+            worth = play.worth(0.0)
+            gaps += [
+                len(worth) * value - sum(worth)
+                for side_bot, value in zip(play.bots, worth, strict=True)
+                if side_bot == bot
+            ]
+        return statistics.fmean(gaps) / len(self.plays[0].bots)
+
+
+@dataclass(slots=True)
+class GameResult:
+    """One match of a duplicate pair, from the bots' point of view."""
+
+    seed: int  # the match seed, which fixes every deal
+    at: tuple[int, ...]  # the bot of each seat
+    winner: int | None  # the winning bot, None for a draw
+    capped: bool
+    hands: int
+    sides: list[SideStats]
 
 
 class Timed:
@@ -151,72 +215,95 @@ class Timed:
         return action
 
 
-def play_game(
+def _sides(rules: Rules) -> int:
+    """How many sides score: the two teams, or in cutthroat every player. The sides take
+    turns round the table, so side ``s`` holds seats ``s``, ``s + sides``, …"""
+    return 2 if rules.partnerships else rules.players
+
+
+def lineup_of(rules: Rules, count: int) -> tuple[int, ...]:
+    """The bot of each seat in the first seating, as indexes of the ``count`` bots named:
+    two bots give A the first side and B every other (A, B, A, B in the partnership game;
+    A, B, B… in cutthroat), and as many bots as sides one a side.
+
+    >>> three = Rules(players=3, partnerships=False)
+    >>> lineup_of(Rules(), 2), lineup_of(three, 2), lineup_of(three, 3)
+    ((0, 1, 0, 1), (0, 1, 1), (0, 1, 2))
+    """
+    sides = _sides(rules)
+    if count not in (2, sides):
+        raise ValueError(
+            f"{rules.game} duplicate takes two bots or one a side ({sides}), not {count}"
+        )
+    return tuple(min(seat % sides, count - 1) for seat in range(rules.players))
+
+
+def seatings(lineup: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The lineup turned one seat at a time until it comes round again, so that every bot
+    sits in every seat.
+
+    >>> seatings((0, 1, 0, 1)), seatings((0, 1, 1))
+    ([(0, 1, 0, 1), (1, 0, 1, 0)], [(0, 1, 1), (1, 0, 1), (1, 1, 0)])
+    """
+    players = len(lineup)
+    turned: list[tuple[int, ...]] = []
+    for turn in range(players):
+        at = tuple(lineup[(seat - turn) % players] for seat in range(players))
+        if at in turned:
+            break
+        turned.append(at)
+    return turned
+
+
+def _play(
     rules: Rules,
     seed: int,
-    a_team: int,
-    a: BotSpec,
-    b: BotSpec,
+    bots: Sequence[BotSpec],
+    at: tuple[int, ...],
+    stats: list[SideStats],
     *,
-    hands: int = MAX_HANDS,
-) -> GameResult:
-    """Play one match with side A on team ``a_team`` (0 N/S, 1 E/W), timing each choice;
-    a match still going after ``hands`` hands is stopped there."""
-    side_of = ["a" if team_of(seat) == a_team else "b" for seat in range(4)]
-    specs = {"a": a, "b": b}
-    stats = {"a": SideStats(), "b": SideStats()}
+    hands: int,
+) -> Match:
+    """The match seeded ``seed`` with bot ``bots[at[seat]]`` in each seat, timing each
+    choice, stopped after ``hands`` hands if it is still going; each side's hands are
+    tallied into ``stats`` of its bot."""
     players = {
         seat: Timed(
-            make_bot(specs[side_of[seat]][0], seed=seed * 4 + seat, **specs[side_of[seat]][1]),
-            stats[side_of[seat]].times,
+            make_bot(bots[index][0], seed=seed * 4 + seat, **bots[index][1]), stats[index].times
         )
-        for seat in range(4)
+        for seat, index in enumerate(at)
     }
     match = Match(rules, seed=seed)
     drive(match, players, until=lambda: len(match.finished) >= hands)
     for hand, result in zip(match.finished, match.results, strict=True):
-        for team in (0, 1):
-            side = stats["a" if team == a_team else "b"]
-            _tally(rules, side, hand.bids, hand.blind, hand.tricks_won, team)
-            side.hands += 1
-            side.points += result.teams[team].points
-            side.bags += result.teams[team].bags
-    capped = not match.is_over
-    if match.is_over:
-        team_winner = match.winner
-    elif match.scores[0] != match.scores[1]:
-        team_winner = 0 if match.scores[0] > match.scores[1] else 1
-    else:
-        team_winner = None
-    winner = None if team_winner is None else ("a" if team_winner == a_team else "b")
-    return GameResult(seed, a_team, winner, capped, len(match.finished), stats)
+        for side, outcome in enumerate(result.sides):
+            tally = stats[at[side]]
+            _tally(rules, tally, hand, range(side, rules.players, len(result.sides)))
+            tally.hands += 1
+            tally.points += outcome.points
+            tally.bags += outcome.bags
+    return match
 
 
-def _tally(
-    rules: Rules,
-    side: SideStats,
-    bids: list[int | None],
-    blind: list[bool],
-    tricks: list[int],
-    team: int,
-) -> None:
-    """Bid accuracy and nils for one team's hand; the contract counts the tricks that
-    score toward it."""
+def _tally(rules: Rules, side: SideStats, hand: HandState, seats: Iterable[Seat]) -> None:
+    """Bid accuracy and nils for one side's hand (its ``seats``); the contract counts the
+    tricks that score toward it."""
     contract = counted = 0
-    for seat in (team, team + 2):
-        bid = bids[seat] or 0
+    for seat in seats:
+        bid = hand.bids[seat] or 0
+        tricks = hand.tricks_won[seat]
         if bid == 0:
-            if blind[seat]:
+            if hand.blind[seat]:
                 side.blind_nil_bids += 1
-                side.blind_nil_made += tricks[seat] == 0
+                side.blind_nil_made += tricks == 0
             else:
                 side.nil_bids += 1
-                side.nil_made += tricks[seat] == 0
+                side.nil_made += tricks == 0
             if rules.nil_tricks_count_toward_bid:
-                counted += tricks[seat]
+                counted += tricks
         else:
             contract += bid
-            counted += tricks[seat]
+            counted += tricks
     if contract:
         side.contracts += 1
         side.exact += counted == contract
@@ -224,59 +311,46 @@ def _tally(
         side.under += counted < contract
 
 
-def play_pair(task: tuple[Rules, int, BotSpec, BotSpec]) -> list[GameResult]:
-    """Both games of a duplicate pair: the same seed with the sides swapping seats."""
-    rules, seed, a, b = task
-    return [play_game(rules, seed, a_team, a, b) for a_team in (0, 1)]
+def _leader(match: Match) -> int | None:
+    """The side that won the match, or of one stopped early the side ahead; None for a
+    draw or sides level at the top."""
+    if match.is_over:
+        return match.winner
+    top = max(match.scores)
+    leaders = [side for side, score in enumerate(match.scores) if score == top]
+    return leaders[0] if len(leaders) == 1 else None
 
 
-def play_deal(task: tuple[Rules, int, BotSpec, BotSpec]) -> DealResult:
-    """Both plays of a duplicate deal: the first hand of the match seeded ``seed``, from
-    0-0, with the sides swapping seats.
-
-    Each seat's bot is seeded by the deal and the seat alone, never by the side, so
-    swapping the bots of A and B swaps the plays, and a bot against itself plays the
-    same hand twice: the margin is then exactly 0.
-    """
-    rules, seed, a, b = task
-    sides = {"a": SideStats(), "b": SideStats()}
-    difference = 0
-    for a_team in (0, 1):
-        game = play_game(rules, seed, a_team, a, b, hands=1)
-        for name, side in sides.items():
-            side.add(game.sides[name])
-        difference += game.sides["a"].points - game.sides["b"].points
-    return DealResult(seed, difference / 2, sides)
+def play_pair(task: tuple[Rules, int, tuple[BotSpec, ...]]) -> list[GameResult]:
+    """Every match of a duplicate pair: the same seed once for each turn of the lineup
+    (in the partnership game, the two bots swapping seats)."""
+    rules, seed, bots = task
+    games = []
+    for at in seatings(lineup_of(rules, len(bots))):
+        stats = [SideStats() for _ in bots]
+        match = _play(rules, seed, bots, at, stats, hands=MAX_HANDS)
+        leader = _leader(match)
+        winner = None if leader is None else at[leader]
+        games.append(GameResult(seed, at, winner, not match.is_over, len(match.finished), stats))
+    return games
 
 
-def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (draws count as half a success).
-
-    >>> low, high = wilson_interval(50, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.404, 0.596)
-    """
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = _Z95 * _Z95
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = _Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_interval(values: list[float]) -> tuple[float, float, float]:
-    """The mean and its 95% normal interval.
-
-    >>> mean, low, high = mean_interval([1.0, 3.0])
-    >>> mean, round(low, 2), round(high, 2)
-    (2.0, 0.04, 3.96)
-    """
-    mean = statistics.fmean(values) if values else 0.0
-    if len(values) < 2:
-        return (mean, mean, mean)
-    half = _Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return (mean, mean - half, mean + half)
+def play_deal(task: tuple[Rules, int, tuple[BotSpec, ...]]) -> DealResult:
+    """Every play of a duplicate deal: the first hand of the match seeded ``seed``, from
+    0-0, once for each turn of the lineup."""
+    rules, seed, bots = task
+    stats = [SideStats() for _ in bots]
+    plays = []
+    for at in seatings(lineup_of(rules, len(bots))):
+        result = _play(rules, seed, bots, at, stats, hands=1).results[0]
+        plays.append(
+            Seating(
+                at[: len(result.sides)],
+                tuple(side.points for side in result.sides),
+                tuple(side.bags for side in result.sides),
+            )
+        )
+    return DealResult(seed, plays, stats)
 
 
 def machine() -> str:
@@ -284,108 +358,164 @@ def machine() -> str:
     return f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def summarise(
+def summarise_matches(
     pairs: list[list[GameResult]],
     *,
-    a: str,
-    b: str,
+    bots: tuple[str, ...],
     seed: int,
     rules: Rules,
     workers: int,
-) -> dict[str, Any]:
-    """The arena's report from the played pairs (in seed order)."""
-    wins = {"a": 0, "b": 0, "draws": 0}
-    sides = {"a": SideStats(), "b": SideStats()}
-    capped = hands = 0
+) -> MatchSummary:
+    """The report of the played pairs (in seed order)."""
+    wins = [0] * len(bots)
+    draws = capped = hands = games = 0
+    sides = [SideStats() for _ in bots]
     pair_diffs: list[float] = []
     for pair in pairs:
         diff = 0
         pair_hands = 0
         for game in pair:
-            wins[game.winner or "draws"] += 1
+            if game.winner is None:
+                draws += 1
+            else:
+                wins[game.winner] += 1
+            games += 1
             capped += game.capped
             hands += game.hands
             pair_hands += game.hands
-            for name in ("a", "b"):
-                sides[name].add(game.sides[name])
-            diff += game.sides["a"].points - game.sides["b"].points
+            for total, side in zip(sides, game.sides, strict=True):
+                total.add(side)
+            diff += game.sides[0].points - game.sides[1].points
         pair_diffs.append(diff / max(pair_hands, 1))
-    games = 2 * len(pairs)
-    score_a = wins["a"] + wins["draws"] / 2
+    score_a = wins[0] + draws / 2
     low, high = wilson_interval(score_a, games)
     diff_mean, diff_low, diff_high = mean_interval(pair_diffs)
-    return {
-        "a": a,
-        "b": b,
-        "matches": len(pairs),
-        "games": games,
-        "seed": seed,
-        "rules": rules.to_dict(),
-        "workers": workers,
-        "machine": machine(),
-        "wins": wins,
-        "win_rate_a": score_a / games if games else 0.0,
-        "win_rate_a_ci95": [low, high],
-        "points_per_hand_diff": diff_mean,
-        "points_per_hand_diff_ci95": [diff_low, diff_high],
-        "hands": hands,
-        "capped": capped,
-        "sides": {name: stats.summary() for name, stats in sides.items()},
-    }
+    return MatchSummary(
+        bots=bots,
+        matches=len(pairs),
+        games=games,
+        seed=seed,
+        rules=rules,
+        workers=workers,
+        machine=machine(),
+        wins=tuple(wins),
+        draws=draws,
+        win_rate_a=score_a / games if games else 0.0,
+        win_rate_a_ci95=(low, high),
+        points_per_hand_diff=diff_mean,
+        points_per_hand_diff_ci95=(diff_low, diff_high),
+        hands=hands,
+        capped=capped,
+        sides=tuple(side.summary() for side in sides),
+    )
 
 
-def run_arena(
-    a: str,
-    b: str,
+def summarise_deals(
+    deals: list[DealResult],
+    *,
+    bots: tuple[str, ...],
+    seed: int,
+    rules: Rules,
+    workers: int,
+) -> DealSummary:
+    """The report of the played deals (in seed order): each pair's mean margin per hand
+    with its 95% interval (mean ± 1.96 sd/√n over the deals), each bot's edge over the
+    table, and each bot's figures over its hands.
+
+    >>> plays = [[Seating((0, 1), (points, 0), (0, 0))] for points in (10, 30)]
+    >>> deals = [DealResult(seed, p, [SideStats(), SideStats()]) for seed, p in enumerate(plays)]
+    >>> summary = summarise_deals(deals, bots=("x", "y"), seed=0, rules=Rules(), workers=1)
+    >>> summary.margin.per_hand, [round(end, 1) for end in summary.margin.ci95]
+    (20.0, [0.4, 39.6])
+    """
+    # A hand played from 0-0 scores a bag as +1 and never reaches a penalty, so a second
+    # figure charges each bag its share of the penalty, the cost a bag has in a match.
+    per_bag = rules.bag_penalty / rules.bag_limit if rules.bag_limit else 0.0
+    sides = [SideStats() for _ in bots]
+    for deal in deals:
+        for total, side in zip(sides, deal.sides, strict=True):
+            total.add(side)
+    edges = []
+    for bot in range(len(bots)):
+        mean, low, high = mean_interval([deal.edge(bot) for deal in deals])
+        edges.append(Edge(mean, (low, high)))
+    return DealSummary(
+        bots=bots,
+        lineup=tuple(bots[index] for index in lineup_of(rules, len(bots))),
+        deals=len(deals),
+        seed=seed,
+        rules=rules,
+        workers=workers,
+        machine=machine(),
+        bag_cost=per_bag,
+        margins=tuple(
+            _margin(deals, a, b, per_bag) for a, b in itertools.combinations(range(len(bots)), 2)
+        ),
+        edges=tuple(edges),
+        sides=tuple(side.summary() for side in sides),
+    )
+
+
+def _margin(deals: list[DealResult], a: int, b: int, per_bag: float) -> Margin:
+    """Bot ``a``'s margin over bot ``b`` across the deals."""
+    values = [deal.margin(a, b) for deal in deals]
+    mean, low, high = mean_interval(values)
+    costed, c_low, c_high = mean_interval([deal.margin(a, b, per_bag=per_bag) for deal in deals])
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    return Margin(a, b, mean, (low, high), sd, costed, (c_low, c_high))
+
+
+def run_matches(
+    bots: Sequence[BotSpec],
     *,
     matches: int,
     seed: int,
     rules: Rules | None = None,
     workers: int = 1,
-    a_options: dict[str, Any] | None = None,
-    b_options: dict[str, Any] | None = None,
     progress: bool = True,
-) -> dict[str, Any]:
-    """Play ``matches`` duplicate pairs (seeds ``seed``, ``seed + 1``, …) of bot ``a``
-    against bot ``b`` and summarise them."""
-    rules = _partnership(rules)
-    tasks = [(rules, seed + i, (a, a_options or {}), (b, b_options or {})) for i in range(matches)]
-    results = play_all(play_pair, tasks, workers, f"{a} vs {b}: matches" if progress else None)
-    return summarise(results, a=a, b=b, seed=seed, rules=rules, workers=workers)
+) -> MatchSummary:
+    """Play ``matches`` duplicate pairs (seeds ``seed``, ``seed + 1``, …) of bot A
+    against bot B and summarise them. Matches are the partnership game's: cutthroat plays
+    deals (:func:`run_deals`)."""
+    rules = rules or Rules()
+    if not rules.partnerships:
+        raise ValueError("duplicate matches are the partnership game's; cutthroat plays deals")
+    specs = tuple(bots)
+    tasks = [(rules, seed + i, specs) for i in range(matches)]
+    results = play_all(play_pair, tasks, workers, _label(specs, "matches", progress))
+    names = tuple(name for name, _ in specs)
+    return summarise_matches(results, bots=names, seed=seed, rules=rules, workers=workers)
 
 
 def run_deals(
-    a: str,
-    b: str,
+    bots: Sequence[BotSpec],
     *,
     deals: int,
     seed: int,
     rules: Rules | None = None,
     workers: int = 1,
-    a_options: dict[str, Any] | None = None,
-    b_options: dict[str, Any] | None = None,
     progress: bool = True,
-) -> dict[str, Any]:
+) -> DealSummary:
     """Play ``deals`` duplicate deals (the first hands of the matches seeded ``seed``,
-    ``seed + 1``, …) of bot ``a`` against bot ``b`` and summarise them; the same seed
-    gives the same figures whatever the number of ``workers`` (the decision times
-    aside)."""
-    rules = _partnership(rules)
-    tasks = [(rules, seed + i, (a, a_options or {}), (b, b_options or {})) for i in range(deals)]
-    results = play_all(play_deal, tasks, workers, f"{a} vs {b}: deals" if progress else None)
-    return summarise_deals(results, a=a, b=b, seed=seed, rules=rules, workers=workers)
-
-
-def _partnership(rules: Rules | None) -> Rules:
-    """The rules to play (the defaults for None), refused unless they are of the
-    partnership game."""
+    ``seed + 1``, …) with two bots, A and B, or in cutthroat one a seat, and summarise
+    them; the same seed gives the same figures whatever the number of ``workers`` (the
+    decision times aside). The rules (the defaults for None) say which game is played."""
     rules = rules or Rules()
-    if not rules.partnerships:
-        raise ValueError(
-            "this arena plays the partnership game; cutthroat has its own duplicate "
-            "(spades.sim.arena_cutthroat.run_cutthroat_deals)"
-        )
-    return rules
+    specs = tuple(bots)
+    what = "deals" if rules.partnerships else "cutthroat deals"
+    results = play_all(
+        play_deal,
+        [(rules, seed + i, specs) for i in range(deals)],
+        workers,
+        _label(specs, what, progress),
+    )
+    names = tuple(name for name, _ in specs)
+    return summarise_deals(results, bots=names, seed=seed, rules=rules, workers=workers)
+
+
+def _label(bots: Sequence[BotSpec], what: str, progress: bool) -> str | None:
+    """The progress bar's name, or None for no bar."""
+    return f"{' vs '.join(name for name, _ in bots)}: {what}" if progress else None
 
 
 def play_all(
@@ -410,110 +540,3 @@ def play_all(
             results.append(result)
             bar.advance()
     return results
-
-
-def summarise_deals(
-    deals: list[DealResult],
-    *,
-    a: str,
-    b: str,
-    seed: int,
-    rules: Rules,
-    workers: int,
-) -> dict[str, Any]:
-    """The report of the played deals (in seed order): the mean margin per hand, A's
-    points minus B's, with its 95% interval (mean ± 1.96 sd/√n over the deals), and each
-    side's figures over its hands.
-
-    >>> stats = {"a": SideStats(), "b": SideStats()}
-    >>> deals = [DealResult(seed, margin, stats) for seed, margin in enumerate([10.0, 30.0])]
-    >>> summary = summarise_deals(deals, a="x", b="y", seed=0, rules=Rules(), workers=1)
-    >>> summary["margin_per_hand"], [round(end, 1) for end in summary["margin_per_hand_ci95"]]
-    (20.0, [0.4, 39.6])
-    """
-    margins = [deal.margin for deal in deals]
-    mean, low, high = mean_interval(margins)
-    # A hand played from 0-0 scores a bag as +1 and never reaches a penalty, so a second
-    # figure charges each bag its share of the penalty, the cost a bag has in a match.
-    per_bag = rules.bag_penalty / rules.bag_limit if rules.bag_limit else 0.0
-    costed = [
-        deal.margin - per_bag * (deal.sides["a"].bags - deal.sides["b"].bags) / 2 for deal in deals
-    ]
-    costed_mean, costed_low, costed_high = mean_interval(costed)
-    sides = {"a": SideStats(), "b": SideStats()}
-    for deal in deals:
-        for name, side in sides.items():
-            side.add(deal.sides[name])
-    return {
-        "a": a,
-        "b": b,
-        "deals": len(deals),
-        "seed": seed,
-        "rules": rules.to_dict(),
-        "workers": workers,
-        "machine": machine(),
-        "margin_per_hand": mean,
-        "margin_per_hand_ci95": [low, high],
-        "margin_sd": statistics.stdev(margins) if len(margins) > 1 else 0.0,
-        "bag_cost": per_bag,
-        "margin_bags_at_cost": costed_mean,
-        "margin_bags_at_cost_ci95": [costed_low, costed_high],
-        "sides": {name: stats.summary() for name, stats in sides.items()},
-    }
-
-
-def format_deals(summary: dict[str, Any]) -> str:
-    """The deal report as text for people, the margin per hand first."""
-    low, high = summary["margin_per_hand_ci95"]
-    lines = [
-        f"margin per hand, {summary['a']} (A) minus {summary['b']} (B): "
-        f"{summary['margin_per_hand']:+.1f} points (95% CI {low:+.1f} to {high:+.1f}) "
-        f"over {summary['deals']} deals",
-        f"each deal played twice from 0-0, the sides swapping seats; seed {summary['seed']}, "
-        f"sd {summary['margin_sd']:.1f} a deal",
-    ]
-    if summary["bag_cost"]:
-        c_low, c_high = summary["margin_bags_at_cost_ci95"]
-        lines.append(
-            f"with each bag charged its share of the bag penalty ({summary['bag_cost']:g} "
-            f"points): {summary['margin_bags_at_cost']:+.1f} (95% CI {c_low:+.1f} to "
-            f"{c_high:+.1f})"
-        )
-    lines += [_side_line(summary, name) for name in ("a", "b")]
-    return "\n".join(lines)
-
-
-def format_summary(summary: dict[str, Any]) -> str:
-    """The report as text for people."""
-    low, high = summary["win_rate_a_ci95"]
-    d_low, d_high = summary["points_per_hand_diff_ci95"]
-    wins = summary["wins"]
-    lines = [
-        f"{summary['a']} (A) vs {summary['b']} (B): {summary['matches']} duplicate pairs, "
-        f"{summary['games']} matches, seed {summary['seed']}",
-        f"match wins: A {wins['a']}, B {wins['b']}, draws {wins['draws']}; "
-        f"A wins {summary['win_rate_a']:.1%} (95% CI {low:.1%} to {high:.1%})",
-        f"points per hand, A minus B: {summary['points_per_hand_diff']:+.1f} "
-        f"(95% CI {d_low:+.1f} to {d_high:+.1f}) over {summary['hands']} hands"
-        + (
-            f", {summary['capped']} matches stopped at {MAX_HANDS} hands"
-            if summary["capped"]
-            else ""
-        ),
-    ]
-    lines += [_side_line(summary, name) for name in ("a", "b")]
-    return "\n".join(lines)
-
-
-def _side_line(summary: dict[str, Any], name: str) -> str:
-    """One side's figures from a deal or match report."""
-    side = summary["sides"][name]
-    nil = "-" if side["nil_success"] is None else f"{side['nil_success']:.0%}"
-    return (
-        f"{name.upper()} {summary[name]}: {side['points_per_hand']:+.1f} points a hand; "
-        f"bids exact {side['bid_exact']:.0%} "
-        f"over {side['bid_over']:.0%} under {side['bid_under']:.0%}; "
-        f"set rate {side['set_rate']:.0%}; nil {side['nil_bids']} bids, {nil} made; "
-        f"blind nil {side['blind_nil_bids']}; bags/hand {side['bags_per_hand']:.2f}; "
-        f"decision p50 {side['decision_ms_p50']:.1f} ms, p95 {side['decision_ms_p95']:.1f} ms"
-    )

@@ -2,7 +2,7 @@
 partner's nil, when blind nil may be bid, and what a nil scores.
 
 The expert bot gives the bid to compare with, the engine says which bids and cards are
-allowed and who wins a trick, and ``score_hand`` gives a nil's points.
+allowed and who wins a trick, and its scoring gives a nil's points.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from spades.engine.cards import (
     card_action,
     card_label,
 )
-from spades.engine.scoring import score_hand
 from spades.engine.state import HandState
 
+from .points import nil_points
 from .positions import RULES, playout, refusal, search, seeded_rng, suit_of, table_bot_name
 from .questions import (
     Exercise,
@@ -214,10 +214,10 @@ def _nil_pays(seed: int) -> Exercise:
         blind=(blind, False, False, False),
         tricks=(taken, east, partner_taken, 13 - taken - partner_taken - east),
     )
-    team = score_hand(
-        RULES, bids=case.bids, blind=case.blind, tricks=case.tricks, bags_before=(0, 0)
-    ).teams[0]
+    team = case.score(RULES).teams[0]
     nil_line = next(line for line in team.lines if line.kind.startswith(("nil", "blind_nil")))
+    plain_value, blind_value = nil_points(RULES), nil_points(RULES, blind=True)
+    values = (plain_value, -plain_value, blind_value, -blind_value)
     name = bid_label(0, blind=blind)
     plural = "s" if taken != 1 else ""
     others = [f"{line.text} ({line.points:+d})" for line in team.lines if line is not nil_line]
@@ -229,15 +229,15 @@ def _nil_pays(seed: int) -> Exercise:
             f"North bid {name} and took {taken} trick{plural}; South bid {partner_bid} and "
             f"took {partner_taken}. What does North's {name} score?"
         ),
-        options=tuple(Option(v, f"{v:+d}") for v in (100, -100, 200, -200)),
+        options=tuple(Option(v, f"{v:+d}") for v in values),
         answer=frozenset((nil_line.points,)),
         explanation=sentence(
             f"{nil_line.text.capitalize()}: {nil_line.points:+d}. South is scored on its "
             f"own: {'; '.join(others) or 'nothing else'}"
         ),
         reasons={
-            v: f"a {'blind ' if abs(v) == 200 else ''}nil is worth ±{abs(v)}"
-            for v in (100, -100, 200, -200)
+            v: f"a {'blind ' if abs(v) == blind_value else ''}nil is worth ±{abs(v)}"
+            for v in values
         },
         facts=(
             f"North: {name}, {taken} taken.",

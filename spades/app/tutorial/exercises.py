@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from . import bid_lessons, cutthroat_lessons, score_lessons, trick_lessons
+from . import bid_lessons, score_lessons, trick_lessons
 from .positions import seeded_rng
 from .questions import Exercise
 
@@ -27,7 +27,6 @@ _MAKERS: Final[dict[int, Callable[[int], Exercise]]] = {
     **trick_lessons.MAKERS,
     **bid_lessons.MAKERS,
     **score_lessons.MAKERS,
-    **cutthroat_lessons.MAKERS,
 }
 
 

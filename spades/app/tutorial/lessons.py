@@ -10,7 +10,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from spades.engine.rules import Rules
+
+from .points import bag_points, nil_points, trick_points
+from .positions import RULES, THREE_HANDED
+
 PRACTICE_LESSON: Final = 9
+
+
+def quoted(rules: Rules) -> dict[str, object]:
+    """The numbers the prose quotes under ``rules``, by name: the rules' own, and the points
+    asked of the engine's scoring.
+
+    >>> quoted(RULES)["nil"], quoted(RULES)["mercy"], quoted(THREE_HANDED)["cards"]
+    (100, '−200', 17)
+    """
+    return {
+        "nil": nil_points(rules),
+        "blind_nil": nil_points(rules, blind=True),
+        "trick": trick_points(rules),
+        "bag": bag_points(rules),
+        "bag_limit": rules.bag_limit,
+        "bag_penalty": rules.bag_penalty,
+        "deficit": rules.blind_nil_deficit,
+        "target": rules.target_score,
+        # Prose writes a loss with a true minus sign.
+        "mercy": str(rules.mercy_score).replace("-", "−"),
+        "cards": rules.hand_size,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,29 +103,35 @@ LESSONS: Final = (
     Lesson(
         6,
         "Nil and blind nil",
-        "Bidding **nil** says you will take no trick at all: +100 if you manage it, "
-        "−100 if you take even one, and tricks you take count as bags for your team. "
-        "Your partner still plays for their own bid and **protects** you: they try to win "
-        "the tricks you would otherwise take, so play over your low cards.\n\n"
-        "**Blind nil** is bid before you look at your cards and pays ±200. It is only "
-        "allowed when your team trails by 100 points or more.",
+        (
+            "Bidding **nil** says you will take no trick at all: +{nil} if you manage it, "
+            "−{nil} if you take even one, and tricks you take count as bags for your team. "
+            "Your partner still plays for their own bid and **protects** you: they try to "
+            "win the tricks you would otherwise take, so play over your low cards.\n\n"
+            "**Blind nil** is bid before you look at your cards and pays ±{blind_nil}. It is "
+            "only allowed when your team trails by {deficit} points or more."
+        ).format_map(quoted(RULES)),
     ),
     Lesson(
         7,
         "Scoring a hand",
-        "Your team's bids add up to its contract. Take at least that many tricks and "
-        "score 10 per trick bid, plus 1 point for each extra trick (a **bag**). Take fewer "
-        "and you are **set**: you lose 10 per trick bid. A nil bidder's tricks do not help "
-        "the partner's bid; the nil scores ±100 on its own.",
+        (
+            "Your team's bids add up to its contract. Take at least that many tricks and "
+            "score {trick} per trick bid, plus {bag} point for each extra trick (a **bag**). "
+            "Take fewer and you are **set**: you lose {trick} per trick bid. A nil bidder's "
+            "tricks do not help the partner's bid; the nil scores ±{nil} on its own."
+        ).format_map(quoted(RULES)),
     ),
     Lesson(
         8,
         "Bags and the end of the game",
-        "Bags add up from hand to hand. Each time your team reaches 10 bags it loses "
-        "100 points and 10 bags come off the count. So do not take too many extra "
-        "tricks.\n\n"
-        "The game ends when a team reaches **500**: it wins, and if both do the higher "
-        "score wins. A team that falls to **−200** or lower loses at once.",
+        (
+            "Bags add up from hand to hand. Each time your team reaches {bag_limit} bags it "
+            "loses {bag_penalty} points and {bag_limit} bags come off the count. So do not "
+            "take too many extra tricks.\n\n"
+            "The game ends when a team reaches **{target}**: it wins, and if both do the "
+            "higher score wins. A team that falls to **{mercy}** or lower loses at once."
+        ).format_map(quoted(RULES)),
     ),
     Lesson(
         9,
@@ -110,17 +143,21 @@ LESSONS: Final = (
     Lesson(
         10,
         "Cutthroat: everyone for themselves",
-        "In **cutthroat** there are no partners: every player bids, takes tricks and "
-        "scores alone. It is the usual game for three. With three players the 2♣ is set "
-        "aside and each gets **17 cards**, so bids run from nil to 17; the player to the "
-        "dealer's left bids first and leads first, and spades break as usual.\n\n"
-        "The scoring is the one you know, for one player: a made bid scores 10 a trick "
-        "plus 1 a bag, a set loses 10 a trick bid, nil is ±100, and every 10 of your own "
-        "bags cost 100. Nobody protects your nil, and the others gladly set the leader. "
-        "When someone reaches **500** the highest score wins. With three, a player who "
-        "falls to **−200** is out: the other two play on until one of them wins.\n\n"
-        "To play it, pick **Cutthroat (3)** or **Cutthroat (4)** under the house rules on "
-        "the Play page.",
+        (
+            "In **cutthroat** there are no partners: every player bids, takes tricks and "
+            "scores alone. It is the usual game for three. With three players the 2♣ is set "
+            "aside and each gets **{cards} cards**, so bids run from nil to {cards}; the "
+            "player to the dealer's left bids first and leads first, and spades break as "
+            "usual.\n\n"
+            "The scoring is the one you know, for one player: a made bid scores {trick} a "
+            "trick plus {bag} a bag, a set loses {trick} a trick bid, nil is ±{nil}, and "
+            "every {bag_limit} of your own bags cost {bag_penalty}. Nobody protects your nil, "
+            "and the others gladly set the leader. When someone reaches **{target}** the "
+            "highest score wins. With three, a player who falls to **{mercy}** is out: the "
+            "other two play on until one of them wins.\n\n"
+            "To play it, pick **Cutthroat (3)** or **Cutthroat (4)** under the house rules "
+            "on the Play page."
+        ).format_map(quoted(THREE_HANDED)),
     ),
 )
 

@@ -1,7 +1,8 @@
 """The engine positions the tutorial starts from: seeded deals bid and played forward, the
 search for a deal that shows what an exercise needs, and the engine's refusals.
 
-The learner sits South, as on the Play page, with North as partner, under the default rules.
+The learner sits South, as on the Play page, with North as partner, under the default rules
+(and in the cutthroat lesson among three players, under :data:`THREE_HANDED`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from spades.engine.rules import Rules
 from spades.engine.state import HandState, IllegalAction, Phase, deck_for
 
 RULES: Final = Rules()
+#: The rules of the cutthroat lesson: three players, each for themselves.
+THREE_HANDED: Final = Rules(players=3, partnerships=False)
 DECK: Final = deck_for(RULES.jokers)
 TABLE_BOTS: Final = ("standard", "expert", "basic")
 

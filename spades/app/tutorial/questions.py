@@ -14,6 +14,8 @@ from typing import Literal, NamedTuple
 
 from spades.app.table_view import TableView
 from spades.engine.cards import Card, Seat, card_label
+from spades.engine.rules import Rules
+from spades.engine.scoring import HandResult, score_hand, score_players
 from spades.engine.state import HandState
 
 Kind = Literal["cards", "card", "choice"]
@@ -36,11 +38,33 @@ class Feedback:
 
 
 class ScoreCase(NamedTuple):
-    """A scored hand's inputs: the four seats' bids (0 = nil), blind flags and tricks."""
+    """A scored hand's inputs: the seats' bids (0 = nil), blind flags and tricks."""
 
-    bids: tuple[int, int, int, int]
-    blind: tuple[bool, bool, bool, bool]
-    tricks: tuple[int, int, int, int]
+    bids: tuple[int, ...]
+    blind: tuple[bool, ...]
+    tricks: tuple[int, ...]
+
+    def score(self, rules: Rules) -> HandResult:
+        """The engine's score of the hand, from no bags on the count: by team, or in
+        cutthroat by player."""
+        if not rules.partnerships:
+            return score_players(
+                rules,
+                bids=self.bids,
+                blind=self.blind,
+                tricks=self.tricks,
+                bags_before=(0,) * rules.players,
+            )
+        b0, b1, b2, b3 = self.bids
+        f0, f1, f2, f3 = self.blind
+        t0, t1, t2, t3 = self.tricks
+        return score_hand(
+            rules,
+            bids=(b0, b1, b2, b3),
+            blind=(f0, f1, f2, f3),
+            tricks=(t0, t1, t2, t3),
+            bags_before=(0, 0),
+        )
 
 
 @dataclass(frozen=True, slots=True, eq=False)
