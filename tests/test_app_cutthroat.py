@@ -17,6 +17,7 @@ from spades.engine.rules import Rules
 from spades.engine.state import Phase
 from spades.store import Store
 from spades.ui.cards import card_key, sort_cards
+from spades.ui.points import points
 from spades.ui.table_html import seat_views
 
 THREE = "Cutthroat (3)"
@@ -94,7 +95,9 @@ def test_a_three_handed_hand_ends_in_a_summary_and_a_scoresheet_by_player() -> N
     for name in ("Left", "Right", "Ada"):
         assert f"{name} score" in sheet.columns and f"{name} bags" in sheet.columns
     scores = dict(zip(("Left", "Right", "Ada"), controller.match.scores, strict=True))
-    assert {name: int(sheet[f"{name} score"].iloc[-1]) for name in scores} == scores
+    assert {name: sheet[f"{name} score"].iloc[-1] for name in scores} == {
+        name: points(score) for name, score in scores.items()
+    }
     at.button(key="next_hand").click().run()
     assert "next_hand" not in button_keys(at) and not at.exception
 

@@ -11,14 +11,18 @@ from app_helpers import PAGE, button_keys, enabled, human_move, open_play, play_
 from streamlit.testing.v1 import AppTest
 
 from spades.app.play import READ_ONLY
-from spades.app.seats import HUMAN_SEAT
+from spades.app.seats import HUMAN_SEAT, player_names
+from spades.app.table_view import finished_hands
 from spades.bots.drive import play_match
 from spades.engine.cards import BID_BASE, LOOK, card_str
+from spades.engine.match import Match
 from spades.engine.rules import PRESETS, Preset, Rules, describe_options
 from spades.engine.state import Phase
 from spades.store import Store
 from spades.ui.identity import STATE_KEY
+from spades.ui.points import MINUS, points
 from spades.ui.sidebar import CUSTOM
+from spades.ui.table_html import scoresheet_rows
 
 pytestmark = pytest.mark.apptest
 
@@ -120,7 +124,7 @@ def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
     for team in result.teams:
         for line in team.lines:
             assert line.text in text
-    assert f"{result.teams[0].points:+d}" in text
+    assert points(result.teams[0].points, sign=True) in text
     at.button(key="next_hand").click().run()
     assert "next_hand" not in button_keys(at)
     assert play_controller(at).match.hand_number == 2
@@ -532,3 +536,14 @@ def test_the_tie_rule_reads_in_plain_words() -> None:
     _pick(at, CUSTOM)
     tie = at.selectbox(key="rule_tie_policy")
     assert tie.options == ["play another hand", "share the game"]
+
+
+def test_scores_and_points_are_printed_with_one_minus_sign() -> None:
+    """The scoresheet, the summaries and the panels print −100, never -100."""
+    match = Match(Rules(), seed=4)
+    while not any(side.points < 0 for hand in match.results for side in hand.sides):
+        match.apply(match.legal_actions()[0])
+    rows = scoresheet_rows(finished_hands(match), player_names(match.rules, "Ada"), HUMAN_SEAT)
+    printed = [str(value) for row in rows for value in row.values()]
+    assert any(value.startswith(MINUS) for value in printed)
+    assert not any("-" in value for value in printed)

@@ -30,6 +30,7 @@ from spades.engine.cards import (
     card_str,
 )
 from spades.engine.deck import deck_for
+from spades.ui.points import points
 
 #: Suits left to right in a hand: colours alternate so neighbouring suits stand apart.
 DISPLAY_SUIT_ORDER = (3, 2, 0, 1)
@@ -359,4 +360,4 @@ def side_panel(
     score, bags on the count and the target."""
     with st.container(key=key, border=True):
         st.markdown(f"**{title}: bid {bid} | won {won}**")
-        st.caption(f"Score {score} of {target} · bags {bags}")
+        st.caption(f"Score {points(score)} of {target} · bags {bags}")

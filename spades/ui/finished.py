@@ -14,6 +14,7 @@ from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import FinishedHand, side_names
 from spades.engine.cards import Seat, bid_label
 from spades.ui import safe
+from spades.ui.points import points
 from spades.ui.table_html import scoresheet_rows
 
 
@@ -26,7 +27,11 @@ def scoresheet(
     with st.container(key="scoresheet"):
         st.subheader("Scoresheet")
         if rows:
-            st.dataframe(rows, hide_index=True, width="stretch")
+            # Every hand in view, the deciding one included, figures to the right.
+            right = {name: st.column_config.TextColumn(alignment="right") for name in rows[0]}
+            st.dataframe(
+                rows, hide_index=True, width="stretch", height="content", column_config=right
+            )
         else:
             st.caption("The scores of each hand appear here.")
 
@@ -53,13 +58,13 @@ def hand_summary(players: Sequence[str], hand: FinishedHand, seat: Seat = HUMAN_
         with column, st.container(key=key, border=True):
             st.markdown(f"**{safe.md(names[side])}: bid {hand.side_bids[side]} | won {t.tricks}**")
             for line in t.lines:
-                st.markdown(f"- {line.text}: **{line.points:+d}**")
+                st.markdown(f"- {line.text}: **{points(line.points, sign=True)}**")
             if not t.lines:
                 st.markdown("- no points")
             st.markdown(
-                f"Points this hand **{t.points:+d}** · score **{hand.score[side]}** · "
-                f"bags {t.bags_before} → {t.bags_after}"
-                + (f" · penalty −{t.penalty}" if t.penalty else "")
+                f"Points this hand **{points(t.points, sign=True)}** · "
+                f"score **{points(hand.score[side])}** · bags {t.bags_before} → {t.bags_after}"
+                + (f" · penalty {points(-t.penalty)}" if t.penalty else "")
             )
 
 
@@ -84,7 +89,8 @@ def final_scores(controller: GameController) -> str:
     if match.rules.partnerships:
         names = ("us", "them")
     return ", ".join(
-        f"{safe.md(name)} **{score}**" for name, score in zip(names, match.scores, strict=True)
+        f"{safe.md(name)} **{points(score)}**"
+        for name, score in zip(names, match.scores, strict=True)
     )
 
 

@@ -58,6 +58,7 @@ from spades.ui import (
 )
 from spades.ui.db import app_store
 from spades.ui.faults import store_faults
+from spades.ui.points import points
 from spades.ui.table import TableHandlers, draw_table, play_cues, sounds
 
 TABLE_PARAM: Final = "table"
@@ -598,7 +599,8 @@ def _match_over(view: SharedView) -> None:
         st.header("The match is over")
         reason = finished.reason_words(view.outcome, drawn.players)
         scores = ", ".join(
-            f"{name.lower()} **{score}**" for name, score in zip(names, view.scores, strict=True)
+            f"{name.lower()} **{points(score)}**"
+            for name, score in zip(names, view.scores, strict=True)
         )
         st.markdown(f"{reason}. Final score: {scores}.")
         if view.finished:

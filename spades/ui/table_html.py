@@ -17,6 +17,7 @@ from spades.app.table_view import FinishedHand, TableView, side_names
 from spades.engine.cards import Card, bid_label, card_name
 from spades.engine.observation import Phase
 from spades.ui.cards import SeatView
+from spades.ui.points import points
 
 #: Where three players sit on the table (by seat): the one after the player on their
 #: left (west), the one before on their right (east), the player at the bottom (south).
@@ -96,7 +97,8 @@ def announcement(view: TableView) -> str:
     if view.flash is not None:
         trick = f"{view.players[view.flash.winner]} won the last trick. {trick}"
     scores = "; ".join(
-        f"{side.name}: bid {side.bid}, won {side.won}, score {side.score}" for side in view.sides
+        f"{side.name}: bid {side.bid}, won {side.won}, score {points(side.score)}"
+        for side in view.sides
     )
     return f"{trick} {status(view)} {scores}."
 
@@ -149,7 +151,8 @@ def scoresheet_rows(
     hands: Sequence[FinishedHand], players: Sequence[str], seat: int
 ) -> list[dict[str, int | str]]:
     """One row a finished hand: each side's bid, tricks, points, score and bags (the
-    teams', Us being ``seat``'s, or in cutthroat every player's under their name)."""
+    teams', Us being ``seat``'s, or in cutthroat every player's under their name); points
+    and scores are printed, with a true minus sign."""
     rows: list[dict[str, int | str]] = []
     for hand in hands:
         names = _distinct(side_names(hand.rules, players, seat))
@@ -161,8 +164,8 @@ def scoresheet_rows(
             result = hand.result.sides[side]
             row[f"{name} bid"] = hand.side_bids[side]
             row[f"{name} won"] = result.tricks
-            row[f"{name} points"] = result.points
-            row[f"{name} score"] = hand.score[side]
+            row[f"{name} points"] = points(result.points, sign=True)
+            row[f"{name} score"] = points(hand.score[side])
             row[f"{name} bags"] = result.bags_after
         rows.append(row)
     return rows
