@@ -340,7 +340,7 @@ def test_explorer_opens_the_latest_game_listed_for_a_player_with_none(filled: St
 def test_a_game_in_play_shows_as_in_play_with_its_running_score(filled: Store) -> None:
     ann, _ = filled.new_player("Ann")
     playing, match = _in_play(filled, ann, seed=64)
-    assert filled.game_info(playing)["score_ns"] == 0 and match.scores != (0, 0)
+    assert filled.game_info(playing).score_ns == 0 and match.scores != (0, 0)
     at = _explorer(player=ann, others=False)
     assert "in play" in at.selectbox(key="explorer_game").options[0]
     assert _metric(at, "Result") == "in play"

@@ -185,7 +185,7 @@ def test_the_creator_closes_the_table_after_confirming_and_every_page_says_so(
     store = Store(database)
     assert Tables(store).info(table_id).status == "closed"
     [game_id] = list(store.list_games()["id"])
-    assert store.game_info(game_id)["status"] == "abandoned"
+    assert store.game_info(game_id).status == "abandoned"
     for at in (ann, bob):
         assert not at.exception and "This table is closed" in _text(at)
         assert not {k for k in _keys(at) if k.startswith(("card_", "bid_"))}
@@ -258,7 +258,7 @@ def test_the_creator_s_play_page_neither_offers_nor_moves_the_table_s_game(
     watcher.run()
     assert not watcher.exception
     assert store.load(game_id).match.history == before
-    assert store.game_info(game_id)["status"] == "playing"
+    assert store.game_info(game_id).status == "playing"
     store.close()
 
 

@@ -155,8 +155,8 @@ def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
     assert "new_game" in button_keys(at)
     assert not enabled(at, "card_")
     info = Store(database).game_info(controller.game_id or "")
-    assert info["status"] == "finished"
-    assert info["hands_count"] == len(controller.match.finished)
+    assert info.status == "finished"
+    assert info.hands_count == len(controller.match.finished)
 
 
 def _non_default(name: str) -> dict[str, Any]:
@@ -238,7 +238,7 @@ def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> 
     assert controller.players[HUMAN_SEAT] == "Ada"
     assert "undo" not in button_keys(at)
     info = Store(database).game_info(controller.game_id or "")
-    assert (info["level_e"], info["player_s"], info["undo_allowed"]) == ("basic", "Ada", False)
+    assert (info.level_e, info.player_s, info.undo_allowed) == ("basic", "Ada", False)
 
 
 def test_undo_takes_back_the_last_card_and_marks_the_game(database: str) -> None:
@@ -251,7 +251,7 @@ def test_undo_takes_back_the_last_card_and_marks_the_game(database: str) -> None
     controller = play_controller(at)
     assert controller.match.history == before
     assert "undo used" in " ".join(c.value for c in at.caption)
-    assert Store(database).game_info(controller.game_id or "")["undo_used"]
+    assert Store(database).game_info(controller.game_id or "").undo_used
 
 
 def test_hint_names_a_legal_action_with_its_reason() -> None:
@@ -442,8 +442,8 @@ def test_new_game_asks_before_giving_up_a_game_in_progress(database: str) -> Non
     at.button(key="confirm_new_game").click().run()
     assert play_controller(at) is not playing and play_controller(at).game_id is None
     info = Store(database).game_info(playing.game_id or "")
-    assert info["status"] == "abandoned"
-    assert info["actions_count"] == len(playing.match.history)
+    assert info.status == "abandoned"
+    assert info.actions_count == len(playing.match.history)
 
 
 def test_a_new_game_before_any_move_is_not_asked_about() -> None:

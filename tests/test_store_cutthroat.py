@@ -79,16 +79,16 @@ def test_a_cutthroat_game_saved_move_by_move_reloads_mid_hand_resumes_and_finish
     store.finish(gid, resumed)
 
     info = store.game_info(gid)
-    assert (info["status"], info["variant"], info["winner"]) == (
+    assert (info.status, info.variant, info.winner) == (
         "finished",
         CUTTHROAT_3 if seats == 3 else CUTTHROAT_4,
         match.winner,
     )
     keys = "nesw"[:seats]
-    assert tuple(info[f"score_{k}"] for k in keys) == match.scores
-    assert tuple(info[f"bags_{k}"] for k in keys) == match.bags
-    assert (info["score_w"] is None) == (seats == 3)
-    assert info["level_s"] == "human" and info["level_e"] == "basic"
+    assert tuple(getattr(info, f"score_{k}") for k in keys) == match.scores
+    assert tuple(getattr(info, f"bags_{k}") for k in keys) == match.bags
+    assert (info.score_w is None) == (seats == 3)
+    assert info.level_s == "human" and info.level_e == "basic"
     rows = _rows(store, player_hands, gid)
     assert not _rows(store, hands, gid)
     # One row a player a hand, none for a hand a knocked-out player sat out.
@@ -113,7 +113,7 @@ def test_a_cutthroat_game_saved_move_by_move_reloads_mid_hand_resumes_and_finish
     last = {row.seat: row.score for row in rows}
     assert tuple(last[seat] for seat in range(seats)) == match.scores
     # The winner places first, and a player knocked out places below those still in.
-    placed = [info[f"place_{k}"] for k in keys]
+    placed = [getattr(info, f"place_{k}") for k in keys]
     assert placed[match.winner] == 1 and sorted(placed) == list(range(1, seats + 1))
     for first_out in match.out[:1]:
         assert placed[first_out] == seats
@@ -181,7 +181,7 @@ def test_a_cutthroat_record_is_imported_and_exported_whole(store: Store, tmp_pat
     assert loaded.match.history == original["actions"]
     assert list(loaded.match.scores) == original["summary"]["scores"]
     info = store.game_info(gid)
-    assert (info["variant"], info["imported"], info["level_w"]) == (CUTTHROAT_3, True, "")
+    assert (info.variant, info.imported, info.level_w) == (CUTTHROAT_3, True, "")
     assert len(_rows(store, player_hands, gid)) == 3 * original["summary"]["hands"]
     exported = json.loads(store.export_json(gid))
     assert exported["meta"]["levels"] == "unknown,unknown,human"
@@ -249,7 +249,7 @@ def test_a_version_7_database_is_upgraded_in_place_and_then_keeps_cutthroat(
     store = Store(db_url, rater=RATER)
     assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     info = store.game_info(done)
-    assert (info["variant"], info["score_n"]) == (PARTNERSHIP, None)
+    assert (info.variant, info.score_n) == (PARTNERSHIP, None)
     assert store.load(done).match.scores == match.scores
     assert len(store.list_games(GameFilter(variants=(PARTNERSHIP,)))) == 1
     cutthroat = _played(THREE, 9)

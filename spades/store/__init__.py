@@ -61,6 +61,7 @@ from spades.store.connect import default_db_path, resolve_url
 from spades.store.errors import StaleWrite, StoreError, StoreUnavailable, UnavailableReason
 from spades.store.rows import (
     GameFilter,
+    GameInfo,
     bot_levels_label,
     hand_rows,
     player_hand_rows,
@@ -111,6 +112,7 @@ __all__ = [
     "TEAM_KEYS",
     "VARIANTS",
     "GameFilter",
+    "GameInfo",
     "Kind",
     "StaleWrite",
     "Store",

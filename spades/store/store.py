@@ -68,7 +68,7 @@ from spades.store.queries import (
     truncate,
 )
 from spades.store.ratings import Rater, needed, rate_game, rebuild
-from spades.store.rows import GameFilter, utc_now
+from spades.store.rows import GameFilter, GameInfo, utc_now
 from spades.store.schema import (
     HUMAN,
     NO_SEAT,
@@ -525,10 +525,10 @@ class Store:
         meta = {"game_id": game_id, "kind": row.kind}
         return LoadedGame(GameRecord.of(match, players=seat_names(row), meta=meta), match)
 
-    def game_info(self, game_id: str) -> dict[str, Any]:
-        """The ``games`` row of a game as a dict."""
+    def game_info(self, game_id: str) -> GameInfo:
+        """A game's facts: its ``games`` row (:class:`~spades.store.rows.GameInfo`)."""
         with self._read() as conn:
-            return dict(game_row(conn, game_id)._mapping)
+            return GameInfo.of(game_row(conn, game_id))
 
     def list_games(
         self, game_filter: GameFilter | None = None, *, limit: int | None = None
