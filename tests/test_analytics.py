@@ -13,7 +13,8 @@ from spades.bots.drive import play_match
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.stats import analytics
-from spades.store import GameFilter, Store, games
+from spades.store import GameFilter, MyGames, Store
+from spades.store.schema import games
 
 HUMAN_LEVELS = {0: "random", 1: "random", 3: "random"}
 SIM_LEVELS = {seat: "random" for seat in range(4)}
@@ -169,7 +170,7 @@ def test_my_games_are_the_players_own_and_only_the_chosen_others(tmp_path: Path)
     everything = GameFilter(finished_only=False)
 
     def count(player: str, **chosen: bool) -> int:
-        selection = analytics.MyGames(everything, player=player, **chosen)
+        selection = MyGames(everything, player=player, **chosen)
         return int(analytics.my_stats(store, selection)["games"])
 
     assert (count(ann), count(bob), count("")) == (2, 2, 0)

@@ -3,6 +3,7 @@ and kept apart from the partnership game's."""
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 import pandas as pd
@@ -14,7 +15,7 @@ from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.stats import analytics, analytics_cutthroat
 from spades.stats.ratings import RATER
-from spades.store import CUTTHROAT_3, CUTTHROAT_4, PARTNERSHIP, GameFilter, Store
+from spades.store import CUTTHROAT_3, CUTTHROAT_4, PARTNERSHIP, GameFilter, MyGames, Store
 
 THREE = Rules(players=3, partnerships=False)
 FOUR = Rules(players=4, partnerships=False)
@@ -42,8 +43,8 @@ class Stored:
             [(m, NAMES[4], everyone) for m in self.partnership], kind="simulated"
         )
 
-    def mine(self, variant: str) -> analytics.MyGames:
-        return analytics.MyGames(GameFilter(variants=(variant,)), player=self.ann)
+    def mine(self, variant: str) -> MyGames:
+        return MyGames(GameFilter(variants=(variant,)), player=self.ann)
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +119,7 @@ def test_seat_stats_count_every_cutthroat_bid_of_the_filtered_games_only(data: S
         (CUTTHROAT_3, data.three, ("Left", "Right", "South")),
         (CUTTHROAT_4, data.four + data.lab, ("North", "East", "South", "West")),
     ):
-        stats = analytics_cutthroat.seat_stats(data.store, GameFilter(variants=(variant,)))
+        stats = analytics.seat_stats(data.store, GameFilter(variants=(variant,)))
         for seat, name in enumerate(seats):
             expected: dict[tuple[int, int, bool], int] = {}
             for match in matches:
@@ -132,14 +133,13 @@ def test_seat_stats_count_every_cutthroat_bid_of_the_filtered_games_only(data: S
     # The partnership game's stats hold its own hands only, and cutthroat's none of them.
     partnership = analytics.seat_stats(data.store, GameFilter())
     assert partnership["n"].sum() == 4 * sum(len(m.finished) for m in data.partnership)
-    ours = analytics_cutthroat.seat_stats(data.store, GameFilter(variants=(PARTNERSHIP,)))
-    assert ours.empty
+    ours = analytics.seat_stats(data.store, GameFilter(variants=(CUTTHROAT_3, CUTTHROAT_4)))
+    played = [(m, 3) for m in data.three] + [(m, 4) for m in data.four + data.lab]
+    assert ours["n"].sum() == sum(len(_played(m, s)) for m, n in played for s in range(n))
 
 
 def test_bid_accuracy_per_player_is_the_share_of_exact_bids(data: Stored) -> None:
-    stats = analytics_cutthroat.seat_stats(
-        data.store, GameFilter(variants=(CUTTHROAT_4,), kinds=("human",))
-    )
+    stats = analytics.seat_stats(data.store, GameFilter(variants=(CUTTHROAT_4,), kinds=("human",)))
     rates = analytics.accuracy_rates(analytics.bid_counts(stats), "player")
     exact = rates[rates["outcome"] == "exact"].set_index("player")["rate"]
     mine = [(b, t) for m in data.four for b, t, _ in _played(m, SOUTH) if b]
@@ -151,7 +151,7 @@ def test_bid_accuracy_per_player_is_the_share_of_exact_bids(data: Stored) -> Non
 @pytest.mark.parametrize("variant", [CUTTHROAT_3, CUTTHROAT_4])
 def test_my_stats_are_south_s_own_figures(data: Stored, variant: str) -> None:
     matches = data.three if variant == CUTTHROAT_3 else data.four
-    stats = analytics_cutthroat.my_stats(data.store, data.mine(variant))
+    stats = analytics.my_stats(data.store, data.mine(variant))
     wins = sum(m.winner == SOUTH for m in matches)
     decided = sum(m.winner is not None for m in matches)
     hands = [h for m in matches for h in _played(m, SOUTH)]
@@ -173,8 +173,8 @@ def test_my_stats_are_south_s_own_figures(data: Stored, variant: str) -> None:
     assert stats["bags_per_game"] == pytest.approx(bags / len(matches))
     assert stats["points_per_hand"] == pytest.approx(sum(points) / len(points))
     mine = data.store.list_games(GameFilter(owner=data.ann, variants=(variant,)))
-    assert mine["place_s"].mean() == pytest.approx(stats["mean_place"])
-    assert sorted(mine["winner"] == SOUTH) == sorted(mine["place_s"] == 1)
+    assert statistics.fmean(g.place_s or 0 for g in mine) == pytest.approx(stats["mean_place"])
+    assert sorted(g.winner == SOUTH for g in mine) == sorted(g.place_s == 1 for g in mine)
     streaks = analytics.streaks(data.store, data.mine(variant))
     last = [m.winner == SOUTH for m in matches][-1]
     assert streaks["current_won"] == last
@@ -184,7 +184,7 @@ def test_the_partnership_figures_leave_cutthroat_out(data: Stored) -> None:
     mine = analytics.my_stats(data.store, data.mine(PARTNERSHIP))
     assert mine["games"] == 0 and mine["hands"] == 0
     every = analytics.my_stats(
-        data.store, analytics.MyGames(GameFilter(variants=(PARTNERSHIP,)), "", bot_lab=True)
+        data.store, MyGames(GameFilter(variants=(PARTNERSHIP,)), "", bot_lab=True)
     )
     assert every["games"] == len(data.partnership)
     matchups = analytics.matchup_results(data.store, GameFilter())
@@ -198,7 +198,7 @@ def test_game_summaries_name_the_game_each_players_score_and_whether_you_won(
         data.store, GameFilter(owner=data.ann, others_finished=True, finished_only=False)
     )
     by_id = frame.set_index("id")
-    ids = list(data.store.list_games(GameFilter(owner=data.ann, variants=(CUTTHROAT_3,)))["id"])
+    ids = [g.id for g in data.store.list_games(GameFilter(owner=data.ann, variants=(CUTTHROAT_3,)))]
     for game_id in ids:
         match = data.store.load(game_id).match
         row = by_id.loc[game_id]

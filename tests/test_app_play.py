@@ -422,7 +422,7 @@ def test_a_broken_database_shows_a_plain_message_and_is_left_as_it_was(
 def test_a_visit_without_a_move_stores_nothing(database: str) -> None:
     at = open_play()
     at.run()
-    assert Store(database).list_games().empty
+    assert not Store(database).list_games()
     assert "game" not in at.query_params
     human_move(at)
     assert len(Store(database).list_games()) == 1

@@ -451,7 +451,7 @@ def test_nothing_is_stored_until_the_human_acts(store: Store) -> None:
     controller, _ = _game(store)
     assert controller.match.history, "the bots before South have bid"
     assert controller.game_id is None
-    assert store.list_games().empty
+    assert not store.list_games()
     assert controller.act(_human_move(controller), controller.ply)
     assert controller.game_id is not None
     assert store.load(controller.game_id).match.history == controller.match.history

@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from db_helpers import PLAYERS_V6, run_sql
+from db_helpers import PLAYERS_V6, run_sql, select_frame
 from openskill.models import PlackettLuce
 
 from spades import cli
 from spades.bots.drive import play_match
 from spades.engine.match import Match
 from spades.engine.rules import Rules
-from spades.stats.leaderboard import BoardFilter, leaderboard, rating_history
+from spades.stats.leaderboard import leaderboard, rating_history
 from spades.stats.ratings import RATER, Rating, rate_cutthroat, rate_match, rated_subjects
-from spades.store import SCHEMA_VERSION, Store, StoreError
+from spades.store import SCHEMA_VERSION, BoardFilter, Store, StoreError
 from spades.store.ratings import bot, person
 from spades.store.schema import rating_events, ratings
 from spades.store.tables import Tables
@@ -169,13 +169,13 @@ def _matches(count: int, first_seed: int = 1) -> list[Match]:
 
 
 def _ratings(store: Store) -> dict[str, tuple[float, float, int, int]]:
-    frame = store.frame(sa.select(ratings))
+    frame = select_frame(store, sa.select(ratings))
     return {row.subject: (row.mu, row.sigma, row.games, row.wins) for row in frame.itertuples()}
 
 
 def _events(store: Store) -> list[tuple[Any, ...]]:
     e = rating_events.c
-    frame = store.frame(sa.select(rating_events).order_by(e.game, e.subject))
+    frame = select_frame(store, sa.select(rating_events).order_by(e.game, e.subject))
     return [tuple(row) for row in frame.itertuples(index=False)]
 
 

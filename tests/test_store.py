@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from db_helpers import PLAYERS_V6, run_sql
+from db_helpers import PLAYERS_V6, run_sql, select_frame
 
 from spades.bots.drive import play_match
 from spades.engine.match import Match
@@ -26,11 +26,9 @@ from spades.store import (
     GameFilter,
     Store,
     StoreError,
-    games,
-    hands,
 )
 from spades.store.digest import history_digest
-from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
+from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS, games, hands
 
 PLAYERS = ("North", "East", "You", "West")
 #: The games columns version 8 added for cutthroat's players.
@@ -91,11 +89,12 @@ def test_a_games_info_is_its_row_typed_and_frozen(store: Store) -> None:
 def test_hand_rows_hold_bids_tricks_bags_and_the_breakdown(store: Store) -> None:
     match = _played(5)
     gid = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
-    frame = store.frame(
+    frame = select_frame(
+        store,
         sa.select(hands)
         .join_from(hands, games, hands.c.game == games.c.num)
         .where(games.c.id == gid)
-        .order_by(hands.c.hand_no)
+        .order_by(hands.c.hand_no),
     )
     assert list(frame["score_ns"]) == [s[0] for s in match.score_history()]
     last = match.finished[-1]
@@ -345,7 +344,7 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
     mine = store.new_game(
         rules=Rules(), seed=6, players=PLAYERS, kind="human", bot_levels=BOTS, owner=player
     )
-    assert list(store.list_games(GameFilter(owner=player, finished_only=False))["id"]) == [mine]
+    assert [g.id for g in store.list_games(GameFilter(owner=player, finished_only=False))] == [mine]
     # The game in play took its digest with the upgrade: its next guarded write lands.
     moved = store.load(playing).match
     store.append_action(playing, moved.legal_actions()[0], after=moved.history)
@@ -470,7 +469,7 @@ def test_a_writer_killed_mid_write_leaves_only_whole_games(store: Store, db_url:
     per_game = dict(run_sql(db_url, "SELECT game, count(*) FROM actions GROUP BY game"))
     counts = dict(run_sql(db_url, "SELECT num, actions_count FROM games"))
     assert per_game == counts
-    assert all(store.load(gid).match.is_over for gid in stored["id"])
+    assert all(store.load(game.id).match.is_over for game in stored)
 
 
 # ---------------------------------------------------------------------------- players
@@ -582,7 +581,7 @@ def test_an_owner_filter_covers_their_games_and_with_others_finished_every_finis
     assert store.game_info(finished).owner is None
 
     def covered(game_filter: GameFilter) -> set[str]:
-        return set(store.list_games(game_filter)["id"])
+        return {g.id for g in store.list_games(game_filter)}
 
     assert covered(GameFilter(owner=ada, finished_only=False)) == {ada_playing}
     assert covered(GameFilter(owner=ada, finished_only=False, others_finished=True)) == {
@@ -601,9 +600,9 @@ def test_an_owner_filter_covers_their_games_and_with_others_finished_every_finis
 def test_a_filter_may_end_on_the_last_day_there_is(store: Store) -> None:
     gid = store.save_match(_played(3), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     today = store.game_info(gid).started_at.date()
-    assert list(store.list_games(GameFilter(end=date.max))["id"]) == [gid]
-    assert list(store.list_games(GameFilter(end=today))["id"]) == [gid]
-    assert store.list_games(GameFilter(end=today - timedelta(days=1))).empty
+    assert [g.id for g in store.list_games(GameFilter(end=date.max))] == [gid]
+    assert [g.id for g in store.list_games(GameFilter(end=today))] == [gid]
+    assert not store.list_games(GameFilter(end=today - timedelta(days=1)))
 
 
 # ----------------------------------------------------------------------------- export

@@ -24,10 +24,8 @@ from spades.store import (
     GameFilter,
     Store,
     StoreError,
-    games,
-    hands,
-    player_hands,
 )
+from spades.store.schema import games, hands, player_hands
 from spades.store.tables import Tables
 
 THREE = Rules(players=3, partnerships=False)
@@ -134,19 +132,17 @@ def test_cutthroat_games_are_listed_and_filtered_apart_from_partnership_ones(
         for variant, rules in ((PARTNERSHIP, Rules()), (CUTTHROAT_3, THREE), (CUTTHROAT_4, FOUR))
     }
     listed = store.list_games()
-    assert dict(zip(listed["id"], listed["variant"], strict=True)) == {
-        gid: variant for variant, gid in saved.items()
-    }
+    assert {g.id: g.variant for g in listed} == {gid: variant for variant, gid in saved.items()}
     for variant, gid in saved.items():
         only = store.list_games(GameFilter(variants=(variant,)))
-        assert list(only["id"]) == [gid]
+        assert [g.id for g in only] == [gid]
     choices = store.choices()
     assert choices["variants"] == sorted(saved)
     # The seat three-handed games do not have is no bot level, and filters by level keep them.
     assert choices["bot_levels"] == ["random"]
     kept = store.list_games(GameFilter(bot_levels=("random",)))
-    assert set(kept["id"]) == set(saved.values())
-    rule_sets = dict(zip(listed["variant"], listed["rule_set"], strict=True))
+    assert {g.id for g in kept} == set(saved.values())
+    rule_sets = {g.variant: g.rule_set for g in listed}
     assert rule_sets == {
         PARTNERSHIP: "standard",
         CUTTHROAT_3: "players=3, partnerships=False",
@@ -171,7 +167,7 @@ def test_a_cutthroat_game_needs_a_name_and_a_level_for_each_of_its_seats(
 ) -> None:
     with pytest.raises(StoreError, match=message):
         store.new_game(rules=rules, seed=1, players=players, kind="human", bot_levels=levels)
-    assert store.list_games().empty
+    assert not store.list_games()
 
 
 def test_a_cutthroat_record_is_imported_and_exported_whole(store: Store, tmp_path: Path) -> None:
@@ -211,7 +207,7 @@ def test_a_corrupt_cutthroat_record_is_refused_with_a_message(
     change(record)
     with pytest.raises(StoreError, match=f"import refused, record 1: .*{message}"):
         store.import_json(json.dumps(record))
-    assert store.list_games().empty
+    assert not store.list_games()
 
 
 def test_a_cutthroat_game_whose_stored_score_was_changed_is_refused_as_corrupt(

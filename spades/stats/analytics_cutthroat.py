@@ -3,54 +3,25 @@
 Cutthroat keeps its hands by player (the store's ``player_hands``), so its charts draw a
 line or a bar for each player where the partnership game's draw one for each team; the
 pages never put the two games in one figure. The frames have the partnership game's
-shapes with ``player`` in place of ``team`` (:mod:`spades.stats.analytics`), and
-:func:`seat_stats` has exactly its shape, so the bid accuracy and nil frames built on it
-are the partnership game's own.
-
-My stats are seen from South, as in the partnership game: a player sits South in their
-own games, and in one that is not theirs South stands in for them.
+shapes with ``player`` in place of ``team`` (:mod:`spades.stats.analytics`), whose reports
+of many games (My stats, bid accuracy) cover cutthroat's too.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
-import numpy as np
 import pandas as pd
-import sqlalchemy as sa
 
 from spades.engine.cards import SOUTH
 from spades.engine.match import Match
-from spades.stats.analytics import (
-    YOU,
-    Selection,
-    bid_text,
-    count_true,
-    extreme_hands,
-    player_label,
-    seat_labels,
-    seat_names,
-    stats_figures,
-)
-from spades.store import (
-    CUTTHROAT_3,
-    PARTNERSHIP,
-    SEAT_KEYS,
-    GameFilter,
-    Store,
-    games,
-    player_hand_rows,
-    player_hands,
-)
+from spades.stats.analytics import bid_text, seat_labels
+from spades.store import PLAYER_HAND_COLUMNS, player_hand_rows
 
 #: The longest player name a chart shows.
 NAME_MAX: Final = 20
-# A bid, blind flag and tricks grouped as one number (see seat_stats): tricks and bids run
-# to 17 in three-handed cutthroat.
-_BLIND: Final = 20
-_BID: Final = 2 * _BLIND
 
 
 def line_names(players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
@@ -78,7 +49,7 @@ def game_hands(match: Match) -> pd.DataFrame:
     ``player_hands`` columns."""
     frame = pd.DataFrame(player_hand_rows(match))
     if frame.empty:
-        return pd.DataFrame(columns=[c.name for c in player_hands.c if c.name != "game"])
+        return pd.DataFrame(columns=list(PLAYER_HAND_COLUMNS))
     return frame
 
 
@@ -133,110 +104,3 @@ def hand_table(hand_frame: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
 
 def _breakdown_text(text: str) -> str:
     return "; ".join(f"{line['text']} ({line['points']:+d})" for line in json.loads(text)) or "—"
-
-
-# ------------------------------------------------------------------- bid accuracy
-def seat_stats(store: Store, game_filter: GameFilter) -> pd.DataFrame:
-    """How often each (seat, player, bid, blind, tricks taken) occurred in cutthroat games,
-    in one query, in :func:`spades.stats.analytics.seat_stats`'s columns (its seats named as
-    the variant names them)."""
-    p, g = player_hands.c, games.c
-    code = (p.bid * _BID + sa.cast(p.blind, sa.Integer) * _BLIND + p.tricks).label("code")
-    parts = []
-    for seat, key in enumerate(SEAT_KEYS):
-        level = g[f"level_{key}"]
-        parts.append(
-            sa.select(
-                sa.literal(seat).label("seat"),
-                (g.variant == CUTTHROAT_3).label("three"),
-                level.label("level"),
-                code,
-                sa.func.count().label("n"),
-            )
-            .join_from(player_hands, games, p.game == g.num)
-            .where(game_filter.clause(), g.variant != PARTNERSHIP, p.seat == seat)
-            .group_by(g.variant, level, code)
-        )
-    frame = store.frame(sa.union_all(*parts))
-    if frame.empty:
-        return pd.DataFrame(columns=["seat", "player", "bid", "blind", "taken", "n"])
-    bid, rest = np.divmod(frame.pop("code").to_numpy(dtype=np.int64), _BID)
-    blind, taken = np.divmod(rest, _BLIND)
-    return pd.DataFrame(
-        {
-            "seat": seat_names(frame["seat"], frame["three"]),
-            "player": player_label(frame["level"]),
-            "bid": bid,
-            "blind": blind.astype(bool),
-            "taken": taken,
-            "n": frame["n"],
-        }
-    )
-
-
-# ------------------------------------------------------------------------ my stats
-def _mine(selection: Selection) -> sa.Select[Any]:
-    """The player's own hands (South's) of the selected cutthroat games."""
-    p, g = player_hands.c, games.c
-    return (
-        sa.select()
-        .join_from(player_hands, games, p.game == g.num)
-        .where(selection.clause(), g.variant != PARTNERSHIP, p.seat == SOUTH)
-    )
-
-
-def my_stats(store: Store, selection: Selection) -> dict[str, float | int | None]:
-    """:func:`spades.stats.analytics.my_stats`'s figures for cutthroat, South's alone: games
-    won and lost, points a hand (yours, and the others' on average), your set rate,
-    nils and bags a game, and your mean place."""
-    p, g = player_hands.c, games.c
-    with store.engine.connect() as conn:
-        played, wins, decided, places = conn.execute(
-            sa.select(
-                sa.func.count(),
-                count_true(g.winner == SOUTH),
-                sa.func.count(g.winner),
-                sa.func.avg(g.place_s),
-            ).where(selection.clause(), g.variant != PARTNERSHIP)
-        ).one()
-        mine = conn.execute(
-            _mine(selection).add_columns(
-                sa.func.count(),
-                sa.func.count(sa.distinct(p.game)),
-                sa.func.avg(p.points),
-                count_true(p.made.is_(False)),
-                sa.func.count(p.made),
-                count_true(p.bid == 0),
-                count_true(sa.and_(p.bid == 0, p.tricks == 0)),
-                sa.func.coalesce(sa.func.sum(p.bags), 0),
-            )
-        ).one()
-        others = conn.execute(
-            sa.select(sa.func.avg(p.points))
-            .join_from(player_hands, games, p.game == g.num)
-            .where(selection.clause(), g.variant != PARTNERSHIP, p.seat != SOUTH)
-        ).scalar_one()
-    hands, scored_games, points, *rest = mine
-    figures = stats_figures((played, wins, decided), (hands, scored_games, points, others, *rest))
-    return figures | {"mean_place": float(places) if places is not None else None}
-
-
-def best_and_worst_hands(store: Store, selection: Selection, *, count: int = 3) -> pd.DataFrame:
-    """The ``count`` hands in which you scored most and the ``count`` in which you scored
-    least, best first, with your bid and tricks."""
-    p, g = player_hands.c, games.c
-    base = _mine(selection).add_columns(
-        p.points,
-        g.started_at,
-        g.id.label("game"),
-        p.hand_no.label("hand"),
-        p.bid,
-        p.blind,
-        p.tricks,
-    )
-    found = extreme_hands(store, base, p.points, p.hand_no, count)
-    columns = ["points", "day", "game", "hand", YOU]
-    if found.empty:
-        return pd.DataFrame(columns=columns)
-    found[YOU] = bid_text(found["bid"], found["blind"]) + " / " + found["tricks"].astype(str)
-    return found[columns]

@@ -1,5 +1,5 @@
 """What the store writes into rows, reads out of them and filters them by: labels, hand rows,
-:class:`GameInfo`, :class:`GameFilter`.
+:class:`GameInfo`, :class:`GameFilter` and :class:`MyGames`.
 
 The labels name a game's variant, rule set and bot levels in one short text each, so that
 analytics can group and filter games without loading their rules; :func:`hand_rows` gives
@@ -15,7 +15,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
 
@@ -31,7 +31,13 @@ from spades.store.schema import (
     SEAT_KEYS,
     TEAM_KEYS,
     games,
+    hands,
+    player_hands,
 )
+
+#: The columns of :func:`hand_rows`' rows, and of :func:`player_hand_rows`'.
+HAND_COLUMNS: Final = tuple(c.name for c in hands.c if c.name != "game")
+PLAYER_HAND_COLUMNS: Final = tuple(c.name for c in player_hands.c if c.name != "game")
 
 
 def variant_of(rules: Rules) -> str:
@@ -261,3 +267,55 @@ class GameFilter:
             allowed = (*self.bot_levels, HUMAN, NO_SEAT)
             parts.extend(getattr(c, f"level_{k}").in_(allowed) for k in SEAT_KEYS)
         return sa.and_(sa.true(), *parts)
+
+    @property
+    def cutthroat(self) -> bool:
+        """Whether the games kept are cutthroat's only (every variant named is one of
+        cutthroat's), whose reports count players where the partnership game's count teams.
+
+        >>> GameFilter().cutthroat, GameFilter(variants=(CUTTHROAT_3,)).cutthroat
+        (False, True)
+        """
+        return self.variants is not None and PARTNERSHIP not in self.variants
+
+
+class Selection(Protocol):
+    """Which games a report covers: a condition on the ``games`` table, and whether they
+    are cutthroat's (see :attr:`GameFilter.cutthroat`)."""
+
+    def clause(self) -> sa.ColumnElement[bool]:
+        """The SQL condition."""
+        ...
+
+    @property
+    def cutthroat(self) -> bool:
+        """Whether the games are cutthroat's only."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MyGames:
+    """The games My stats covers: the player's own, and when chosen the bot lab's and the
+    finished games of other people (and of nobody: imported and older ones), all within
+    the filters of ``games``. A player id that owns nothing (``""``) leaves only the chosen."""
+
+    games: GameFilter
+    player: str
+    bot_lab: bool = False
+    others: bool = False
+
+    def clause(self) -> sa.ColumnElement[bool]:
+        """The SQL condition on the ``games`` table."""
+        c = games.c
+        whose: list[sa.ColumnElement[bool]] = [c.owner == self.player]
+        if self.bot_lab:
+            whose.append(c.kind == "simulated")
+        if self.others:
+            # A game in play is only ever its owner's to see.
+            whose.append(sa.and_(c.kind != "simulated", c.status != "playing"))
+        return sa.and_(self.games.clause(), sa.or_(*whose))
+
+    @property
+    def cutthroat(self) -> bool:
+        """Whether the games are cutthroat's only."""
+        return self.games.cutthroat

@@ -22,7 +22,16 @@ import streamlit as st
 
 from spades.engine.match import Match
 from spades.stats import analytics, analytics_cutthroat
-from spades.store import KINDS, PARTNERSHIP, SEAT_KEYS, VARIANTS, GameFilter, Store, StoreError
+from spades.store import (
+    KINDS,
+    SEAT_KEYS,
+    VARIANTS,
+    GameFilter,
+    MyGames,
+    Selection,
+    Store,
+    StoreError,
+)
 from spades.ui import charts, cutthroat_view, identity, rating_view, safe
 from spades.ui.db import app_store, shared_store
 
@@ -36,7 +45,7 @@ NONE_OF_YOURS: Final = (
     "games or other people's meanwhile, switch them on above."
 )
 
-# Each takes the store and a GameFilter, or for My stats an analytics.MyGames.
+# Each takes the store and a GameFilter, or for My stats a MyGames.
 _QUERIES: Final[dict[str, Callable[[Store, Any], Any]]] = {
     "my_stats": analytics.my_stats,
     "streaks": analytics.streaks,
@@ -45,9 +54,6 @@ _QUERIES: Final[dict[str, Callable[[Store, Any], Any]]] = {
     "games": analytics.game_summaries,
     "seat_stats": analytics.seat_stats,
     "matchups": analytics.matchup_results,
-    "my_stats_cutthroat": analytics_cutthroat.my_stats,
-    "extremes_cutthroat": analytics_cutthroat.best_and_worst_hands,
-    "seat_stats_cutthroat": analytics_cutthroat.seat_stats,
 }
 #: The explorer's choice of every game.
 ANY_GAME: Final = "any"
@@ -56,14 +62,12 @@ GAME_NAMES: Final = {ANY_GAME: "Any game", **analytics.VARIANT_NAMES}
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _cached(
-    name: str, url: str, revision: tuple[int, int, str], selection: analytics.Selection
-) -> Any:
+def _cached(name: str, url: str, revision: tuple[int, int, str], selection: Selection) -> Any:
     """``revision`` only keys the cache: a new game gives a new revision."""
     return _QUERIES[name](shared_store(url), selection)
 
 
-def query(name: str, store: Store, selection: analytics.Selection) -> Any:
+def query(name: str, store: Store, selection: Selection) -> Any:
     """An analytics frame (or dict), cached until the store changes."""
     return _cached(name, store.url, store.revision(), selection)
 
@@ -145,7 +149,7 @@ def _date_range(value: Any) -> tuple[date | None, date | None]:
 
 def empty_state(store: Store) -> None:
     """Say why there is nothing to chart and how to get something."""
-    if store.list_games(GameFilter(), limit=1).empty:
+    if not store.list_games(GameFilter(), limit=1):
         st.info(EMPTY, icon=":material/style:")
     else:
         st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
@@ -193,15 +197,15 @@ def overview_page() -> None:
         "their South seat counts as yours.",
     )
     player = identity.player_id()
-    selection = analytics.MyGames(
+    selection = MyGames(
         filter_panel(store, "overview", kinds=False),
         # A visitor with no player yet owns nothing: the empty id matches no game.
         player=player or "",
         bot_lab=bot_lab,
         others=others,
     )
-    cutthroat = _cutthroat(selection.games)
-    stats = query("my_stats_cutthroat" if cutthroat else "my_stats", store, selection)
+    cutthroat = selection.cutthroat
+    stats = query("my_stats", store, selection)
     if not stats["games"]:
         _no_stats(store, selection)
         return
@@ -221,17 +225,12 @@ def overview_page() -> None:
         )
     if player is not None:
         _rating(store, player)
-    extremes = query("extremes_cutthroat" if cutthroat else "extremes", store, selection)
+    extremes = query("extremes", store, selection)
     if not extremes.empty:
         st.subheader("Best and worst hands")
         whose = "you" if cutthroat else "you and your partner"
         st.caption(f"The points {whose} scored; bids are shown as bid / tricks.")
         table(extremes, key="overview_hands", file_name="best_and_worst_hands.csv")
-
-
-def _cutthroat(game_filter: GameFilter) -> bool:
-    """Whether the filter keeps a cutthroat game (it keeps one game, or any)."""
-    return game_filter.variants is not None and PARTNERSHIP not in game_filter.variants
 
 
 def _rating(store: Store, player: str) -> None:
@@ -242,11 +241,11 @@ def _rating(store: Store, player: str) -> None:
         rating_view.show(history, key="overview_rating_chart")
 
 
-def _no_stats(store: Store, selection: analytics.MyGames) -> None:
+def _no_stats(store: Store, selection: MyGames) -> None:
     """Say why My stats has nothing to show: no games at all, none of the player's (and
     nothing else chosen), or none that the filters let through."""
     unfiltered = dataclasses.replace(selection, games=GameFilter())
-    if store.list_games(GameFilter(), limit=1).empty:
+    if not store.list_games(GameFilter(), limit=1):
         st.info(EMPTY, icon=":material/style:")
     elif query("my_stats", store, unfiltered)["games"]:
         st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
@@ -505,8 +504,7 @@ def _bid_view(
     url: str, revision: tuple[int, int, str], game_filter: GameFilter, group: str
 ) -> _BidView:
     """The page's frames and charts, built once a store revision (``revision`` keys it)."""
-    name = "seat_stats_cutthroat" if _cutthroat(game_filter) else "seat_stats"
-    stats = _cached(name, url, revision, game_filter)
+    stats = _cached("seat_stats", url, revision, game_filter)
     if stats.empty:
         return _BidView(empty=True)
     counts = analytics.bid_counts(stats)

@@ -15,7 +15,7 @@ import streamlit as st
 
 from spades.engine.rules import PRESETS
 from spades.stats import leaderboard
-from spades.stats.leaderboard import PERIODS, BoardFilter
+from spades.stats.leaderboard import PERIODS
 from spades.store import Store, rule_set_label
 from spades.store.ratings import person
 from spades.ui import charts, identity, rating_view, safe
@@ -59,7 +59,7 @@ def _board(
     url: str, revision: tuple[int, int, str], period: str, rules: str, people_only: bool
 ) -> pd.DataFrame:
     """``revision`` only keys the cache: a game that ends gives a new revision."""
-    board = BoardFilter.of(period, RULES[rules], people_only=people_only)
+    board = leaderboard.board_filter(period, RULES[rules], people_only=people_only)
     return leaderboard.leaderboard(shared_store(url), board)
 
 
