@@ -231,7 +231,7 @@ def test_win_rate_over_time_has_one_row_a_day_and_a_running_rate(data: Stored) -
 
 def test_score_progression_starts_at_zero_and_ends_at_the_final_score(data: Stored) -> None:
     match = max(data.simulated, key=lambda m: len(m.finished))
-    progression = analytics.score_progression(analytics.game_hands(match))
+    progression = analytics.score_progression(match)
     ns = progression[progression["team"] == "N/S"].sort_values("hand")
     ew = progression[progression["team"] == "E/W"].sort_values("hand")
     assert list(ns["score"]) == [0, *(s[0] for s in match.score_history())]
@@ -249,7 +249,7 @@ def _with_penalty() -> Match:
 
 def test_bag_penalty_markers_fall_on_the_hands_that_paid_one() -> None:
     match = _with_penalty()
-    bags = analytics.bags_progression(analytics.game_hands(match))
+    bags = analytics.bags_progression(match)
     paid = bags[bags["penalty"] > 0]
     marked = set(zip(paid["hand"], paid["team"], strict=True))
     expected = {
@@ -263,7 +263,7 @@ def test_bag_penalty_markers_fall_on_the_hands_that_paid_one() -> None:
 
 def test_hand_table_names_nil_and_blind_nil_bids(data: Stored) -> None:
     match = next(m for m in data.everything if any(b == 0 for h in m.finished for b in h.bids))
-    table = analytics.hand_table(analytics.game_hands(match))
+    table = analytics.hand_table(match)
     cells = table[["North", "East", "South", "West"]].to_numpy().ravel()
     assert any(str(cell).startswith(("nil /", "blind nil /")) for cell in cells)
     assert len(table) == len(match.finished)

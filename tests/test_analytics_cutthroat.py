@@ -1,5 +1,5 @@
-"""Cutthroat's analytics frames against figures counted directly from the matches stored,
-and kept apart from the partnership game's."""
+"""The analytics frames of cutthroat games against figures counted directly from the matches
+stored, and kept apart from the partnership game's."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from spades.bots.drive import play_match
 from spades.engine.cards import SOUTH
 from spades.engine.match import Match
 from spades.engine.rules import Rules
-from spades.stats import analytics, analytics_cutthroat
+from spades.stats import analytics
 from spades.stats.ratings import RATER
 from spades.store import CUTTHROAT_3, CUTTHROAT_4, PARTNERSHIP, GameFilter, MyGames, Store
 
@@ -71,8 +71,8 @@ def test_score_progression_has_a_line_a_player_from_zero_to_their_final_score(
     rules: Rules,
 ) -> None:
     match = play_match(rules, 7, ["random"] * rules.players)
-    names = analytics_cutthroat.line_names(NAMES[rules.players], mine=True)
-    frame = analytics_cutthroat.score_progression(analytics_cutthroat.game_hands(match), names)
+    names = analytics.line_names(NAMES[rules.players], mine=True)
+    frame = analytics.score_progression(match, names)
     assert set(frame["player"]) == set(names) and "You" in names
     for seat, name in enumerate(names):
         line = frame[frame["player"] == name].sort_values("hand")
@@ -82,10 +82,24 @@ def test_score_progression_has_a_line_a_player_from_zero_to_their_final_score(
         assert list(line["hand"]) == [0, *played]
 
 
+@pytest.mark.parametrize(
+    ("rules", "side", "sides"),
+    [(Rules(), "team", 2), (THREE, "player", 3), (FOUR, "player", 4)],
+    ids=["partnership", "three", "four"],
+)
+def test_one_games_frames_take_teams_or_players_from_its_rules(
+    rules: Rules, side: str, sides: int
+) -> None:
+    match = play_match(rules, 7, ["random"] * rules.players)
+    assert analytics.side(rules) == side
+    for frame in (analytics.score_progression(match), analytics.bags_progression(match)):
+        assert frame[side].nunique() == sides
+
+
 def test_bags_progression_follows_each_players_count_and_marks_their_penalties() -> None:
     match = play_match(THREE, 7, ["random"] * 3)
-    names = analytics_cutthroat.line_names(NAMES[3], mine=False)
-    frame = analytics_cutthroat.bags_progression(analytics_cutthroat.game_hands(match), names)
+    names = analytics.line_names(NAMES[3], mine=False)
+    frame = analytics.bags_progression(match, names)
     for seat, name in enumerate(names):
         mine = frame[frame["player"] == name]
         results = [
@@ -101,8 +115,8 @@ def test_bags_progression_follows_each_players_count_and_marks_their_penalties()
 def test_the_scoresheet_shows_each_players_bid_and_a_knocked_out_player_as_out() -> None:
     match = play_match(THREE, 7, ["random"] * 3)
     assert match.out
-    names = analytics_cutthroat.line_names(NAMES[3], mine=False)
-    table = analytics_cutthroat.hand_table(analytics_cutthroat.game_hands(match), names)
+    names = analytics.line_names(NAMES[3], mine=False)
+    table = analytics.hand_table(match, names)
     assert len(table) == len(match.finished)
     out = names[match.out[0]]
     last = table.iloc[-1]

@@ -11,9 +11,11 @@ and North/South "you and partner". In a game that is not theirs (the bot lab's, 
 person's, when chosen) South stands in for them. The games chosen say which game's figures
 these are: the partnership game's, by team, or cutthroat's (``cutthroat``), South's own.
 
-The frames of one partnership game's hands are here; cutthroat's, kept by player, are in
-:mod:`spades.stats.analytics_cutthroat`. A game's result (who won, a streak, the list of games)
-is read here for both: in cutthroat South wins alone.
+The frames of one game take its kind from its rules: the partnership game keeps its hands
+by team, so its charts draw a line or a bar for each team, and cutthroat by player, so its
+charts draw one for each player (:func:`side`); the pages never put the two games in one
+figure. A game's result (who won, a streak, the list of games) is read alike for both: in
+cutthroat South wins alone.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +38,7 @@ from spades.store import (
     HAND_COLUMNS,
     HUMAN,
     PARTNERSHIP,
+    PLAYER_HAND_COLUMNS,
     SEAT_KEYS,
     TEAM_KEYS,
     GameFilter,
@@ -43,6 +46,7 @@ from spades.store import (
     Selection,
     Store,
     hand_rows,
+    player_hand_rows,
 )
 from spades.store.reports import BidTally, DayResults, ExtremeHand, Matchup
 
@@ -60,6 +64,10 @@ _THREE_LABELS: Final = np.array((*THREE_SEATS, ""), dtype=object)
 #: The teams of a game seen from the South seat, the player's own.
 OUR_TEAMS: Final = ("You and partner", "Opponents")
 YOU: Final = "you"
+#: The longest player name a chart shows.
+NAME_MAX: Final = 20
+#: What a side of a game is: a team, or in cutthroat a player.
+Side = Literal["team", "player"]
 
 
 def seat_labels(players: int) -> tuple[str, ...]:
@@ -237,37 +245,101 @@ def latest_game(summaries: pd.DataFrame, player: str | None) -> str:
 
 
 # ----------------------------------------------------------------------- one game
+def line_names(players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
+    """A name for each player of a cutthroat game, one a line or bar: their own (cut
+    short), "You" at South in the viewer's own game, and their seat's beside any name two
+    players share.
+
+    >>> line_names(["Left", "Right", "Ada"], mine=True)
+    ('Left', 'Right', 'You')
+    >>> line_names(["Bot", "Bot", "Ada", "Bo"], mine=False)
+    ('Bot (North)', 'Bot (East)', 'Ada', 'Bo')
+    """
+    names = [" ".join(str(name).split())[:NAME_MAX] or "?" for name in players]
+    if mine:
+        names[SOUTH] = "You"
+    seats = seat_labels(len(names))
+    return tuple(
+        f"{name} ({seats[seat]})" if names.count(name) > 1 else name
+        for seat, name in enumerate(names)
+    )
+
+
+def side_names(rules: Rules, players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
+    """A name for each side of a game whose seats hold ``players``, one a line or bar: the
+    partnership game's teams (the viewer's own first, in their game: they sit South), or
+    cutthroat's players (:func:`line_names`).
+
+    >>> side_names(Rules(), ["N", "E", "Ada", "W"], mine=True)
+    ('You and partner', 'Opponents')
+    >>> side_names(Rules(players=3, partnerships=False), ["Left", "Right", "Ada"], mine=False)
+    ('Left', 'Right', 'Ada')
+    """
+    if rules.partnerships:
+        return OUR_TEAMS if mine else TEAM_NAMES
+    return line_names(players, mine=mine)
+
+
+def side(rules: Rules) -> Side:
+    """What a side of a game is, and so the column a frame of one game names it in: a
+    team, or in cutthroat a player."""
+    return "team" if rules.partnerships else "player"
+
+
 def game_hands(match: Match) -> pd.DataFrame:
-    """The finished hands of a match, in the store's ``hands`` columns."""
-    frame = pd.DataFrame(hand_rows(match))
-    if frame.empty:
-        return pd.DataFrame(columns=list(HAND_COLUMNS))
-    return frame
+    """The finished hands of a match in the store's columns: a row a hand, by team, in the
+    partnership game (``hands``), and a row a player a hand in cutthroat (``player_hands``;
+    a player knocked out has none for the hands they sat out)."""
+    if match.rules.partnerships:
+        rows, columns = hand_rows(match), HAND_COLUMNS
+    else:
+        rows, columns = player_hand_rows(match), PLAYER_HAND_COLUMNS
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=list(columns))
 
 
-def score_progression(
-    hand_frame: pd.DataFrame, teams: tuple[str, str] = TEAM_NAMES
-) -> pd.DataFrame:
-    """Long frame (hand, team, score): each team's running score, from 0 before hand 1;
-    the teams N/S and E/W are named ``teams``."""
-    start = pd.DataFrame({"hand_no": [0], "score_ns": [0], "score_ew": [0]})
-    wide = pd.concat([start, hand_frame[["hand_no", "score_ns", "score_ew"]]], ignore_index=True)
-    long = wide.melt(id_vars="hand_no", var_name="team", value_name="score")
-    long["team"] = long["team"].map({"score_ns": teams[0], "score_ew": teams[1]})
-    return long.rename(columns={"hand_no": "hand"})
+def _names(match: Match, names: Sequence[str] | None) -> Sequence[str]:
+    """The sides' names given, else the seats' (the partnership game's teams by theirs)."""
+    return names or side_names(match.rules, seat_labels(match.rules.players), mine=False)
 
 
-def bags_progression(hand_frame: pd.DataFrame, teams: tuple[str, str] = TEAM_NAMES) -> pd.DataFrame:
-    """Long frame (hand, team, bags, penalty): bags on the count after each hand; the
-    teams N/S and E/W are named ``teams``."""
-    parts = []
-    for team, key in zip(teams, TEAM_KEYS, strict=True):
-        part = hand_frame[["hand_no", f"bags_after_{key}", f"penalty_{key}", f"bags_{key}"]]
-        part = part.set_axis(["hand", "bags", "penalty", "added"], axis=1).assign(team=team)
-        parts.append(part)
-    if not parts[0].empty:
+def score_progression(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """Long frame (hand, side, score: the side a :func:`side` column): each side's running
+    score, from 0 before hand 1, to the last hand it played (a cutthroat player knocked
+    out stops there); the sides are named ``names`` (by default by their seats)."""
+    hands, names, column = game_hands(match), _names(match, names), side(match.rules)
+    if match.rules.partnerships:
+        start = pd.DataFrame({"hand_no": [0], "score_ns": [0], "score_ew": [0]})
+        wide = pd.concat([start, hands[["hand_no", "score_ns", "score_ew"]]], ignore_index=True)
+        long = wide.melt(id_vars="hand_no", var_name=column, value_name="score")
+        long[column] = long[column].map({"score_ns": names[0], "score_ew": names[1]})
+        return long.rename(columns={"hand_no": "hand"})
+    start = pd.DataFrame({"hand_no": 0, "seat": range(len(names)), "score": 0})
+    long = pd.concat([start, hands[["hand_no", "seat", "score"]]], ignore_index=True)
+    long[column] = long.pop("seat").map(dict(enumerate(names)))
+    return long.rename(columns={"hand_no": "hand"})[["hand", column, "score"]]
+
+
+def bags_progression(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """Long frame (hand, bags, penalty, added, side: the side a :func:`side` column): each
+    side's bags on the count after each hand it played, the penalty paid and the bags
+    added then; the sides are named ``names`` (by default by their seats)."""
+    hands, names, column = game_hands(match), _names(match, names), side(match.rules)
+    shown = ["hand", "bags", "penalty", "added"]
+    if match.rules.partnerships:
+        parts = [
+            hands[["hand_no", f"bags_after_{key}", f"penalty_{key}", f"bags_{key}"]]
+            .set_axis(shown, axis=1)
+            .assign(**{column: name})
+            for name, key in zip(names, TEAM_KEYS, strict=True)
+        ]
+        if parts[0].empty:
+            return pd.DataFrame(columns=[*shown, column])
         return pd.concat(parts, ignore_index=True)
-    return pd.DataFrame(columns=["hand", "bags", "penalty", "added", "team"])
+    frame = hands[["hand_no", "bags_after", "penalty", "bags", "seat"]].set_axis(
+        [*shown, "seat"], axis=1
+    )
+    frame[column] = frame.pop("seat").map(dict(enumerate(names)))
+    return frame.reset_index(drop=True)
 
 
 def bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
@@ -275,27 +347,57 @@ def bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
     return pd.Series(labels, index=bid.index, dtype=object)
 
 
-def hand_table(hand_frame: pd.DataFrame) -> pd.DataFrame:
-    """A readable hand-by-hand scoresheet."""
-    table = pd.DataFrame({"hand": hand_frame["hand_no"]})
-    table["dealer"] = hand_frame["dealer"].map(dict(enumerate(SEAT_NAMES)))
-    for seat, key in enumerate(SEAT_KEYS):
-        bid = bid_text(hand_frame[f"bid_{key}"], hand_frame[f"blind_{key}"])
-        table[SEAT_NAMES[seat]] = bid + " / " + hand_frame[f"tricks_{key}"].astype(str)
-    for team, key in zip(TEAM_NAMES, TEAM_KEYS, strict=True):
-        table[f"{team} points"] = hand_frame[f"points_{key}"]
-        table[f"{team} bags"] = hand_frame[f"bags_after_{key}"]
-        table[f"{team} score"] = hand_frame[f"score_{key}"]
-    table["why (N/S | E/W)"] = hand_frame["breakdown"].map(_breakdown_text)
+def hand_table(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """A readable hand-by-hand scoresheet: each seat's bid / tricks, and each side's
+    points and score (and in the partnership game its bags), and why. The partnership
+    game's names its seats and teams by their places; cutthroat's names its players
+    ``names`` (by default by their seats) and marks one knocked out as out."""
+    hands = game_hands(match)
+    if match.rules.partnerships:
+        table = pd.DataFrame({"hand": hands["hand_no"]})
+        table["dealer"] = hands["dealer"].map(dict(enumerate(SEAT_NAMES)))
+        for seat, key in enumerate(SEAT_KEYS):
+            bid = bid_text(hands[f"bid_{key}"], hands[f"blind_{key}"])
+            table[SEAT_NAMES[seat]] = bid + " / " + hands[f"tricks_{key}"].astype(str)
+        for team, key in zip(TEAM_NAMES, TEAM_KEYS, strict=True):
+            table[f"{team} points"] = hands[f"points_{key}"]
+            table[f"{team} bags"] = hands[f"bags_after_{key}"]
+            table[f"{team} score"] = hands[f"score_{key}"]
+        table["why (N/S | E/W)"] = [
+            " | ".join(_lines_text(lines[key]) for key in TEAM_KEYS)
+            for lines in hands["breakdown"].map(json.loads)
+        ]
+        return table
+    if hands.empty:
+        return pd.DataFrame(columns=["hand", "dealer"])
+    names = _names(match, names)
+    frame = hands.assign(
+        name=hands["seat"].map(dict(enumerate(names))),
+        bid_tricks=bid_text(hands["bid"], hands["blind"]) + " / " + hands["tricks"].astype(str),
+        why=hands["breakdown"].map(lambda text: _lines_text(json.loads(text))),
+    )
+    wide = frame.pivot(index="hand_no", columns="name")
+    table = pd.DataFrame({"hand": wide.index})
+    dealers = frame[frame["dealt"].astype(bool)].set_index("hand_no")["name"]
+    table["dealer"] = table["hand"].map(dealers).fillna("")
+    for name in names:
+        if name not in wide["bid_tricks"]:
+            continue
+        table[name] = wide["bid_tricks"][name].fillna("out").to_numpy()
+        table[f"{name} points"] = wide["points"][name].astype("Int64").reset_index(drop=True)
+        table[f"{name} score"] = wide["score"][name].astype("Int64").reset_index(drop=True)
+    why = [(name + ": " + wide["why"][name]).fillna("") for name in names if name in wide["why"]]
+    table["why"] = (
+        pd.concat(why, axis=1)
+        .agg(lambda parts: " | ".join(p for p in parts if p), axis=1)
+        .to_numpy()
+    )
     return table
 
 
-def _breakdown_text(text: str) -> str:
-    data = json.loads(text)
-    return " | ".join(
-        "; ".join(f"{line['text']} ({line['points']:+d})" for line in data[key]) or "—"
-        for key in TEAM_KEYS
-    )
+def _lines_text(lines: list[dict[str, Any]]) -> str:
+    """A side's breakdown (as the store keeps it) in a line of text."""
+    return "; ".join(f"{line['text']} ({line['points']:+d})" for line in lines) or "—"
 
 
 def trick_table(match: Match, hand_index: int) -> pd.DataFrame:

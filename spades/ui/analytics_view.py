@@ -1,17 +1,16 @@
 """The Explore pages: Overview, Game explorer and Bid accuracy.
 
-Each page reads frames from :mod:`spades.stats.analytics` (and for cutthroat from
-:mod:`spades.stats.analytics_cutthroat`) through a cache keyed by the store's revision, so a
-rerun with nothing new stored costs one small query. My stats and Bid accuracy show one
-game at a time, the partnership game or cutthroat for three or four, chosen above their
-filters: a figure never mixes teams with players. The explorer shows any game, each in its
-own terms.
+Each page reads frames from :mod:`spades.stats.analytics` through a cache keyed by the
+store's revision, so a rerun with nothing new stored costs one small query. My stats and
+Bid accuracy show one game at a time, the partnership game or cutthroat for three or four,
+chosen above their filters: a figure never mixes teams with players. The explorer shows
+any game, each in its own terms.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import partial
@@ -21,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from spades.engine.match import Match
-from spades.stats import analytics, analytics_cutthroat
+from spades.stats import analytics
 from spades.store import (
     KINDS,
     SEAT_KEYS,
@@ -32,7 +31,7 @@ from spades.store import (
     Store,
     StoreError,
 )
-from spades.ui import charts, cutthroat_view, identity, rating_view, safe
+from spades.ui import charts, identity, rating_view, safe
 from spades.ui.db import app_store, shared_store
 
 EMPTY: Final = (
@@ -313,17 +312,15 @@ def _game_view(
     new view with every stored action)."""
     loaded = shared_store(url).load(game_id)
     match = loaded.match
-    if not match.rules.partnerships:
-        return cutthroat_view.game_view(match, _line_names(loaded.record.players, mine))
-    teams = _teams(mine)
-    hand_frame = analytics.game_hands(match)
-    if hand_frame.empty:
+    if not match.finished:
         return None
+    names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
+    side = analytics.side(match.rules)
     score = charts.score_chart(
-        analytics.score_progression(hand_frame, teams), analytics.rule_lines(match.rules)
+        analytics.score_progression(match, names), analytics.rule_lines(match.rules), side
     )
-    bags = charts.bags_chart(analytics.bags_progression(hand_frame, teams), match.rules.bag_limit)
-    return score, bags, analytics.hand_table(hand_frame)
+    bags = charts.bags_chart(analytics.bags_progression(match, names), match.rules.bag_limit, side)
+    return score, bags, analytics.hand_table(match, names)
 
 
 def explorer_page() -> None:
@@ -369,11 +366,8 @@ def explorer_page() -> None:
     info = summaries.set_index("id").loc[game_id]
     # The player sits South in their own games.
     mine = player is not None and info["owner"] == player
-    if match.rules.partnerships:
-        sides = _team_sides(match, _teams(mine))
-    else:
-        sides = cutthroat_view.player_sides(match, _line_names(loaded.record.players, mine))
-    _game_header(info, match, sides)
+    names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
+    _game_header(info, match, _sides(match, names))
     view = _game_view(store.url, game_id, str(info["updated_at"]), mine)
     if view is None:
         st.info("No hand of this game has been finished yet.")
@@ -402,22 +396,17 @@ def explorer_page() -> None:
     _import_panel(store)
 
 
-def _teams(mine: bool) -> tuple[str, str]:
-    """The teams' names: the player's own first in their game (they sit South)."""
-    return analytics.OUR_TEAMS if mine else analytics.TEAM_NAMES
-
-
-def _line_names(players: tuple[str, ...], mine: bool) -> tuple[str, ...]:
-    """Cutthroat's players' names, one a line (see
-    :func:`~spades.stats.analytics_cutthroat.line_names`)."""
-    return analytics_cutthroat.line_names(players, mine=mine)
-
-
-def _team_sides(match: Match, teams: tuple[str, str]) -> list[tuple[str, str]]:
-    """Each team's name, with its seats and bags so far for its help."""
+def _sides(match: Match, names: Sequence[str]) -> list[tuple[str, str]]:
+    """Each side's name (a team's, or in cutthroat a player's), with its bags so far for
+    its help: a team's seats too, and whether a player is knocked out."""
+    if match.rules.partnerships:
+        return [
+            (team, f"bags {bags}" if team == seats else f"{seats}, bags {bags}")
+            for team, seats, bags in zip(names, analytics.TEAM_NAMES, match.bags, strict=True)
+        ]
     return [
-        (team, f"bags {bags}" if team == seats else f"{seats}, bags {bags}")
-        for team, seats, bags in zip(teams, analytics.TEAM_NAMES, match.bags, strict=True)
+        (name, f"bags {match.bags[seat]}" + (" · knocked out" if seat in match.out else ""))
+        for seat, name in enumerate(names)
     ]
 
 
