@@ -27,9 +27,10 @@ from spades.app.themes import (
 from spades.engine.cards import LOOK, NUM_CARDS, card_name, card_str
 from spades.engine.rules import Rules
 from spades.engine.state import Phase
+from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.ui.cards import trick_html
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 from spades.ui.identity import STATE_KEY, Identity
 from spades.ui.table_html import announcement, seat_views
 
@@ -152,7 +153,7 @@ def test_felt_and_back_apply_at_once_and_are_remembered_for_the_player() -> None
     assert CARD_BACKS["victorian"].css_url() in page
     ada = _player(at)
     assert ada is not None
-    assert prefs.load(app_store(), ada) == TablePrefs(
+    assert app_site().table_prefs(ada) == TablePrefs(
         felt="crimson", back="victorian", speed="instant"
     )
     # The same browser later: Ada's table comes back.
@@ -168,14 +169,14 @@ def test_the_bot_speed_is_kept_with_the_player_s_table() -> None:
     at.radio(key="speed").set_value("fast").run()
     ada = _player(at)
     assert ada is not None
-    assert prefs.load(app_store(), ada).speed == "fast"
+    assert app_site().table_prefs(ada).speed == "fast"
     again = _same_browser(at)
     assert again.radio(key="speed").value == "fast"
     other = AppTest.from_file(PAGE, default_timeout=30)
     other.run()
     assert other.radio(key="speed").value == "normal", "another browser keeps its own"
-    app_store().save_player_prefs(ada, {"speed": "warp"})
-    assert prefs.load(app_store(), ada).speed == "normal"
+    Store.default(app_site().url, rater=RATER).save_player_prefs(ada, {"speed": "warp"})
+    assert app_site().table_prefs(ada).speed == "normal"
 
 
 def test_two_browsers_with_the_same_name_keep_their_own_tables() -> None:
@@ -210,7 +211,7 @@ def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> 
     at.slider(key="sound_volume").set_value(40).run()
     player = _player(at)
     assert player is not None
-    assert prefs.load(app_store(), player) == TablePrefs(sound=True, volume=40, speed="instant")
+    assert app_site().table_prefs(player) == TablePrefs(sound=True, volume=40, speed="instant")
     _to_first_card(at)
     card = next(b.key for b in at.button if b.key.startswith("card_") and not b.disabled)
     at.button(key=card).click().run()
@@ -219,7 +220,7 @@ def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> 
     assert audio[0].proto.autoplay
     at.toggle(key="sound_on").set_value(False).run()
     assert not at.get("audio")
-    assert prefs.load(app_store(), player).sound is False
+    assert app_site().table_prefs(player).sound is False
 
 
 def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None:

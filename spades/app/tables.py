@@ -71,6 +71,7 @@ __all__ = [
     "PublicHand",
     "SharedView",
     "Sweeper",
+    "TableInfo",
     "TableRefusal",
     "TableService",
     "seat_names",

@@ -10,29 +10,21 @@ any game, each in its own terms.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import partial
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import pandas as pd
 import streamlit as st
 
+from spades.app.errors import StoreError
+from spades.app.site import KINDS, SEAT_KEYS, VARIANTS, GameFilter, MyGames, Report, Site
 from spades.engine.match import Match
 from spades.stats import analytics
-from spades.store import (
-    KINDS,
-    SEAT_KEYS,
-    VARIANTS,
-    GameFilter,
-    MyGames,
-    Selection,
-    Store,
-    StoreError,
-)
 from spades.ui import charts, identity, rating_view, safe
-from spades.ui.db import app_store, shared_store
+from spades.ui.db import app_site
 
 EMPTY: Final = (
     "No games yet: play one on the Play page, or simulate 50 in the Bot lab, "
@@ -44,16 +36,7 @@ NONE_OF_YOURS: Final = (
     "games or other people's meanwhile, switch them on above."
 )
 
-# Each takes the store and a GameFilter, or for My stats a MyGames.
-_QUERIES: Final[dict[str, Callable[[Store, Any], Any]]] = {
-    "my_stats": analytics.my_stats,
-    "streaks": analytics.streaks,
-    "extremes": analytics.best_and_worst_hands,
-    "win_rate": analytics.win_rate_over_time,
-    "games": analytics.game_summaries,
-    "seat_stats": analytics.seat_stats,
-    "matchups": analytics.matchup_results,
-}
+Result = TypeVar("Result")
 #: The explorer's choice of every game.
 ANY_GAME: Final = "any"
 #: What each choice of game is called above the filters.
@@ -61,23 +44,36 @@ GAME_NAMES: Final = {ANY_GAME: "Any game", **analytics.VARIANT_NAMES}
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _cached(name: str, url: str, revision: tuple[int, int, str], selection: Selection) -> Any:
-    """``revision`` only keys the cache: a new game gives a new revision."""
-    return _QUERIES[name](shared_store(url), selection)
+def _read(
+    _report: Report[Any, Any], name: str, url: str, revision: tuple[int, int, str], games: Any
+) -> Any:
+    """``name`` keys the cache for ``_report`` (Streamlit cannot hash a function), and
+    ``revision`` only keys it: a new game gives a new revision."""
+    return Site.of(url).read(_report, games)
 
 
-def query(name: str, store: Store, selection: Selection) -> Any:
-    """An analytics frame (or dict), cached until the store changes."""
-    return _cached(name, store.url, store.revision(), selection)
+def _cached(
+    report: Report[Any, Result], url: str, revision: tuple[int, int, str], games: Any
+) -> Result:
+    """A report of the ``games`` chosen, from the cache while the revision stands."""
+    name = f"{report.__module__}.{report.__qualname__}"
+    found: Result = _read(report, name, url, revision, games)
+    return found
+
+
+def query(report: Report[Any, Result], site: Site, games: GameFilter | MyGames) -> Result:
+    """An analytics frame (or dict) of the ``games`` chosen, cached until the store
+    changes."""
+    return _cached(report, site.url, site.revision(), games)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _choices(url: str, revision: tuple[int, int, str]) -> dict[str, list[str]]:
-    return shared_store(url).choices()
+    return Site.of(url).choices()
 
 
 def filter_panel(
-    store: Store,
+    site: Site,
     key: str,
     *,
     finished_only: bool = True,
@@ -90,7 +86,7 @@ def filter_panel(
     The game (partnership, or cutthroat for three or four) is always one, the partnership
     game unless another is chosen; ``any_game`` offers every game at once, for a page
     that draws one game at a time."""
-    choices = _choices(store.url, store.revision())
+    choices = _choices(site.url, site.revision())
     today = datetime.now(UTC).date()
     games = [ANY_GAME, *VARIANTS] if any_game else list(VARIANTS)
     game = st.radio(
@@ -146,9 +142,9 @@ def _date_range(value: Any) -> tuple[date | None, date | None]:
     return picked[0], picked[-1]
 
 
-def empty_state(store: Store) -> None:
+def empty_state(site: Site) -> None:
     """Say why there is nothing to chart and how to get something."""
-    if not store.list_games(GameFilter(), limit=1):
+    if not site.has_games():
         st.info(EMPTY, icon=":material/style:")
     else:
         st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
@@ -181,7 +177,7 @@ def overview_page() -> None:
     """My stats: record and streaks, win rate over time, points, sets, nils, bags, the
     player's rating over time and the best and worst hands, of the player's own games
     unless they choose others too."""
-    store = app_store()
+    site = app_site()
     st.title("My stats")
     lab_col, others_col = st.columns(2)
     bot_lab = lab_col.toggle(
@@ -197,22 +193,22 @@ def overview_page() -> None:
     )
     player = identity.player_id()
     selection = MyGames(
-        filter_panel(store, "overview", kinds=False),
+        filter_panel(site, "overview", kinds=False),
         # A visitor with no player yet owns nothing: the empty id matches no game.
         player=player or "",
         bot_lab=bot_lab,
         others=others,
     )
     cutthroat = selection.cutthroat
-    stats = query("my_stats", store, selection)
+    stats = query(analytics.my_stats, site, selection)
     if not stats["games"]:
-        _no_stats(store, selection)
+        _no_stats(site, selection)
         return
     if bot_lab or others:
         st.caption("In the games that are not yours, South stands in for you.")
-    _record(stats, query("streaks", store, selection), cutthroat=cutthroat)
+    _record(stats, query(analytics.streaks, site, selection), cutthroat=cutthroat)
     st.subheader("Win rate over time")
-    daily = query("win_rate", store, selection)
+    daily = query(analytics.win_rate_over_time, site, selection)
     if daily.empty:
         st.info("None of these games has a winner yet.")
     else:
@@ -223,8 +219,8 @@ def overview_page() -> None:
             file_name="win_rate_by_day.csv",
         )
     if player is not None:
-        _rating(store, player)
-    extremes = query("extremes", store, selection)
+        _rating(site, player)
+    extremes = query(analytics.best_and_worst_hands, site, selection)
     if not extremes.empty:
         st.subheader("Best and worst hands")
         whose = "you" if cutthroat else "you and your partner"
@@ -232,21 +228,21 @@ def overview_page() -> None:
         table(extremes, key="overview_hands", file_name="best_and_worst_hands.csv")
 
 
-def _rating(store: Store, player: str) -> None:
+def _rating(site: Site, player: str) -> None:
     """The player's rating over time, once a game has rated them (whatever the filters)."""
-    history = rating_view.player_history(store, player)
+    history = rating_view.player_history(site, player)
     if history is not None:
         st.subheader("Rating over time")
         rating_view.show(history, key="overview_rating_chart")
 
 
-def _no_stats(store: Store, selection: MyGames) -> None:
+def _no_stats(site: Site, selection: MyGames) -> None:
     """Say why My stats has nothing to show: no games at all, none of the player's (and
     nothing else chosen), or none that the filters let through."""
     unfiltered = dataclasses.replace(selection, games=GameFilter())
-    if not store.list_games(GameFilter(), limit=1):
+    if not site.has_games():
         st.info(EMPTY, icon=":material/style:")
-    elif query("my_stats", store, unfiltered)["games"]:
+    elif query(analytics.my_stats, site, unfiltered)["games"]:
         st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
     else:
         st.info(NONE_OF_YOURS, icon=":material/person:")
@@ -310,7 +306,7 @@ def _game_view(
     """One game's score and bags charts and its scoresheet, seen by its owner when
     ``mine`` (``updated``, the game's last change, keys the cache: a game in play gets a
     new view with every stored action)."""
-    loaded = shared_store(url).load(game_id)
+    loaded = Site.of(url).load(game_id)
     match = loaded.match
     if not match.finished:
         return None
@@ -325,7 +321,7 @@ def _game_view(
 
 def explorer_page() -> None:
     """One game: score progression, bags, the scoresheet, and trick-by-trick replay."""
-    store = app_store()
+    site = app_site()
     st.title("Game explorer")
     player = identity.player_id()
     others = st.toggle(
@@ -334,15 +330,15 @@ def explorer_page() -> None:
         help="Your own games are always listed. A game still in play is only ever yours.",
     )
     game_filter = dataclasses.replace(
-        filter_panel(store, "explorer", finished_only=False, any_game=True),
+        filter_panel(site, "explorer", finished_only=False, any_game=True),
         # A visitor with no player yet owns nothing: the empty id matches no game.
         owner=player or "",
         others_finished=others,
     )
-    summaries = query("games", store, game_filter)
+    summaries = query(analytics.game_summaries, site, game_filter)
     if summaries.empty:
-        empty_state(store)
-        _import_panel(store)
+        empty_state(site)
+        _import_panel(site)
         return
     ids = list(summaries["id"])
     labels = dict(zip(summaries["id"], summaries["label"], strict=True))
@@ -358,7 +354,7 @@ def explorer_page() -> None:
         help="The newest 500 games matching the filters.",
     )
     try:
-        loaded = store.load(game_id)
+        loaded = site.load(game_id)
     except StoreError as err:
         st.error(safe.md(err, limit=300))
         return
@@ -368,7 +364,7 @@ def explorer_page() -> None:
     mine = player is not None and info["owner"] == player
     names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
     _game_header(info, match, _sides(match, names))
-    view = _game_view(store.url, game_id, str(info["updated_at"]), mine)
+    view = _game_view(site.url, game_id, str(info["updated_at"]), mine)
     if view is None:
         st.info("No hand of this game has been finished yet.")
     else:
@@ -387,13 +383,13 @@ def explorer_page() -> None:
     else:
         st.download_button(
             "Export this game (JSON)",
-            partial(store.export_json, game_id),
+            partial(site.export_json, game_id),
             file_name=f"spades_game_{game_id}.json",
             mime="application/json",
             key="explorer_export",
             icon=":material/file_download:",
         )
-    _import_panel(store)
+    _import_panel(site)
 
 
 def _sides(match: Match, names: Sequence[str]) -> list[tuple[str, str]]:
@@ -456,7 +452,7 @@ def _trick_replay(match: Any, game_id: str) -> None:
     )
 
 
-def _import_panel(store: Store) -> None:
+def _import_panel(site: Site) -> None:
     with st.expander("Import games"):
         files = st.file_uploader(
             "JSON game records",
@@ -467,7 +463,7 @@ def _import_panel(store: Store) -> None:
         )
         if files and st.button("Import", key="explorer_import"):
             try:
-                ids = store.import_many([f.getvalue() for f in files])
+                ids = site.import_many([f.getvalue() for f in files])
             except StoreError as err:
                 st.error(safe.md(err, limit=400))
             else:
@@ -493,7 +489,7 @@ def _bid_view(
     url: str, revision: tuple[int, int, str], game_filter: GameFilter, group: str
 ) -> _BidView:
     """The page's frames and charts, built once a store revision (``revision`` keys it)."""
-    stats = _cached("seat_stats", url, revision, game_filter)
+    stats = _cached(analytics.seat_stats, url, revision, game_filter)
     if stats.empty:
         return _BidView(empty=True)
     counts = analytics.bid_counts(stats)
@@ -519,9 +515,9 @@ def _bid_view(
 def bids_page() -> None:
     """Bid against tricks taken per seat or for you against the bots, and nil success, in
     one game at a time (in cutthroat every player bids for themselves)."""
-    store = app_store()
+    site = app_site()
     st.title("Bid accuracy")
-    game_filter = filter_panel(store, "bids")
+    game_filter = filter_panel(site, "bids")
     group = st.radio(
         "Compare",
         ["player", "seat"],
@@ -529,9 +525,9 @@ def bids_page() -> None:
         horizontal=True,
         key="bids_group",
     )
-    view = _bid_view(store.url, store.revision(), game_filter, group)
+    view = _bid_view(site.url, site.revision(), game_filter, group)
     if view.empty:
-        empty_state(store)
+        empty_state(site)
         return
     if (
         view.scatter is not None

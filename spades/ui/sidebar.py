@@ -29,7 +29,7 @@ from typing import Any, Final, Literal
 
 import streamlit as st
 
-from spades.app import prefs
+from spades.app.errors import StoreError
 from spades.app.play import PACES, GameController, default_bot_level
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT, bot_seats, seat_names
@@ -45,9 +45,8 @@ from spades.engine.rules import (
     describe_options,
     value_words,
 )
-from spades.store import StoreError
 from spades.ui import identity, safe
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 
 SETTINGS_KEY: Final = "play_settings"
 PREFS_ERROR_KEY: Final = "prefs_error"
@@ -151,7 +150,7 @@ def _saved_prefs() -> TablePrefs:
     """
     found = st.session_state.get(SAVED_PREFS_KEY)
     if not isinstance(found, TablePrefs):
-        found = st.session_state[SAVED_PREFS_KEY] = prefs.load(app_store(), identity.player_id())
+        found = st.session_state[SAVED_PREFS_KEY] = app_site().table_prefs(identity.player_id())
     return found
 
 
@@ -167,7 +166,7 @@ def table_prefs() -> TablePrefs:
 def _save_prefs() -> None:
     chosen = st.session_state[SAVED_PREFS_KEY] = table_prefs()
     try:
-        prefs.save(app_store(), identity.ensure_player(_player_name()), chosen)
+        app_site().save_table_prefs(identity.ensure_player(_player_name()), chosen)
     except StoreError as err:
         st.session_state[PREFS_ERROR_KEY] = f"Your table could not be saved: {err}"
 
@@ -178,7 +177,7 @@ def _rename_player() -> None:
     if player is None:
         return
     try:
-        app_store().rename_player(player, _player_name())
+        app_site().rename_player(player, _player_name())
     except StoreError as err:
         st.session_state[PREFS_ERROR_KEY] = f"Your name could not be saved: {err}"
 
