@@ -204,6 +204,29 @@ def _you_won() -> sa.ColumnElement[bool]:
     )
 
 
+def _hand_figures(
+    game: sa.ColumnElement[Any],
+    points: sa.ColumnElement[Any],
+    made: sa.ColumnElement[Any],
+    bid: sa.ColumnElement[Any],
+    tricks: sa.ColumnElement[Any],
+    bags: sa.ColumnElement[Any],
+) -> list[sa.ColumnElement[Any]]:
+    """SQL: My stats' figures of a side's hands (see :class:`MyCounts`): hands, games with
+    a hand, points a hand, contracts set and made or set, nils and nils made, and bags;
+    South's ``bid`` and ``tricks``, the side's ``points``, ``made`` and ``bags``."""
+    return [
+        sa.func.count(),
+        sa.func.count(sa.distinct(game)),
+        sa.func.avg(points),
+        _count_true(made.is_(False)),
+        sa.func.count(made),
+        _count_true(bid == 0),
+        _count_true(sa.and_(bid == 0, tricks == 0)),
+        sa.func.coalesce(sa.func.sum(bags), 0),
+    ]
+
+
 def _code(
     bid: sa.ColumnElement[Any], blind: sa.ColumnElement[Any], tricks: sa.ColumnElement[Any], at: int
 ) -> sa.ColumnElement[Any]:
@@ -256,17 +279,12 @@ class Reports:
                         sa.func.count(), _count_true(_you_won()), sa.func.count(g.winner)
                     ).where(selection.clause())
                 ).one()
-                hand_count, scored, points, others, *rest = conn.execute(
+                *figures, others = conn.execute(
                     _team_hands(selection).add_columns(
-                        sa.func.count(),
-                        sa.func.count(sa.distinct(h.game)),
-                        sa.func.avg(h.points_ns),
+                        *_hand_figures(
+                            h.game, h.points_ns, h.made_ns, h.bid_s, h.tricks_s, h.bags_ns
+                        ),
                         sa.func.avg(h.points_ew),
-                        _count_true(h.made_ns.is_(False)),
-                        sa.func.count(h.made_ns),
-                        _count_true(h.bid_s == 0),
-                        _count_true(sa.and_(h.bid_s == 0, h.tricks_s == 0)),
-                        sa.func.coalesce(sa.func.sum(h.bags_ns), 0),
                     )
                 ).one()
                 place = None
@@ -280,23 +298,19 @@ class Reports:
                         sa.func.avg(g.place_s),
                     ).where(selection.clause(), g.variant != PARTNERSHIP)
                 ).one()
-                hand_count, scored, points, *rest = conn.execute(
-                    _seat_hands(selection).add_columns(
-                        sa.func.count(),
-                        sa.func.count(sa.distinct(p.game)),
-                        sa.func.avg(p.points),
-                        _count_true(p.made.is_(False)),
-                        sa.func.count(p.made),
-                        _count_true(p.bid == 0),
-                        _count_true(sa.and_(p.bid == 0, p.tricks == 0)),
-                        sa.func.coalesce(sa.func.sum(p.bags), 0),
-                    )
-                ).one()
+                figures = list(
+                    conn.execute(
+                        _seat_hands(selection).add_columns(
+                            *_hand_figures(p.game, p.points, p.made, p.bid, p.tricks, p.bags)
+                        )
+                    ).one()
+                )
                 others = conn.execute(
                     sa.select(sa.func.avg(p.points))
                     .join_from(player_hands, games, p.game == g.num)
                     .where(selection.clause(), g.variant != PARTNERSHIP, p.seat != SOUTH)
                 ).scalar_one()
+        hand_count, scored, points, *rest = figures
         sets, contracts, nils, nils_made, bags = (int(n) for n in rest)
         return MyCounts(
             games=int(played),
