@@ -81,7 +81,7 @@ def check_store(db_url: str) -> dict[str, Any]:
     store = Store(db_url, rater=RATER)
     failed: dict[str, str] = {}
     try:
-        ids = [str(game_id) for game_id in store.list_games()["id"]]
+        ids = [game.id for game in store.list_games()]
         for game_id in ids:
             try:
                 store.load(game_id)

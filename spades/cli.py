@@ -181,9 +181,9 @@ def _cutthroat_bots(parser: argparse.ArgumentParser, args: argparse.Namespace) -
 
 
 def _ratings(args: argparse.Namespace) -> int:
-    from spades.stats.leaderboard import BoardFilter, leaderboard
+    from spades.stats.leaderboard import leaderboard
     from spades.stats.ratings import RATER
-    from spades.store import Store
+    from spades.store import BoardFilter, Store
 
     store = Store(args.db, rater=RATER)
     try:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import sqlalchemy as sa
 
+from spades.store import Store
 from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
 
 #: Statements that take a store back to version 9: no cookie codes.
@@ -47,3 +49,10 @@ def run_sql(db_url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]
             return [tuple(row) for row in result] if result.returns_rows else []
     finally:
         engine.dispose()
+
+
+def select_frame(store: Store, stmt: sa.Select[Any]) -> pd.DataFrame:
+    """The rows of a query on a store's database, past its API, as a frame."""
+    with store.engine.connect() as conn:
+        result = conn.execute(stmt)
+        return pd.DataFrame(result.all(), columns=list(result.keys()))

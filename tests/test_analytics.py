@@ -13,7 +13,8 @@ from spades.bots.drive import play_match
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.stats import analytics
-from spades.store import GameFilter, Store, games
+from spades.store import GameFilter, MyGames, Store
+from spades.store.schema import games
 
 HUMAN_LEVELS = {0: "random", 1: "random", 3: "random"}
 SIM_LEVELS = {seat: "random" for seat in range(4)}
@@ -169,7 +170,7 @@ def test_my_games_are_the_players_own_and_only_the_chosen_others(tmp_path: Path)
     everything = GameFilter(finished_only=False)
 
     def count(player: str, **chosen: bool) -> int:
-        selection = analytics.MyGames(everything, player=player, **chosen)
+        selection = MyGames(everything, player=player, **chosen)
         return int(analytics.my_stats(store, selection)["games"])
 
     assert (count(ann), count(bob), count("")) == (2, 2, 0)
@@ -230,7 +231,7 @@ def test_win_rate_over_time_has_one_row_a_day_and_a_running_rate(data: Stored) -
 
 def test_score_progression_starts_at_zero_and_ends_at_the_final_score(data: Stored) -> None:
     match = max(data.simulated, key=lambda m: len(m.finished))
-    progression = analytics.score_progression(analytics.game_hands(match))
+    progression = analytics.score_progression(match)
     ns = progression[progression["team"] == "N/S"].sort_values("hand")
     ew = progression[progression["team"] == "E/W"].sort_values("hand")
     assert list(ns["score"]) == [0, *(s[0] for s in match.score_history())]
@@ -248,7 +249,7 @@ def _with_penalty() -> Match:
 
 def test_bag_penalty_markers_fall_on_the_hands_that_paid_one() -> None:
     match = _with_penalty()
-    bags = analytics.bags_progression(analytics.game_hands(match))
+    bags = analytics.bags_progression(match)
     paid = bags[bags["penalty"] > 0]
     marked = set(zip(paid["hand"], paid["team"], strict=True))
     expected = {
@@ -262,7 +263,7 @@ def test_bag_penalty_markers_fall_on_the_hands_that_paid_one() -> None:
 
 def test_hand_table_names_nil_and_blind_nil_bids(data: Stored) -> None:
     match = next(m for m in data.everything if any(b == 0 for h in m.finished for b in h.bids))
-    table = analytics.hand_table(analytics.game_hands(match))
+    table = analytics.hand_table(match)
     cells = table[["North", "East", "South", "West"]].to_numpy().ravel()
     assert any(str(cell).startswith(("nil /", "blind nil /")) for cell in cells)
     assert len(table) == len(match.finished)

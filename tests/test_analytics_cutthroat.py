@@ -1,8 +1,9 @@
-"""Cutthroat's analytics frames against figures counted directly from the matches stored,
-and kept apart from the partnership game's."""
+"""The analytics frames of cutthroat games against figures counted directly from the matches
+stored, and kept apart from the partnership game's."""
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 import pandas as pd
@@ -12,9 +13,9 @@ from spades.bots.drive import play_match
 from spades.engine.cards import SOUTH
 from spades.engine.match import Match
 from spades.engine.rules import Rules
-from spades.stats import analytics, analytics_cutthroat
+from spades.stats import analytics
 from spades.stats.ratings import RATER
-from spades.store import CUTTHROAT_3, CUTTHROAT_4, PARTNERSHIP, GameFilter, Store
+from spades.store import CUTTHROAT_3, CUTTHROAT_4, PARTNERSHIP, GameFilter, MyGames, Store
 
 THREE = Rules(players=3, partnerships=False)
 FOUR = Rules(players=4, partnerships=False)
@@ -42,8 +43,8 @@ class Stored:
             [(m, NAMES[4], everyone) for m in self.partnership], kind="simulated"
         )
 
-    def mine(self, variant: str) -> analytics.MyGames:
-        return analytics.MyGames(GameFilter(variants=(variant,)), player=self.ann)
+    def mine(self, variant: str) -> MyGames:
+        return MyGames(GameFilter(variants=(variant,)), player=self.ann)
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +71,8 @@ def test_score_progression_has_a_line_a_player_from_zero_to_their_final_score(
     rules: Rules,
 ) -> None:
     match = play_match(rules, 7, ["random"] * rules.players)
-    names = analytics_cutthroat.line_names(NAMES[rules.players], mine=True)
-    frame = analytics_cutthroat.score_progression(analytics_cutthroat.game_hands(match), names)
+    names = analytics.line_names(NAMES[rules.players], mine=True)
+    frame = analytics.score_progression(match, names)
     assert set(frame["player"]) == set(names) and "You" in names
     for seat, name in enumerate(names):
         line = frame[frame["player"] == name].sort_values("hand")
@@ -81,10 +82,24 @@ def test_score_progression_has_a_line_a_player_from_zero_to_their_final_score(
         assert list(line["hand"]) == [0, *played]
 
 
+@pytest.mark.parametrize(
+    ("rules", "side", "sides"),
+    [(Rules(), "team", 2), (THREE, "player", 3), (FOUR, "player", 4)],
+    ids=["partnership", "three", "four"],
+)
+def test_one_games_frames_take_teams_or_players_from_its_rules(
+    rules: Rules, side: str, sides: int
+) -> None:
+    match = play_match(rules, 7, ["random"] * rules.players)
+    assert analytics.side(rules) == side
+    for frame in (analytics.score_progression(match), analytics.bags_progression(match)):
+        assert frame[side].nunique() == sides
+
+
 def test_bags_progression_follows_each_players_count_and_marks_their_penalties() -> None:
     match = play_match(THREE, 7, ["random"] * 3)
-    names = analytics_cutthroat.line_names(NAMES[3], mine=False)
-    frame = analytics_cutthroat.bags_progression(analytics_cutthroat.game_hands(match), names)
+    names = analytics.line_names(NAMES[3], mine=False)
+    frame = analytics.bags_progression(match, names)
     for seat, name in enumerate(names):
         mine = frame[frame["player"] == name]
         results = [
@@ -100,8 +115,8 @@ def test_bags_progression_follows_each_players_count_and_marks_their_penalties()
 def test_the_scoresheet_shows_each_players_bid_and_a_knocked_out_player_as_out() -> None:
     match = play_match(THREE, 7, ["random"] * 3)
     assert match.out
-    names = analytics_cutthroat.line_names(NAMES[3], mine=False)
-    table = analytics_cutthroat.hand_table(analytics_cutthroat.game_hands(match), names)
+    names = analytics.line_names(NAMES[3], mine=False)
+    table = analytics.hand_table(match, names)
     assert len(table) == len(match.finished)
     out = names[match.out[0]]
     last = table.iloc[-1]
@@ -118,7 +133,7 @@ def test_seat_stats_count_every_cutthroat_bid_of_the_filtered_games_only(data: S
         (CUTTHROAT_3, data.three, ("Left", "Right", "South")),
         (CUTTHROAT_4, data.four + data.lab, ("North", "East", "South", "West")),
     ):
-        stats = analytics_cutthroat.seat_stats(data.store, GameFilter(variants=(variant,)))
+        stats = analytics.seat_stats(data.store, GameFilter(variants=(variant,)))
         for seat, name in enumerate(seats):
             expected: dict[tuple[int, int, bool], int] = {}
             for match in matches:
@@ -132,14 +147,13 @@ def test_seat_stats_count_every_cutthroat_bid_of_the_filtered_games_only(data: S
     # The partnership game's stats hold its own hands only, and cutthroat's none of them.
     partnership = analytics.seat_stats(data.store, GameFilter())
     assert partnership["n"].sum() == 4 * sum(len(m.finished) for m in data.partnership)
-    ours = analytics_cutthroat.seat_stats(data.store, GameFilter(variants=(PARTNERSHIP,)))
-    assert ours.empty
+    ours = analytics.seat_stats(data.store, GameFilter(variants=(CUTTHROAT_3, CUTTHROAT_4)))
+    played = [(m, 3) for m in data.three] + [(m, 4) for m in data.four + data.lab]
+    assert ours["n"].sum() == sum(len(_played(m, s)) for m, n in played for s in range(n))
 
 
 def test_bid_accuracy_per_player_is_the_share_of_exact_bids(data: Stored) -> None:
-    stats = analytics_cutthroat.seat_stats(
-        data.store, GameFilter(variants=(CUTTHROAT_4,), kinds=("human",))
-    )
+    stats = analytics.seat_stats(data.store, GameFilter(variants=(CUTTHROAT_4,), kinds=("human",)))
     rates = analytics.accuracy_rates(analytics.bid_counts(stats), "player")
     exact = rates[rates["outcome"] == "exact"].set_index("player")["rate"]
     mine = [(b, t) for m in data.four for b, t, _ in _played(m, SOUTH) if b]
@@ -151,7 +165,7 @@ def test_bid_accuracy_per_player_is_the_share_of_exact_bids(data: Stored) -> Non
 @pytest.mark.parametrize("variant", [CUTTHROAT_3, CUTTHROAT_4])
 def test_my_stats_are_south_s_own_figures(data: Stored, variant: str) -> None:
     matches = data.three if variant == CUTTHROAT_3 else data.four
-    stats = analytics_cutthroat.my_stats(data.store, data.mine(variant))
+    stats = analytics.my_stats(data.store, data.mine(variant))
     wins = sum(m.winner == SOUTH for m in matches)
     decided = sum(m.winner is not None for m in matches)
     hands = [h for m in matches for h in _played(m, SOUTH)]
@@ -173,8 +187,8 @@ def test_my_stats_are_south_s_own_figures(data: Stored, variant: str) -> None:
     assert stats["bags_per_game"] == pytest.approx(bags / len(matches))
     assert stats["points_per_hand"] == pytest.approx(sum(points) / len(points))
     mine = data.store.list_games(GameFilter(owner=data.ann, variants=(variant,)))
-    assert mine["place_s"].mean() == pytest.approx(stats["mean_place"])
-    assert sorted(mine["winner"] == SOUTH) == sorted(mine["place_s"] == 1)
+    assert statistics.fmean(g.place_s or 0 for g in mine) == pytest.approx(stats["mean_place"])
+    assert sorted(g.winner == SOUTH for g in mine) == sorted(g.place_s == 1 for g in mine)
     streaks = analytics.streaks(data.store, data.mine(variant))
     last = [m.winner == SOUTH for m in matches][-1]
     assert streaks["current_won"] == last
@@ -184,7 +198,7 @@ def test_the_partnership_figures_leave_cutthroat_out(data: Stored) -> None:
     mine = analytics.my_stats(data.store, data.mine(PARTNERSHIP))
     assert mine["games"] == 0 and mine["hands"] == 0
     every = analytics.my_stats(
-        data.store, analytics.MyGames(GameFilter(variants=(PARTNERSHIP,)), "", bot_lab=True)
+        data.store, MyGames(GameFilter(variants=(PARTNERSHIP,)), "", bot_lab=True)
     )
     assert every["games"] == len(data.partnership)
     matchups = analytics.matchup_results(data.store, GameFilter())
@@ -198,7 +212,7 @@ def test_game_summaries_name_the_game_each_players_score_and_whether_you_won(
         data.store, GameFilter(owner=data.ann, others_finished=True, finished_only=False)
     )
     by_id = frame.set_index("id")
-    ids = list(data.store.list_games(GameFilter(owner=data.ann, variants=(CUTTHROAT_3,)))["id"])
+    ids = [g.id for g in data.store.list_games(GameFilter(owner=data.ann, variants=(CUTTHROAT_3,)))]
     for game_id in ids:
         match = data.store.load(game_id).match
         row = by_id.loc[game_id]

@@ -18,7 +18,8 @@ from spades.bots.drive import play_match
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
-from spades.store import GameFilter, Store, games
+from spades.store import GameFilter, Store
+from spades.store.schema import games
 from spades.ui.identity import STATE_KEY, Identity
 
 pytestmark = pytest.mark.apptest
@@ -139,7 +140,7 @@ def test_my_stats_count_every_chosen_game_and_draw_the_win_rate(filled: Store) -
 
 def test_my_stats_leave_out_the_bot_lab_unless_it_is_chosen(filled: Store) -> None:
     ann, _ = filled.new_player("Ann")
-    _own(filled, ann, list(filled.list_games(GameFilter(kinds=("human",)))["id"][:2]))
+    _own(filled, ann, [g.id for g in filled.list_games(GameFilter(kinds=("human",)))][:2])
     at = _my_stats(player=ann)
     assert _metric(at, "Games played") == "2"
     at.toggle(key="overview_bot_lab").set_value(True).run()
@@ -153,7 +154,7 @@ def test_my_stats_leave_out_the_bot_lab_unless_it_is_chosen(filled: Store) -> No
 def test_two_players_see_only_their_own_games(filled: Store) -> None:
     ann, _ = filled.new_player("Ann")
     bob, _ = filled.new_player("Bob")
-    human = list(filled.list_games(GameFilter(kinds=("human",)))["id"])
+    human = [g.id for g in filled.list_games(GameFilter(kinds=("human",)))]
     _own(filled, ann, human[:3])
     _own(filled, bob, human[3:])
     ann_sees, bob_sees = _my_stats(player=ann), _my_stats(player=bob)
@@ -168,7 +169,7 @@ def test_two_players_see_only_their_own_games(filled: Store) -> None:
 
 def test_my_stats_show_the_record_streaks_nils_and_extreme_hands(filled: Store) -> None:
     ann, _ = filled.new_player("Ann")
-    human = list(filled.list_games(GameFilter(kinds=("human",)))["id"])
+    human = [g.id for g in filled.list_games(GameFilter(kinds=("human",)))]
     _own(filled, ann, human)
     at = _my_stats(player=ann)
     matches = [filled.load(gid).match for gid in human]
@@ -226,7 +227,7 @@ def test_explorer_shows_the_hands_and_replays_a_hand_trick_by_trick(filled: Stor
 
 
 def test_explorer_opens_the_game_named_in_the_url(filled: Store) -> None:
-    oldest = filled.list_games().iloc[-1]["id"]
+    oldest = filled.list_games()[-1].id
     at = _explorer(query={"game": oldest})
     assert at.selectbox(key="explorer_game").value == oldest
 
@@ -267,7 +268,7 @@ def test_the_bot_lab_runs_matches_and_compares_the_line_ups(store: Store) -> Non
     assert any("Stored 4 of 4" in s.value for s in at.success)
     games = store.list_games()
     assert len(games) == 4
-    assert set(games["rule_set"]) == {"jokers=True"}
+    assert {g.rule_set for g in games} == {"jokers=True"}
     assert at.number_input(key="lab_seed").value == 7 + 4
     (chart,) = _charts(at)
     assert _spec(chart)["encoding"]["x"]["field"] == "ns_win_rate"
@@ -279,7 +280,7 @@ def test_the_bot_lab_refuses_options_that_contradict_each_other(store: Store) ->
     at.button(key="lab_run").click().run()
     assert any("do not go together: blind_nil" in error.value for error in at.error)
     assert "lab_job" not in at.session_state
-    assert store.list_games().empty
+    assert not store.list_games()
 
 
 def test_the_bot_lab_says_so_when_the_server_runs_all_the_runs_it_may(store: Store) -> None:
@@ -328,7 +329,7 @@ def test_explorer_opens_on_the_players_latest_game(filled: Store) -> None:
 
 
 def test_explorer_opens_the_latest_game_listed_for_a_player_with_none(filled: Store) -> None:
-    newest = filled.list_games().iloc[0]["id"]
+    newest = filled.list_games()[0].id
     filled.new_game(
         rules=Rules(), seed=5, players=("N", "E", "S", "W"), kind="human", bot_levels=HUMAN_LEVELS
     )
@@ -340,7 +341,7 @@ def test_explorer_opens_the_latest_game_listed_for_a_player_with_none(filled: St
 def test_a_game_in_play_shows_as_in_play_with_its_running_score(filled: Store) -> None:
     ann, _ = filled.new_player("Ann")
     playing, match = _in_play(filled, ann, seed=64)
-    assert filled.game_info(playing)["score_ns"] == 0 and match.scores != (0, 0)
+    assert filled.game_info(playing).score_ns == 0 and match.scores != (0, 0)
     at = _explorer(player=ann, others=False)
     assert "in play" in at.selectbox(key="explorer_game").options[0]
     assert _metric(at, "Result") == "in play"
@@ -353,7 +354,7 @@ def test_a_game_in_play_shows_as_in_play_with_its_running_score(filled: Store) -
 
 
 def test_explorer_names_a_corrupt_game_instead_of_failing(filled: Store) -> None:
-    newest = filled.list_games().iloc[0]["id"]
+    newest = filled.list_games()[0].id
     with filled.engine.begin() as conn:
         conn.exec_driver_sql(
             "UPDATE actions SET action = 999 WHERE ply = 0"

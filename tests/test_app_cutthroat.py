@@ -139,7 +139,7 @@ def test_a_three_handed_match_ends_with_its_winner_named(database: str) -> None:
         assert heading.startswith(controller.players[winner])
     assert "seat " not in at.markdown[0].value
     info = Store(database).game_info(controller.game_id or "")
-    assert info["status"] == "finished"
+    assert info.status == "finished"
 
 
 def test_a_reload_resumes_a_three_handed_game() -> None:

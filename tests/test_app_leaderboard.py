@@ -58,7 +58,7 @@ class Seeded:
         # Neither simulations nor an imported record move anything.
         lab = [play_match(SHORT, seed, ["basic"] * 4) for seed in range(40, 44)]
         store.save_matches([(m, PLAYERS, ADA_LINE_UP) for m in lab], kind="simulated")
-        human = store.list_games(GameFilter(kinds=("human",)), limit=1)["id"].iloc[0]
+        (human,) = [g.id for g in store.list_games(GameFilter(kinds=("human",)), limit=1)]
         record = json.loads(store.export_json(human))
         record["meta"]["game_id"] = "f" * 32
         store.import_json(json.dumps(record))

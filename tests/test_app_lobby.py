@@ -80,7 +80,7 @@ def test_two_people_and_two_bots_start_and_each_sees_only_their_own_hand(
     bob.run()
     spectator = _page(table_id)
     store = Store(database)
-    [game_id] = list(store.list_games()["id"])
+    [game_id] = [g.id for g in store.list_games()]
     match = store.load(game_id).match
     for at, seat in ((ann, 2), (bob, 0)):
         cards = {k for k in _keys(at) if k.startswith("card_")}
@@ -110,7 +110,7 @@ def test_the_creator_frees_an_absent_player_s_seat_and_a_newcomer_takes_it(
     cy.text_input(key="lobby_name").set_value("Cy")
     cy.button(key=f"join_{table_id}_0").click().run()
     assert not cy.exception
-    [game_id] = list(store.list_games()["id"])
+    [game_id] = [g.id for g in store.list_games()]
     match = store.load(game_id).match
     cards = {k for k in _keys(cy) if k.startswith("card_")}
     assert cards == {f"card_{card_str(c)}" for c in match.hand.hand(0)}
@@ -186,8 +186,8 @@ def test_the_creator_closes_the_table_after_confirming_and_every_page_says_so(
     bob.run()
     store = Store(database)
     assert Tables(store).info(table_id).status == "closed"
-    [game_id] = list(store.list_games()["id"])
-    assert store.game_info(game_id)["status"] == "abandoned"
+    [game_id] = [g.id for g in store.list_games()]
+    assert store.game_info(game_id).status == "abandoned"
     for at in (ann, bob):
         assert not at.exception and "This table is closed" in _text(at)
         assert not {k for k in _keys(at) if k.startswith(("card_", "bid_"))}
@@ -271,7 +271,7 @@ def test_the_creator_s_play_page_neither_offers_nor_moves_the_table_s_game(
     watcher.run()
     assert not watcher.exception
     assert store.load(game_id).match.history == before
-    assert store.game_info(game_id)["status"] == "playing"
+    assert store.game_info(game_id).status == "playing"
     store.close()
 
 

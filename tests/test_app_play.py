@@ -159,8 +159,8 @@ def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
     assert "new_game" in button_keys(at)
     assert not enabled(at, "card_")
     info = Store(database).game_info(controller.game_id or "")
-    assert info["status"] == "finished"
-    assert info["hands_count"] == len(controller.match.finished)
+    assert info.status == "finished"
+    assert info.hands_count == len(controller.match.finished)
 
 
 def _non_default(name: str) -> dict[str, Any]:
@@ -242,7 +242,7 @@ def test_bot_levels_name_and_undo_setting_reach_the_next_game(database: str) -> 
     assert controller.players[HUMAN_SEAT] == "Ada"
     assert "undo" not in button_keys(at)
     info = Store(database).game_info(controller.game_id or "")
-    assert (info["level_e"], info["player_s"], info["undo_allowed"]) == ("basic", "Ada", False)
+    assert (info.level_e, info.player_s, info.undo_allowed) == ("basic", "Ada", False)
 
 
 def test_undo_takes_back_the_last_card_and_marks_the_game(database: str) -> None:
@@ -255,7 +255,7 @@ def test_undo_takes_back_the_last_card_and_marks_the_game(database: str) -> None
     controller = play_controller(at)
     assert controller.match.history == before
     assert "undo used" in " ".join(c.value for c in at.caption)
-    assert Store(database).game_info(controller.game_id or "")["undo_used"]
+    assert Store(database).game_info(controller.game_id or "").undo_used
 
 
 def test_hint_names_a_legal_action_with_its_reason() -> None:
@@ -426,7 +426,7 @@ def test_a_broken_database_shows_a_plain_message_and_is_left_as_it_was(
 def test_a_visit_without_a_move_stores_nothing(database: str) -> None:
     at = open_play()
     at.run()
-    assert Store(database).list_games().empty
+    assert not Store(database).list_games()
     assert "game" not in at.query_params
     human_move(at)
     assert len(Store(database).list_games()) == 1
@@ -446,8 +446,8 @@ def test_new_game_asks_before_giving_up_a_game_in_progress(database: str) -> Non
     at.button(key="confirm_new_game").click().run()
     assert play_controller(at) is not playing and play_controller(at).game_id is None
     info = Store(database).game_info(playing.game_id or "")
-    assert info["status"] == "abandoned"
-    assert info["actions_count"] == len(playing.match.history)
+    assert info.status == "abandoned"
+    assert info.actions_count == len(playing.match.history)
 
 
 def test_a_new_game_before_any_move_is_not_asked_about() -> None:

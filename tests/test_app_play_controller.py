@@ -218,7 +218,7 @@ def test_undo_takes_back_the_last_card_with_the_bots_replies(store: Store) -> No
     assert controller.undo_used
     stored = store.load(controller.game_id or "")
     assert stored.match.history == before
-    assert store.game_info(controller.game_id or "")["undo_used"]
+    assert store.game_info(controller.game_id or "").undo_used
 
 
 def test_undo_never_reopens_blind_nil_after_looking() -> None:
@@ -240,7 +240,7 @@ def test_undo_switched_off_refuses(store: Store) -> None:
     controller.act(controller.match.hand.legal_actions()[0], controller.ply)
     assert not controller.can_undo()
     assert not controller.undo(controller.ply)
-    assert not store.game_info(controller.game_id or "")["undo_allowed"]
+    assert not store.game_info(controller.game_id or "").undo_allowed
 
 
 def test_every_action_is_saved_and_a_finished_match_lands_in_the_store(store: Store) -> None:
@@ -254,8 +254,8 @@ def test_every_action_is_saved_and_a_finished_match_lands_in_the_store(store: St
             controller.run_bots()
         assert controller.in_step_with_store()
     info = store.game_info(controller.game_id or "")
-    assert info["status"] == "finished"
-    assert (info["score_ns"], info["score_ew"]) == controller.match.scores
+    assert info.status == "finished"
+    assert (info.score_ns, info.score_ew) == controller.match.scores
 
 
 def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store) -> None:
@@ -466,11 +466,11 @@ def test_nothing_is_stored_until_the_human_acts(store: Store) -> None:
     controller, _ = _game(store)
     assert controller.match.history, "the bots before South have bid"
     assert controller.game_id is None
-    assert store.list_games().empty
+    assert not store.list_games()
     assert controller.act(_human_move(controller), controller.ply)
     assert controller.game_id is not None
     assert store.load(controller.game_id).match.history == controller.match.history
-    assert store.game_info(controller.game_id)["owner"] == controller.owner
+    assert store.game_info(controller.game_id).owner == controller.owner
 
 
 @pytest.mark.parametrize("stranger", ["another player", "nobody"])
@@ -562,7 +562,7 @@ def test_two_windows_never_store_two_actions_for_one_ply(store: Store) -> None:
     refused = _two_windows_play(store, game_id, controller.owner, seed=1)
     assert refused > 0, "the windows raced: some of their moves must have been stale"
     replay = store.load(game_id).match
-    assert len(replay.history) == store.game_info(game_id)["actions_count"]
+    assert len(replay.history) == store.game_info(game_id).actions_count
 
 
 def test_two_windows_on_two_threads_never_fork_the_game(tmp_path: Path) -> None:
@@ -590,7 +590,7 @@ def test_two_windows_on_two_threads_never_fork_the_game(tmp_path: Path) -> None:
         thread.join()
     assert not errors, errors
     replay = first.load(game_id).match
-    assert len(replay.history) == first.game_info(game_id)["actions_count"]
+    assert len(replay.history) == first.game_info(game_id).actions_count
     first.close()
 
 

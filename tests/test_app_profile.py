@@ -196,7 +196,7 @@ def test_delete_asks_first_and_then_removes_the_player(store: Store) -> None:
     assert _player(at) is None
     assert at.session_state[OWED_KEY][PLAYER_COOKIE] == (dropped_player_cookie(), None)
     assert any("no profile yet" in info.value for info in at.info)
-    assert store.list_games().empty
+    assert not store.list_games()
     assert Profiles(store).profile(bob).name == "Bob"
 
 

@@ -27,9 +27,10 @@ from spades.app.themes import (
 from spades.engine.cards import LOOK, NUM_CARDS, card_name, card_str
 from spades.engine.rules import Rules
 from spades.engine.state import Phase
+from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.ui.cards import trick_html
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 from spades.ui.identity import STATE_KEY, Identity
 from spades.ui.sidebar import TRICK_STAY_LABELS
 from spades.ui.table_html import announcement, seat_views, status
@@ -153,7 +154,7 @@ def test_felt_and_back_apply_at_once_and_are_remembered_for_the_player() -> None
     assert CARD_BACKS["victorian"].css_url() in page
     ada = _player(at)
     assert ada is not None
-    assert prefs.load(app_store(), ada) == TablePrefs(
+    assert app_site().table_prefs(ada) == TablePrefs(
         felt="crimson", back="victorian", speed="instant"
     )
     # The same browser later: Ada's table comes back.
@@ -169,14 +170,14 @@ def test_the_bot_speed_is_kept_with_the_player_s_table() -> None:
     at.radio(key="speed").set_value("fast").run()
     ada = _player(at)
     assert ada is not None
-    assert prefs.load(app_store(), ada).speed == "fast"
+    assert app_site().table_prefs(ada).speed == "fast"
     again = _same_browser(at)
     assert again.radio(key="speed").value == "fast"
     other = AppTest.from_file(PAGE, default_timeout=30)
     other.run()
     assert other.radio(key="speed").value == "normal", "another browser keeps its own"
-    app_store().save_player_prefs(ada, {"speed": "warp"})
-    assert prefs.load(app_store(), ada).speed == "normal"
+    Store.default(app_site().url, rater=RATER).save_player_prefs(ada, {"speed": "warp"})
+    assert app_site().table_prefs(ada).speed == "normal"
 
 
 def test_the_comforts_are_off_by_default_and_kept_with_the_player() -> None:
@@ -193,15 +194,17 @@ def test_the_comforts_are_off_by_default_and_kept_with_the_player() -> None:
     at.selectbox(key="trick_stay").set_value("tap").run()
     ada = _player(at)
     assert ada is not None
-    kept = prefs.load(app_store(), ada)
+    kept = app_site().table_prefs(ada)
     assert (kept.auto_play, kept.turn_sound, kept.trick_stay) == (True, True, "tap")
     controller = play_controller(at)
     assert controller.auto_play and controller.trick_stay == TRICK_STAYS["tap"]
     again = _same_browser(at)
     assert again.toggle(key="auto_play").value is True
     assert again.selectbox(key="trick_stay").value == "tap"
-    app_store().save_player_prefs(ada, {"trick_stay": "forever", "auto_play": "yes"})
-    assert prefs.load(app_store(), ada) == TablePrefs()
+    Store.default(app_site().url, rater=RATER).save_player_prefs(
+        ada, {"trick_stay": "forever", "auto_play": "yes"}
+    )
+    assert app_site().table_prefs(ada) == TablePrefs()
 
 
 def test_a_trick_that_waits_for_a_tap_goes_on_with_next_trick() -> None:
@@ -230,12 +233,12 @@ def test_a_player_has_one_name_on_play_as_on_their_profile_and_at_tables() -> No
     ada = _player(at)
     assert ada is not None
     # Named on the Profile page (the name shared tables show), Play greets them by it.
-    app_store().rename_player(ada, "Ada Lovelace")
+    app_site().rename_player(ada, "Ada Lovelace")
     again = _same_browser(at)
     assert again.text_input(key="player_name").value == "Ada Lovelace"
     # And a name typed on Play is the one the profile and the tables show.
     again.text_input(key="player_name").set_value("Ada L.").run()
-    assert app_store().player_name(ada) == "Ada L."
+    assert app_site().player_name(ada) == "Ada L."
 
 
 def test_two_browsers_with_the_same_name_keep_their_own_tables() -> None:
@@ -270,7 +273,7 @@ def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> 
     at.slider(key="sound_volume").set_value(40).run()
     player = _player(at)
     assert player is not None
-    assert prefs.load(app_store(), player) == TablePrefs(sound=True, volume=40, speed="instant")
+    assert app_site().table_prefs(player) == TablePrefs(sound=True, volume=40, speed="instant")
     _to_first_card(at)
     card = next(b.key for b in at.button if b.key.startswith("card_") and not b.disabled)
     at.button(key=card).click().run()
@@ -279,7 +282,7 @@ def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> 
     assert audio[0].proto.autoplay
     at.toggle(key="sound_on").set_value(False).run()
     assert not at.get("audio")
-    assert prefs.load(app_store(), player).sound is False
+    assert app_site().table_prefs(player).sound is False
 
 
 def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None:

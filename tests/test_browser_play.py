@@ -152,7 +152,7 @@ def test_opening_and_closing_the_app_stores_no_game(
     page.close()
     store = Store(f"sqlite:///{tmp_path / 'spades.db'}")
     try:
-        assert store.list_games().empty
+        assert not store.list_games()
     finally:
         store.close()
 

@@ -409,7 +409,7 @@ def test_the_table_s_game_is_the_table_s_and_its_creator_closes_it(
         after = store.load(game_id).match.history
     finally:
         store.close()
-    assert info["status"] == "abandoned"
+    assert info.status == "abandoned"
     assert after[: len(before)] == before
 
 
@@ -444,7 +444,7 @@ def test_a_finished_match_is_played_again_with_the_same_seats(
     try:
         info = Tables(store).info(table_id)
         assert info.status == "playing" and info.game_id != first
-        assert store.game_info(first)["status"] == "finished"
+        assert store.game_info(first).status == "finished"
         assert [seat.name for seat in info.seats][::2] == ["Bob", "Ann"]
     finally:
         store.close()

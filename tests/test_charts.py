@@ -10,7 +10,7 @@ import pytest
 
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
-from spades.stats import analytics, analytics_cutthroat
+from spades.stats import analytics
 from spades.store import GameFilter, Store
 from spades.ui import charts
 
@@ -30,7 +30,6 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
     matches = [play_match(Rules(), seed, ["random"] * 4) for seed in range(4)]
     levels = {seat: "random" for seat in range(4)}
     store.save_matches([(m, ("N", "E", "S", "W"), levels) for m in matches], kind="simulated")
-    hand_frame = analytics.game_hands(matches[0])
     stats = analytics.seat_stats(store, GameFilter())
     counts = analytics.bid_counts(stats)
     # A player who lost their only game: every rate is 0, the case Vega labels "0.000000%".
@@ -50,17 +49,16 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
         [(m, ("Left", "Right", "South"), {0: "random", 1: "random"}) for m in cutthroat],
         kind="human",
     )
-    players = analytics_cutthroat.game_hands(cutthroat[0])
-    names = analytics_cutthroat.line_names(("Left", "Right", "Ann"), mine=True)
+    names = analytics.line_names(("Left", "Right", "Ann"), mine=True)
     their_counts = analytics.bid_counts(
-        analytics_cutthroat.seat_stats(store, GameFilter(variants=("cutthroat3",)))
+        analytics.seat_stats(store, GameFilter(variants=("cutthroat3",)))
     )
     built = {
         "score": charts.score_chart(
-            analytics.score_progression(hand_frame, analytics.OUR_TEAMS),
+            analytics.score_progression(matches[0], analytics.OUR_TEAMS),
             analytics.rule_lines(matches[0].rules),
         ),
-        "bags": charts.bags_chart(analytics.bags_progression(hand_frame), 10),
+        "bags": charts.bags_chart(analytics.bags_progression(matches[0]), 10),
         "win_rate": charts.win_rate_chart(daily),
         "scatter": charts.bid_scatter(analytics.by_group(counts, "seat"), "seat"),
         "diff": charts.diff_chart(analytics.diff_distribution(counts, "seat"), "seat"),
@@ -68,12 +66,12 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
         "nils": charts.nil_chart(analytics.nil_outcomes(nils)),
         "matchups": charts.matchup_chart(analytics.matchup_results(store, GameFilter())),
         "player_score": charts.score_chart(
-            analytics_cutthroat.score_progression(players, names),
+            analytics.score_progression(cutthroat[0], names),
             analytics.rule_lines(three),
             "player",
         ),
         "player_bags": charts.bags_chart(
-            analytics_cutthroat.bags_progression(players, names), 10, "player"
+            analytics.bags_progression(cutthroat[0], names), 10, "player"
         ),
         "player_scatter": charts.bid_scatter(analytics.by_group(their_counts, "seat"), "seat"),
         "player_rates": charts.rates_chart(

@@ -259,4 +259,4 @@ def test_an_import_with_a_huge_bag_penalty_stores_nothing() -> None:
     good["rules"]["bag_penalty"] = 10**19
     with pytest.raises(StoreError, match=r"rules.bag_penalty: must be 0 to 1,000 points"):
         store.import_json(json.dumps(good))
-    assert store.list_games().empty
+    assert not store.list_games()

@@ -124,8 +124,8 @@ def _replays_all(url: str, count: int) -> None:
     store = Store(url)
     games = store.list_games()
     assert len(games) == count
-    for game_id in games["id"]:
-        assert store.load(game_id).match.is_over
+    for game in games:
+        assert store.load(game.id).match.is_over
 
 
 def test_a_player_may_have_only_one_run_going(start: Start) -> None:

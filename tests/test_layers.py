@@ -21,8 +21,10 @@ LAYERS = "The layers"
 STREAMLIT = "Only spades.ui imports Streamlit"
 NO_STATE = "The UI never imports the engine's state"
 EXTERNAL = "The engine and the bots import no database, frames or charts"
+SQL = "Only spades.store talks SQL"
+UI_STORE = "The UI reaches the store only through the application layer"
 CYCLES = "No circles between the modules of a package"
-_NAMES = (LAYERS, STREAMLIT, NO_STATE, EXTERNAL, CYCLES)
+_NAMES = (LAYERS, STREAMLIT, NO_STATE, EXTERNAL, SQL, UI_STORE, CYCLES)
 
 
 def _lint(package_parent: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -93,6 +95,24 @@ BREAKS = [
     ),
     ("spades/engine/scoring.py", "import pandas", EXTERNAL, "spades.engine.scoring -> pandas"),
     ("spades/bots/basic.py", "import sqlalchemy", EXTERNAL, "spades.bots.basic -> sqlalchemy"),
+    (
+        "spades/stats/leaderboard.py",
+        "import sqlalchemy",
+        SQL,
+        "spades.stats.leaderboard -> sqlalchemy",
+    ),
+    (
+        "spades/app/lab.py",
+        "from spades.store.schema import games",
+        SQL,
+        "spades.app.lab -> spades.store.schema",
+    ),
+    (
+        "spades/ui/rating_view.py",
+        "from spades.store import Store",
+        UI_STORE,
+        "spades.ui.rating_view -> spades.store",
+    ),
     ("spades/engine/deck.py", "import spades.engine.state", CYCLES, ".deck -> .state"),
 ]
 
@@ -120,6 +140,15 @@ def test_every_layer_below_the_ui_is_kept_from_streamlit() -> None:
     packages = {name.strip() for layer in layers for name in layer.split("|")}
     streamlit = next(c for name, c in by_name.items() if name.startswith(STREAMLIT))
     assert {f"spades.{p}" for p in packages - {"ui"}} == set(streamlit["source_modules"])
+
+
+def test_every_package_but_the_store_is_kept_from_sql() -> None:
+    """The SQL contract names its sources one by one: each layer but the store's."""
+    contracts = tomllib.loads(CONFIG.read_text())["tool"]["importlinter"]["contracts"]
+    (layers,) = (c["layers"] for c in contracts if c["type"] == "layers")
+    packages = {name.strip() for layer in layers for name in layer.split("|")}
+    (sql,) = (c for c in contracts if c["name"] == SQL)
+    assert {f"spades.{p}" for p in packages - {"store"}} == set(sql["source_modules"])
 
 
 def _statuses(report: str) -> dict[str, str]:

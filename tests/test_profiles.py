@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
-from db_helpers import PLAYERS_V6, run_sql
+from db_helpers import PLAYERS_V6, run_sql, select_frame
 
 from spades.app.profiles import account_id, sign_in
 from spades.bots.drive import play_match
@@ -43,7 +43,7 @@ def _matches(count: int, first_seed: int = 1) -> list[Match]:
 
 
 def _count(store: Store, stmt: sa.Select[tuple[int]]) -> int:
-    return int(store.frame(stmt).iloc[0, 0])
+    return int(select_frame(store, stmt).iloc[0, 0])
 
 
 # --------------------------------------------------------------------------- handle
@@ -243,7 +243,7 @@ def test_deleting_a_player_removes_exactly_their_data(store: Store) -> None:
     shared_game = tables.start(his, seed=3, bot_level="basic")
     bob_rows, bob_rating = (
         _owned_rows(store, bob),
-        store.frame(sa.select(ratings).where(ratings.c.subject == person(bob))),
+        select_frame(store, sa.select(ratings).where(ratings.c.subject == person(bob))),
     )
     before = _rows(store)
 
@@ -265,7 +265,7 @@ def test_deleting_a_player_removes_exactly_their_data(store: Store) -> None:
     assert _count(store, sa.select(sa.func.count()).where(ratings.c.subject == person(ada))) == 0
     # Bob keeps all of his: his games, their hands and actions, and his rating.
     assert _owned_rows(store, bob) == bob_rows
-    assert store.frame(sa.select(ratings).where(ratings.c.subject == person(bob))).equals(
+    assert select_frame(store, sa.select(ratings).where(ratings.c.subject == person(bob))).equals(
         bob_rating
     )
     assert [store.load(g).match.scores for g in bob_games]
@@ -275,7 +275,7 @@ def test_deleting_a_player_removes_exactly_their_data(store: Store) -> None:
     assert (seat.kind, seat.player, seat.name) == ("open", None, "")
     assert store.load(shared_game).record.players[1] == LEFT
     assert tables.info(hers).status == "closed"
-    assert not store.frame(sa.select(seats).where(seats.c.player == ada)).shape[0]
+    assert not select_frame(store, sa.select(seats).where(seats.c.player == ada)).shape[0]
     # The handle is free again.
     carol, _ = store.new_player("Carol", handle="ada")
     assert Profiles(store).profile(carol).handle == "ada"

@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from db_helpers import PLAYERS_V6, run_sql
+from db_helpers import PLAYERS_V6, run_sql, select_frame
 from openskill.models import PlackettLuce
 
 from spades import cli
 from spades.bots.drive import play_match
 from spades.engine.match import Match
 from spades.engine.rules import Rules
-from spades.stats.leaderboard import BoardFilter, leaderboard, rating_history
+from spades.stats.leaderboard import leaderboard, rating_history
 from spades.stats.ratings import RATER, Rating, rate_cutthroat, rate_match, rated_subjects
-from spades.store import SCHEMA_VERSION, Store, StoreError
+from spades.store import SCHEMA_VERSION, BoardFilter, Store, StoreError
 from spades.store.ratings import bot, person
 from spades.store.schema import rating_events, ratings
 from spades.store.tables import Tables
@@ -169,13 +169,13 @@ def _matches(count: int, first_seed: int = 1) -> list[Match]:
 
 
 def _ratings(store: Store) -> dict[str, tuple[float, float, int, int]]:
-    frame = store.frame(sa.select(ratings))
+    frame = select_frame(store, sa.select(ratings))
     return {row.subject: (row.mu, row.sigma, row.games, row.wins) for row in frame.itertuples()}
 
 
 def _events(store: Store) -> list[tuple[Any, ...]]:
     e = rating_events.c
-    frame = store.frame(sa.select(rating_events).order_by(e.game, e.subject))
+    frame = select_frame(store, sa.select(rating_events).order_by(e.game, e.subject))
     return [tuple(row) for row in frame.itertuples(index=False)]
 
 
@@ -228,7 +228,7 @@ def test_a_store_opened_without_the_rating_maths_refuses_only_what_moves_the_rat
         store.append_action(gid, action, after=second.history[:ply])
     with pytest.raises(StoreError, match=f"game {gid} moves the ratings"):
         store.finish(gid, second)
-    assert store.game_info(gid)["status"] == "playing", "the finish is undone whole"
+    assert store.game_info(gid).status == "playing", "the finish is undone whole"
     with pytest.raises(StoreError, match="moves the ratings"):
         store.rebuild_ratings()
     assert _ratings(store) == {} and len(store.list_games()) == 3
@@ -268,14 +268,14 @@ def test_imported_games_do_not_count_even_when_they_name_a_player(
     other = Store(f"sqlite:///{tmp_path / 'other.db'}", rater=RATER)
     bea, _ = other.new_player("Bea")
     imported = other.import_json(record)
-    assert other.game_info(imported)["imported"] is True
+    assert other.game_info(imported).imported is True
     assert _ratings(other) == {}
     # Even with an owner at South, an imported record is no game played here.
     other_url = f"sqlite:///{tmp_path / 'other.db'}"
     run_sql(other_url, "UPDATE games SET owner = :o WHERE id = :g", o=bea, g=imported)
     assert other.rebuild_ratings() == 0
     assert _ratings(other) == {}
-    assert store.game_info(gid)["imported"] is False
+    assert store.game_info(gid).imported is False
 
 
 def test_a_game_without_a_person_or_with_an_unknown_seat_does_not_count(store: Store) -> None:
@@ -332,7 +332,7 @@ def test_a_finished_cutthroat_game_rates_its_players_by_their_places(store: Stor
         store.append_action(gid, action, after=match.history[:ply])
     store.finish(gid, match)
     info = store.game_info(gid)
-    places = tuple(info[f"place_{k}"] for k in "nes")
+    places = tuple(getattr(info, f"place_{k}") for k in "nes")
     assert match.winner is not None and places[match.winner] == 1
     seats = [bot("expert"), bot("basic"), person(ada)]
     expected = {u.subject: u for u in rate_cutthroat(seats, places, match.winner, {})}

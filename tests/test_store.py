@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import sqlite3
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from db_helpers import PLAYERS_V6, run_sql
+from db_helpers import PLAYERS_V6, run_sql, select_frame
 
 from spades.bots.drive import play_match
 from spades.engine.match import Match
@@ -25,11 +26,9 @@ from spades.store import (
     GameFilter,
     Store,
     StoreError,
-    games,
-    hands,
 )
 from spades.store.digest import history_digest
-from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
+from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS, games, hands
 
 PLAYERS = ("North", "East", "You", "West")
 #: The games columns version 8 added for cutthroat's players.
@@ -63,23 +62,39 @@ def test_a_game_played_action_by_action_round_trips(store: Store) -> None:
     assert loaded.match.scores == match.scores
     assert loaded.record.players == PLAYERS
     info = store.game_info(gid)
-    assert (info["status"], info["winner"], info["hands_count"]) == (
+    assert (info.status, info.winner, info.hands_count) == (
         "finished",
         match.winner,
         len(match.finished),
     )
-    assert (info["level_s"], info["level_n"]) == ("human", "random")
+    assert (info.level_s, info.level_n) == ("human", "random")
     assert _count(store, hands) == len(match.finished)
+
+
+def test_a_games_info_is_its_row_typed_and_frozen(store: Store) -> None:
+    gid = store.save_match(_played(4), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
+    info = store.game_info(gid)
+    left_out = {"num", "rules"}
+    assert [f.name for f in dataclasses.fields(info)] == [
+        c.name for c in games.c if c.name not in left_out
+    ]
+    with store.engine.connect() as conn:
+        row = conn.execute(sa.select(games).where(games.c.id == gid)).one()._mapping
+    assert dataclasses.asdict(info) == {k: v for k, v in row.items() if k not in left_out}
+    assert isinstance(info.started_at, datetime) and isinstance(info.undo_used, bool)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        info.status = "playing"  # type: ignore[misc]
 
 
 def test_hand_rows_hold_bids_tricks_bags_and_the_breakdown(store: Store) -> None:
     match = _played(5)
     gid = store.save_match(match, players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
-    frame = store.frame(
+    frame = select_frame(
+        store,
         sa.select(hands)
         .join_from(hands, games, hands.c.game == games.c.num)
         .where(games.c.id == gid)
-        .order_by(hands.c.hand_no)
+        .order_by(hands.c.hand_no),
     )
     assert list(frame["score_ns"]) == [s[0] for s in match.score_history()]
     last = match.finished[-1]
@@ -100,7 +115,7 @@ def test_undo_truncates_the_actions_and_marks_the_game(store: Store) -> None:
         store.append_action(gid, action, after=match.history[:ply])
     store.truncate(gid, 6, after=match.history[:10])
     assert store.load(gid).match.history == match.history[:6]
-    assert store.game_info(gid)["undo_used"] is True
+    assert store.game_info(gid).undo_used is True
 
 
 def test_undo_is_refused_when_switched_off(store: Store) -> None:
@@ -124,7 +139,7 @@ def test_finish_refuses_a_match_that_is_not_the_stored_one(store: Store) -> None
     gid = store.new_game(rules=Rules(), seed=4, players=PLAYERS, kind="human", bot_levels=BOTS)
     with pytest.raises(StoreError, match="not the one stored"):
         store.finish(gid, _played(4))
-    assert store.game_info(gid)["status"] == "playing"
+    assert store.game_info(gid).status == "playing"
 
 
 def test_an_unknown_id_is_refused_with_its_name(store: Store) -> None:
@@ -139,7 +154,7 @@ def test_export_then_import_round_trips_into_another_store(store: Store, tmp_pat
     new_id = other.import_json(store.export_json(gid))
     assert new_id == gid
     info = other.game_info(gid)
-    assert (info["kind"], info["rule_set"], info["score_ns"]) == (
+    assert (info.kind, info.rule_set, info.score_ns) == (
         "simulated",
         "target_score=300",
         match.scores[0],
@@ -232,14 +247,14 @@ def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
     info = store.game_info("a" * 32)
-    assert (info["undo_used"], info["rule_set"], info["bot_levels"]) == (
+    assert (info.undo_used, info.rule_set, info.bot_levels) == (
         False,
         "target_score=300",
         "random",
     )
-    assert info["hands_count"] == len(match.finished)
-    assert info["owner"] is None
-    assert info["digest"] == history_digest(match.history)
+    assert info.hands_count == len(match.finished)
+    assert info.owner is None
+    assert info.digest == history_digest(match.history)
     assert _count(store, hands) == len(match.finished)
     assert store.load("a" * 32).match.scores == match.scores
     player, _ = store.new_player("Ada")
@@ -322,14 +337,14 @@ def test_a_version_2_file_is_upgraded_in_place(tmp_path: Path) -> None:
     assert "ix_games_owner" in indexes
     assert store.load(done).match.scores == match.scores
     assert _count(store, hands) == len(match.finished)
-    assert store.game_info(playing)["owner"] is None
+    assert store.game_info(playing).owner is None
     assert len(store.load(playing).match.history) == 1
     player, token = store.new_player("Ada")
     assert store.player_for_token(token) == player
     mine = store.new_game(
         rules=Rules(), seed=6, players=PLAYERS, kind="human", bot_levels=BOTS, owner=player
     )
-    assert list(store.list_games(GameFilter(owner=player, finished_only=False))["id"]) == [mine]
+    assert [g.id for g in store.list_games(GameFilter(owner=player, finished_only=False))] == [mine]
     # The game in play took its digest with the upgrade: its next guarded write lands.
     moved = store.load(playing).match
     store.append_action(playing, moved.legal_actions()[0], after=moved.history)
@@ -360,8 +375,8 @@ def test_a_version_3_file_gets_the_digest_of_each_game_s_actions(tmp_path: Path)
     store = Store(f"sqlite:///{path}", rater=RATER)
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT count(*) FROM tables").fetchone() == (0,)
-    assert store.game_info(done)["digest"] == history_digest(match.history)
-    assert store.game_info(playing)["digest"] == history_digest([first])
+    assert store.game_info(done).digest == history_digest(match.history)
+    assert store.game_info(playing).digest == history_digest([first])
     second = store.load(playing).match.legal_actions()[0]
     store.append_action(playing, second, after=[first])
     assert store.load(playing).match.history == [first, second]
@@ -454,7 +469,7 @@ def test_a_writer_killed_mid_write_leaves_only_whole_games(store: Store, db_url:
     per_game = dict(run_sql(db_url, "SELECT game, count(*) FROM actions GROUP BY game"))
     counts = dict(run_sql(db_url, "SELECT num, actions_count FROM games"))
     assert per_game == counts
-    assert all(store.load(gid).match.is_over for gid in stored["id"])
+    assert all(store.load(game.id).match.is_over for game in stored)
 
 
 # ---------------------------------------------------------------------------- players
@@ -562,11 +577,11 @@ def test_an_owner_filter_covers_their_games_and_with_others_finished_every_finis
 
     ada_playing, bob_playing, nobody_playing = playing(ada), playing(bob), playing(None)
     finished = store.save_match(_played(3), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
-    assert store.game_info(ada_playing)["owner"] == ada
-    assert store.game_info(finished)["owner"] is None
+    assert store.game_info(ada_playing).owner == ada
+    assert store.game_info(finished).owner is None
 
     def covered(game_filter: GameFilter) -> set[str]:
-        return set(store.list_games(game_filter)["id"])
+        return {g.id for g in store.list_games(game_filter)}
 
     assert covered(GameFilter(owner=ada, finished_only=False)) == {ada_playing}
     assert covered(GameFilter(owner=ada, finished_only=False, others_finished=True)) == {
@@ -584,10 +599,10 @@ def test_an_owner_filter_covers_their_games_and_with_others_finished_every_finis
 
 def test_a_filter_may_end_on_the_last_day_there_is(store: Store) -> None:
     gid = store.save_match(_played(3), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
-    today = store.game_info(gid)["started_at"].date()
-    assert list(store.list_games(GameFilter(end=date.max))["id"]) == [gid]
-    assert list(store.list_games(GameFilter(end=today))["id"]) == [gid]
-    assert store.list_games(GameFilter(end=today - timedelta(days=1))).empty
+    today = store.game_info(gid).started_at.date()
+    assert [g.id for g in store.list_games(GameFilter(end=date.max))] == [gid]
+    assert [g.id for g in store.list_games(GameFilter(end=today))] == [gid]
+    assert not store.list_games(GameFilter(end=today - timedelta(days=1)))
 
 
 # ----------------------------------------------------------------------------- export
@@ -604,5 +619,5 @@ def test_an_abandoned_game_exports_whole(store: Store) -> None:
     match = _played(4)
     short = Match.replay(match.rules, seed=match.seed, actions=match.history[:100])
     gid = store.save_match(short, players=PLAYERS, kind="human", bot_levels=BOTS)
-    assert store.game_info(gid)["status"] == "abandoned"
+    assert store.game_info(gid).status == "abandoned"
     assert json.loads(store.export_json(gid))["actions"] == match.history[:100]

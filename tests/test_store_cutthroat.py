@@ -24,10 +24,8 @@ from spades.store import (
     GameFilter,
     Store,
     StoreError,
-    games,
-    hands,
-    player_hands,
 )
+from spades.store.schema import games, hands, player_hands
 from spades.store.tables import Tables
 
 THREE = Rules(players=3, partnerships=False)
@@ -79,16 +77,16 @@ def test_a_cutthroat_game_saved_move_by_move_reloads_mid_hand_resumes_and_finish
     store.finish(gid, resumed)
 
     info = store.game_info(gid)
-    assert (info["status"], info["variant"], info["winner"]) == (
+    assert (info.status, info.variant, info.winner) == (
         "finished",
         CUTTHROAT_3 if seats == 3 else CUTTHROAT_4,
         match.winner,
     )
     keys = "nesw"[:seats]
-    assert tuple(info[f"score_{k}"] for k in keys) == match.scores
-    assert tuple(info[f"bags_{k}"] for k in keys) == match.bags
-    assert (info["score_w"] is None) == (seats == 3)
-    assert info["level_s"] == "human" and info["level_e"] == "basic"
+    assert tuple(getattr(info, f"score_{k}") for k in keys) == match.scores
+    assert tuple(getattr(info, f"bags_{k}") for k in keys) == match.bags
+    assert (info.score_w is None) == (seats == 3)
+    assert info.level_s == "human" and info.level_e == "basic"
     rows = _rows(store, player_hands, gid)
     assert not _rows(store, hands, gid)
     # One row a player a hand, none for a hand a knocked-out player sat out.
@@ -113,7 +111,7 @@ def test_a_cutthroat_game_saved_move_by_move_reloads_mid_hand_resumes_and_finish
     last = {row.seat: row.score for row in rows}
     assert tuple(last[seat] for seat in range(seats)) == match.scores
     # The winner places first, and a player knocked out places below those still in.
-    placed = [info[f"place_{k}"] for k in keys]
+    placed = [getattr(info, f"place_{k}") for k in keys]
     assert placed[match.winner] == 1 and sorted(placed) == list(range(1, seats + 1))
     for first_out in match.out[:1]:
         assert placed[first_out] == seats
@@ -134,19 +132,17 @@ def test_cutthroat_games_are_listed_and_filtered_apart_from_partnership_ones(
         for variant, rules in ((PARTNERSHIP, Rules()), (CUTTHROAT_3, THREE), (CUTTHROAT_4, FOUR))
     }
     listed = store.list_games()
-    assert dict(zip(listed["id"], listed["variant"], strict=True)) == {
-        gid: variant for variant, gid in saved.items()
-    }
+    assert {g.id: g.variant for g in listed} == {gid: variant for variant, gid in saved.items()}
     for variant, gid in saved.items():
         only = store.list_games(GameFilter(variants=(variant,)))
-        assert list(only["id"]) == [gid]
+        assert [g.id for g in only] == [gid]
     choices = store.choices()
     assert choices["variants"] == sorted(saved)
     # The seat three-handed games do not have is no bot level, and filters by level keep them.
     assert choices["bot_levels"] == ["random"]
     kept = store.list_games(GameFilter(bot_levels=("random",)))
-    assert set(kept["id"]) == set(saved.values())
-    rule_sets = dict(zip(listed["variant"], listed["rule_set"], strict=True))
+    assert {g.id for g in kept} == set(saved.values())
+    rule_sets = {g.variant: g.rule_set for g in listed}
     assert rule_sets == {
         PARTNERSHIP: "standard",
         CUTTHROAT_3: "players=3, partnerships=False",
@@ -171,7 +167,7 @@ def test_a_cutthroat_game_needs_a_name_and_a_level_for_each_of_its_seats(
 ) -> None:
     with pytest.raises(StoreError, match=message):
         store.new_game(rules=rules, seed=1, players=players, kind="human", bot_levels=levels)
-    assert store.list_games().empty
+    assert not store.list_games()
 
 
 def test_a_cutthroat_record_is_imported_and_exported_whole(store: Store, tmp_path: Path) -> None:
@@ -181,7 +177,7 @@ def test_a_cutthroat_record_is_imported_and_exported_whole(store: Store, tmp_pat
     assert loaded.match.history == original["actions"]
     assert list(loaded.match.scores) == original["summary"]["scores"]
     info = store.game_info(gid)
-    assert (info["variant"], info["imported"], info["level_w"]) == (CUTTHROAT_3, True, "")
+    assert (info.variant, info.imported, info.level_w) == (CUTTHROAT_3, True, "")
     assert len(_rows(store, player_hands, gid)) == 3 * original["summary"]["hands"]
     exported = json.loads(store.export_json(gid))
     assert exported["meta"]["levels"] == "unknown,unknown,human"
@@ -211,7 +207,7 @@ def test_a_corrupt_cutthroat_record_is_refused_with_a_message(
     change(record)
     with pytest.raises(StoreError, match=f"import refused, record 1: .*{message}"):
         store.import_json(json.dumps(record))
-    assert store.list_games().empty
+    assert not store.list_games()
 
 
 def test_a_cutthroat_game_whose_stored_score_was_changed_is_refused_as_corrupt(
@@ -249,7 +245,7 @@ def test_a_version_7_database_is_upgraded_in_place_and_then_keeps_cutthroat(
     store = Store(db_url, rater=RATER)
     assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     info = store.game_info(done)
-    assert (info["variant"], info["score_n"]) == (PARTNERSHIP, None)
+    assert (info.variant, info.score_n) == (PARTNERSHIP, None)
     assert store.load(done).match.scores == match.scores
     assert len(store.list_games(GameFilter(variants=(PARTNERSHIP,)))) == 1
     cutthroat = _played(THREE, 9)

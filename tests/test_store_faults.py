@@ -256,7 +256,7 @@ def test_an_empty_file_is_refused_and_not_turned_into_a_new_store(tmp_path: Path
 
 def test_a_missing_file_becomes_a_new_store(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-    assert store.list_games().empty
+    assert not store.list_games()
     assert (tmp_path / "games.db").stat().st_size > 0
 
 

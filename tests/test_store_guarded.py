@@ -52,7 +52,7 @@ def test_an_append_after_a_history_the_game_does_not_have_is_refused_and_stores_
         store.append_action(gid, match.legal_actions()[0], after=other)
     assert (refused.value.expected, refused.value.stored) == (ply, 3)
     assert store.load(gid).match.history == match.history
-    assert store.game_info(gid)["actions_count"] == 3
+    assert store.game_info(gid).actions_count == 3
 
 
 def test_a_copy_from_before_an_undo_and_other_moves_is_refused_though_as_long(
@@ -93,7 +93,7 @@ def test_an_undo_at_a_ply_the_game_has_left_is_refused_and_changes_nothing(db_ur
         store.truncate(gid, 6, after=match.history[:9])
     assert (refused.value.expected, refused.value.stored) == (9, 10)
     assert store.load(gid).match.history == match.history
-    assert store.game_info(gid)["undo_used"] is False
+    assert store.game_info(gid).undo_used is False
     store.truncate(gid, 6, after=match.history)
     assert store.load(gid).match.history == match.history[:6]
 
@@ -107,7 +107,7 @@ def test_a_history_must_be_a_list_of_action_numbers(db_url: str, after: object) 
         store.append_action(gid, action, after=after)  # type: ignore[arg-type]
     with pytest.raises(StoreError, match="after: expected"):
         store.truncate(gid, 0, after=after)  # type: ignore[arg-type]
-    assert store.game_info(gid)["actions_count"] == 0
+    assert store.game_info(gid).actions_count == 0
 
 
 def test_two_servers_appending_at_one_ply_store_exactly_one_action(db_url: str) -> None:
@@ -206,7 +206,7 @@ def test_an_abandoned_game_is_kept_but_no_longer_unfinished(tmp_path: Path) -> N
     with pytest.raises(StaleWrite):
         store.abandon(newer, after=[])
     store.abandon(newer, after=[first])
-    assert store.game_info(newer)["status"] == "abandoned"
+    assert store.game_info(newer).status == "abandoned"
     assert len(store.load(newer).match.history) == 1
     assert store.unfinished_game(ann) == older
     store.abandon(older, after=[])

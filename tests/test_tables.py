@@ -129,8 +129,8 @@ def test_only_the_creator_seats_bots_and_starts(service: TableService) -> None:
     assert [s.kind for s in view.table.seats] == ["human", "bot", "human", "bot"]
     assert [s.level for s in view.table.seats][1] == "basic"
     info = service.store.game_info(game_id)
-    assert (info["player_n"], info["player_s"]) == ("Bob", "Ann")
-    assert (info["level_n"], info["level_e"], info["level_s"]) == ("human", "basic", "human")
+    assert (info.player_n, info.player_s) == ("Bob", "Ann")
+    assert (info.level_n, info.level_e, info.level_s) == ("human", "basic", "human")
     with pytest.raises(TableRefusal, match="not open"):
         service.join(table_id, 3, _player(service, "Cy"), "Cy")
 
@@ -226,8 +226,8 @@ def test_a_whole_match_of_stand_ins_is_stored_finished_with_each_name(
     view = service.view(table_id, None)
     assert view.table.status == "finished" and view.outcome
     info = service.store.game_info(view.table.game_id or "")
-    assert info["status"] == "finished"
-    assert (info["player_s"], info["player_n"]) == ("Ann", "Bob")
+    assert info.status == "finished"
+    assert (info.player_s, info.player_n) == ("Ann", "Bob")
     loaded = service.store.load(view.table.game_id or "").match
     assert loaded.is_over and loaded.scores == view.scores
 
@@ -240,7 +240,7 @@ def test_a_table_nobody_looks_at_is_closed_and_its_game_kept_as_abandoned(
     clock.wait(IDLE.total_seconds() + 1)
     assert service.advance(table_id)
     assert service.view(table_id, None).table.status == "closed"
-    assert service.store.game_info(game_id)["status"] == "abandoned"
+    assert service.store.game_info(game_id).status == "abandoned"
     with pytest.raises(TableRefusal):
         service.act(table_id, ann_token, 0, service.view(table_id, None).table.version)
 
@@ -437,7 +437,7 @@ def test_a_table_s_game_is_never_offered_to_continue_on_play(service: TableServi
     table_id, _, _ = _started(service)
     info = service.view(table_id, None).table
     assert info.creator is not None
-    assert service.store.game_info(info.game_id or "")["at_table"]
+    assert service.store.game_info(info.game_id or "").at_table
     assert service.store.unfinished_game(info.creator) is None
 
 
@@ -455,7 +455,7 @@ def test_play_opens_a_table_s_game_read_only_even_for_its_creator(
         assert not controller.act(legal[0], controller.ply)
         assert controller.notice is not None and controller.notice.text == AT_TABLE
         assert controller.abandon() and not controller.undo(controller.ply)
-    assert service.store.game_info(info.game_id or "")["status"] == "playing"
+    assert service.store.game_info(info.game_id or "").status == "playing"
     assert service.view(table_id, None).table.version == info.version
 
 
@@ -469,7 +469,7 @@ def test_the_creator_closes_the_table_and_its_match_is_stored_abandoned(
     assert service.view(table_id, None).table.status == "playing"
     service.close(table_id, ann_token)
     assert service.view(table_id, bob_token).table.status == "closed"
-    assert service.store.game_info(game_id)["status"] == "abandoned"
+    assert service.store.game_info(game_id).status == "abandoned"
     assert not service.advance(table_id)
     with pytest.raises(TableRefusal, match="already over"):
         service.close(table_id, ann_token)
@@ -615,8 +615,8 @@ def test_a_rematch_keeps_the_same_seats(service: TableService, clock: Clock) -> 
     assert service.view(table_id, bob_token).seat == 0
     assert service.view(table_id, ann_token).own is not None
     info = service.store.game_info(game_id)
-    assert info["at_table"] and (info["player_n"], info["player_s"]) == ("Bob", "Ann")
-    assert service.store.game_info(before.game_id or "")["status"] == "finished"
+    assert info.at_table and (info.player_n, info.player_s) == ("Bob", "Ann")
+    assert service.store.game_info(before.game_id or "").status == "finished"
     with pytest.raises(TableRefusal, match="once the match is over"):
         service.rematch(table_id, ann_token)
 
@@ -681,7 +681,7 @@ def test_a_version_8_store_marks_each_table_s_game_as_the_table_s(
     store = Store(db_url, rater=RATER)
     assert run_sql(db_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
     game_id = Tables(store).info(table_id).game_id or ""
-    assert store.game_info(game_id)["at_table"] and not store.game_info(own)["at_table"]
+    assert store.game_info(game_id).at_table and not store.game_info(own).at_table
     assert store.unfinished_game(ann) == own
     assert not Tables(store).info(table_id).public
     store.close()
@@ -815,7 +815,7 @@ def test_undo_at_a_table_takes_back_a_seat_s_last_move_and_the_bots_after_it(
     service.undo(table_id, ann_token, ann.table.version)
     match = service.store.load(view.table.game_id or "").match
     assert match.history == before and match.current_player == CREATOR_SEAT
-    assert service.store.game_info(view.table.game_id or "")["undo_used"]
+    assert service.store.game_info(view.table.game_id or "").undo_used
     # Once Bob, a person, has moved after her, Ann's move stays.
     view = service.view(table_id, ann_token)
     assert view.own is not None

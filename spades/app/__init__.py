@@ -5,6 +5,8 @@ hand (:mod:`spades.app.tutorial`), the bot lab's jobs (:mod:`spades.app.lab`), t
 player's table preferences and themes (:mod:`spades.app.prefs`, :mod:`spades.app.themes`),
 the table's sounds (:mod:`spades.app.sound`), the profile a sign-in plays as
 (:mod:`spades.app.profiles`) and the cookies a browser keeps its tokens in
-(:mod:`spades.app.cookies`). It uses the engine, the bots and the
-store; :mod:`spades.ui` draws it, and nothing here imports Streamlit.
+(:mod:`spades.app.cookies`). The pages reach the store only through here: the shared
+store of a database and what they read and change in it (:mod:`spades.app.site`), and its
+errors (:mod:`spades.app.errors`). It uses the engine, the bots, the stats and the store;
+:mod:`spades.ui` draws it, and nothing here imports Streamlit.
 """

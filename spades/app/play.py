@@ -181,12 +181,12 @@ class GameController:
         """
         loaded = store.load(game_id)
         info = store.game_info(game_id)
-        if info["kind"] != "human" or info["level_s"] != "human":
+        if info.kind != "human" or info.level_s != "human":
             raise StoreError(f"game {game_id} was played by bots only; it cannot be resumed")
-        if info["status"] == "abandoned":
+        if info.status == "abandoned":
             raise StoreError(f"game {game_id} was abandoned; it cannot be resumed")
         known = bot_names()
-        stored = (info["level_n"], info["level_e"], info["level_s"], info["level_w"])
+        stored = (info.level_n, info.level_e, info.level_s, info.level_w)
         levels = {
             seat: stored[seat] if stored[seat] in known else default_bot_level()
             for seat in bot_seats(loaded.match.rules)
@@ -195,13 +195,13 @@ class GameController:
             loaded.match,
             players=loaded.record.players,
             bot_levels=levels,
-            undo_allowed=bool(info["undo_allowed"]),
-            undo_used=bool(info["undo_used"]),
+            undo_allowed=info.undo_allowed,
+            undo_used=info.undo_used,
             store=store,
             game_id=game_id,
-            owner=info["owner"],
-            read_only=info["owner"] is None or info["owner"] != viewer,
-            at_table=bool(info["at_table"]),
+            owner=info.owner,
+            read_only=info.owner is None or info.owner != viewer,
+            at_table=info.at_table,
             clock=clock,
         )
 
@@ -474,10 +474,7 @@ class GameController:
             info = self.store.game_info(self.game_id)
         except StoreError:
             return False
-        return bool(
-            info["actions_count"] == self.ply
-            and info["digest"] == history_digest(self.match.history)
-        )
+        return info.actions_count == self.ply and info.digest == history_digest(self.match.history)
 
     def step(self) -> bool:
         """Advance the table by one beat: gather a finished trick, play the human's forced

@@ -71,6 +71,7 @@ __all__ = [
     "PublicHand",
     "SharedView",
     "Sweeper",
+    "TableInfo",
     "TableRefusal",
     "TableService",
     "seat_names",
@@ -451,7 +452,7 @@ class TableService:
     def _finish(self, info: TableInfo, match: Match) -> None:
         assert info.game_id is not None
         game_id = info.game_id
-        if self.store.game_info(game_id)["status"] == "playing":
+        if self.store.game_info(game_id).status == "playing":
             self._asked(lambda: self.store.finish(game_id, match))
         self._asked(lambda: self.tables.close(info.table_id, "finished"))
 

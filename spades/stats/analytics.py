@@ -1,29 +1,33 @@
-"""pandas frames for the Explore pages, aggregated in SQL or pandas from the game store.
+"""pandas frames for the Explore pages, made from the figures the game store reports.
 
 Every function takes a :class:`~spades.store.Store` and the games to cover (a
-:class:`~spades.store.GameFilter`, or :class:`MyGames` for My stats), or a game's hands,
-and returns a small frame or a dict ready for a chart; none loops over stored rows in
-Python.
+:class:`~spades.store.GameFilter`, or :class:`~spades.store.MyGames` for My stats), or a
+game's hands, and returns a small frame or a dict ready for a chart. The store counts and
+groups in SQL (:mod:`spades.store.reports`) and hands over a few rows, never a whole
+history.
 
 My stats are seen from South: a player sits South in their own games, so South is "you"
 and North/South "you and partner". In a game that is not theirs (the bot lab's, or another
-person's, when chosen) South stands in for them.
+person's, when chosen) South stands in for them. The games chosen say which game's figures
+these are: the partnership game's, by team, or cutthroat's (``cutthroat``), South's own.
 
-The frames of the partnership game's hands are here; cutthroat's, kept by player, are in
-:mod:`spades.stats.analytics_cutthroat`. A game's result (who won, a streak, the list of games)
-is read here for both: in cutthroat South wins alone.
+The frames of one game take its kind from its rules: the partnership game keeps its hands
+by team, so its charts draw a line or a bar for each team, and cutthroat by player, so its
+charts draw one for each player (:func:`side`); the pages never put the two games in one
+figure. A game's result (who won, a streak, the list of games) is read alike for both: in
+cutthroat South wins alone.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from collections.abc import Sequence
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-import sqlalchemy as sa
 
 from spades.engine.cards import SEAT_NAMES, SOUTH, bid_label, card_label
 from spades.engine.match import Match
@@ -31,16 +35,20 @@ from spades.engine.rules import Rules
 from spades.store import (
     CUTTHROAT_3,
     CUTTHROAT_4,
+    HAND_COLUMNS,
     HUMAN,
     PARTNERSHIP,
+    PLAYER_HAND_COLUMNS,
     SEAT_KEYS,
     TEAM_KEYS,
     GameFilter,
+    GameInfo,
+    Selection,
     Store,
-    games,
     hand_rows,
-    hands,
+    player_hand_rows,
 )
+from spades.store.reports import BidTally, DayResults, ExtremeHand, Matchup
 
 TEAM_NAMES: Final = ("N/S", "E/W")
 #: The games as the pages name them (the store's variants).
@@ -56,37 +64,10 @@ _THREE_LABELS: Final = np.array((*THREE_SEATS, ""), dtype=object)
 #: The teams of a game seen from the South seat, the player's own.
 OUR_TEAMS: Final = ("You and partner", "Opponents")
 YOU: Final = "you"
-
-
-class Selection(Protocol):
-    """Which games a query covers: a condition on the ``games`` table."""
-
-    def clause(self) -> sa.ColumnElement[bool]:
-        """The SQL condition."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class MyGames:
-    """The games My stats covers: the player's own, and when chosen the bot lab's and the
-    finished games of other people (and of nobody: imported and older ones), all within
-    the filters of ``games``. A player id that owns nothing (``""``) leaves only the chosen."""
-
-    games: GameFilter
-    player: str
-    bot_lab: bool = False
-    others: bool = False
-
-    def clause(self) -> sa.ColumnElement[bool]:
-        """The SQL condition on the ``games`` table."""
-        c = games.c
-        whose: list[sa.ColumnElement[bool]] = [c.owner == self.player]
-        if self.bot_lab:
-            whose.append(c.kind == "simulated")
-        if self.others:
-            # A game in play is only ever its owner's to see.
-            whose.append(sa.and_(c.kind != "simulated", c.status != "playing"))
-        return sa.and_(self.games.clause(), sa.or_(*whose))
+#: The longest player name a chart shows.
+NAME_MAX: Final = 20
+#: What a side of a game is: a team, or in cutthroat a player.
+Side = Literal["team", "player"]
 
 
 def seat_labels(players: int) -> tuple[str, ...]:
@@ -112,90 +93,44 @@ def player_label(level: pd.Series) -> pd.Series:
     return level.where(level == HUMAN, "bot: " + level).replace(HUMAN, YOU)
 
 
-def you_won() -> sa.ColumnElement[bool]:
-    """SQL: South won the game, with North in the partnership game (team 0) or alone in
-    cutthroat (seat 2)."""
-    g = games.c
-    return sa.or_(
-        sa.and_(g.variant == PARTNERSHIP, g.winner == 0),
-        sa.and_(g.variant != PARTNERSHIP, g.winner == SOUTH),
-    )
+def _rows_frame(rows: Sequence[tuple[Any, ...]], fields: tuple[str, ...]) -> pd.DataFrame:
+    """The frame of a report's rows, one column a field (none when there are no rows)."""
+    return pd.DataFrame(rows, columns=list(fields))
 
 
 # ------------------------------------------------------------------------ overview
-def count_true(*conditions: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
-    """SQL: how many of ``conditions`` hold, summed over the rows."""
-    expr: sa.ColumnElement[Any] = sa.case((conditions[0], 1), else_=0)
-    for condition in conditions[1:]:
-        expr = expr + sa.case((condition, 1), else_=0)
-    return sa.func.coalesce(sa.func.sum(expr), 0)
-
-
 def my_stats(store: Store, selection: Selection) -> dict[str, float | int | None]:
-    """Games played and won, points a hand, set rate, your nils and bags a game.
+    """Games played, won and lost, points a hand, set rate, your nils and bags a game.
 
-    Seen from South (see the module's note): wins are N/S's, the set rate is N/S's
-    contracts, and the nils are South's own, blind ones included.
+    Seen from South (see the module's note): in the partnership game wins are N/S's, the
+    points a hand N/S's and E/W's, the set rate is N/S's contracts and the bags N/S's; in
+    cutthroat they are South's own, the others' points a hand their mean, and the figures
+    add South's mean place. The nils are South's own, blind ones included.
     """
-    g, h = games.c, hands.c
-    with store.engine.connect() as conn:
-        played, wins, decided = conn.execute(
-            sa.select(sa.func.count(), count_true(you_won()), sa.func.count(g.winner)).where(
-                selection.clause()
-            )
-        ).one()
-        row = conn.execute(
-            sa.select(
-                sa.func.count(),
-                sa.func.count(sa.distinct(h.game)),
-                sa.func.avg(h.points_ns),
-                sa.func.avg(h.points_ew),
-                count_true(h.made_ns.is_(False)),
-                sa.func.count(h.made_ns),
-                count_true(h.bid_s == 0),
-                count_true(sa.and_(h.bid_s == 0, h.tricks_s == 0)),
-                sa.func.coalesce(sa.func.sum(h.bags_ns), 0),
-            )
-            .join_from(hands, games, h.game == g.num)
-            .where(selection.clause())
-        ).one()
-    return stats_figures((played, wins, decided), tuple(row))
-
-
-def stats_figures(
-    games_row: tuple[Any, ...], hands_row: tuple[Any, ...]
-) -> dict[str, float | int | None]:
-    """My stats' figures from the counts a query gave: ``games_row`` (games, won, decided)
-    and ``hands_row`` (hands, games with a hand, points a hand of ours and of theirs,
-    sets, contracts, nils, nils made, bags)."""
-    played, wins, decided = (int(n) for n in games_row)
-    hand_count, scored_games, pts_us, pts_them, sets, contracts, nils, nils_made, bags = hands_row
-    return {
-        "games": played,
-        "wins": wins,
-        "losses": decided - wins,
-        "win_rate": wins / decided if decided else None,
-        "hands": int(hand_count),
-        "points_per_hand": float(pts_us) if pts_us is not None else None,
-        "points_per_hand_them": float(pts_them) if pts_them is not None else None,
-        "set_rate": int(sets) / int(contracts) if contracts else None,
-        "nil_attempts": int(nils),
-        "nil_made": int(nils_made),
+    counts = store.reports.my_counts(selection)
+    figures: dict[str, float | int | None] = {
+        "games": counts.games,
+        "wins": counts.wins,
+        "losses": counts.decided - counts.wins,
+        "win_rate": counts.wins / counts.decided if counts.decided else None,
+        "hands": counts.hands,
+        "points_per_hand": counts.points,
+        "points_per_hand_them": counts.points_others,
+        "set_rate": counts.sets / counts.contracts if counts.contracts else None,
+        "nil_attempts": counts.nils,
+        "nil_made": counts.nils_made,
         # Only games with a scored hand: one abandoned in its first hand took no bags.
-        "bags_per_game": int(bags) / int(scored_games) if scored_games else None,
+        "bags_per_game": counts.bags / counts.scored_games if counts.scored_games else None,
     }
+    if selection.cutthroat:
+        figures["mean_place"] = counts.mean_place
+    return figures
 
 
 def streaks(store: Store, selection: Selection) -> dict[str, int | bool | None]:
     """The run of wins or losses that the latest decided game ends (``current``, and
     ``current_won``: None with no decided game) and the longest run of wins."""
-    g = games.c
-    frame = store.frame(
-        sa.select(sa.case((you_won(), 1), else_=0).label("won"))
-        .where(selection.clause(), g.winner.is_not(None))
-        .order_by(g.finished_at, g.num)
-    )
-    won = frame["won"].to_numpy(dtype=np.int64) == 1
+    won = np.array(store.reports.results(selection), dtype=bool)
     if not len(won):
         return {"current": 0, "current_won": None, "longest_win": 0}
     starts = np.flatnonzero(np.r_[True, won[1:] != won[:-1]])
@@ -209,77 +144,34 @@ def streaks(store: Store, selection: Selection) -> dict[str, int | bool | None]:
 
 
 def best_and_worst_hands(store: Store, selection: Selection, *, count: int = 3) -> pd.DataFrame:
-    """The ``count`` hands in which you and partner scored most and the ``count`` in which
-    you scored least, best first (fewer when there are not that many hands)."""
-    g, h = games.c, hands.c
-    base = (
-        sa.select(
-            h.points_ns.label("points"),
-            g.started_at,
-            g.id.label("game"),
-            h.hand_no.label("hand"),
-            h.bid_s,
-            h.blind_s,
-            h.tricks_s,
-            h.bid_n,
-            h.blind_n,
-            h.tricks_n,
-        )
-        .join_from(hands, games, h.game == g.num)
-        .where(selection.clause())
-    )
-    found = extreme_hands(store, base, h.points_ns, h.hand_no, count)
-    columns = ["points", "day", "game", "hand", "you", "partner"]
+    """The ``count`` hands in which you (and in the partnership game your partner) scored
+    most and the ``count`` in which you scored least, best first, the newest first among
+    equals, each hand once (fewer when there are not that many hands), with your bid and
+    tricks (and your partner's)."""
+    found = _rows_frame(store.reports.extreme_hands(selection, count), ExtremeHand._fields)
+    columns = ["points", "day", "game", "hand", YOU]
+    if not selection.cutthroat:
+        columns.append("partner")
     if found.empty:
         return pd.DataFrame(columns=columns)
-    for name, key in (("you", "s"), ("partner", "n")):
-        bids = bid_text(found[f"bid_{key}"], found[f"blind_{key}"])
-        found[name] = bids + " / " + found[f"tricks_{key}"].astype(str)
-    return found[columns]
-
-
-def extreme_hands(
-    store: Store,
-    base: sa.Select[Any],
-    points: sa.ColumnElement[Any],
-    hand_no: sa.ColumnElement[Any],
-    count: int,
-) -> pd.DataFrame:
-    """The ``count`` rows of ``base`` (hands with their game's ``started_at`` and id as
-    ``game``, and ``hand``) of most ``points`` and the ``count`` of fewest, best first, the
-    newest first among equals, each hand once, with its ``day`` and short game id."""
-    newest = (games.c.num.desc(), hand_no)
-    found = pd.concat(
-        [
-            store.frame(base.order_by(points.desc(), *newest).limit(count)),
-            store.frame(base.order_by(points, *newest).limit(count)),
-        ],
-        ignore_index=True,
-    )
-    if found.empty:
-        return found
     found = found.drop_duplicates(["game", "hand"]).sort_values(
         "points", ascending=False, kind="stable", ignore_index=True
     )
     found["day"] = pd.to_datetime(found["started_at"]).dt.date
     found["game"] = found["game"].str[:8]
-    return found
+    found[YOU] = bid_text(found["bid"], found["blind"]) + " / " + found["tricks"].astype(str)
+    if not selection.cutthroat:
+        found["partner"] = (
+            bid_text(found["partner_bid"], found["partner_blind"])
+            + " / "
+            + found["partner_tricks"].astype(str)
+        )
+    return found[columns]
 
 
 def win_rate_over_time(store: Store, selection: Selection) -> pd.DataFrame:
-    """Per day: games decided, N/S wins, that day's win rate and the running win rate."""
-    g = games.c
-    day = sa.func.date(g.started_at).label("day")
-    daily = store.frame(
-        sa.select(
-            day,
-            sa.func.count().label("games"),
-            count_true(you_won()).label("wins"),
-        )
-        .where(selection.clause(), g.winner.is_not(None))
-        .group_by(day)
-        .order_by(day)
-    )
+    """Per day: games decided, wins, that day's win rate and the running win rate."""
+    daily = _rows_frame(store.reports.daily_results(selection), DayResults._fields)
     if daily.empty:
         return pd.DataFrame(columns=["day", "games", "wins", "win_rate", "running_win_rate"])
     daily["day"] = pd.to_datetime(daily["day"])
@@ -296,7 +188,7 @@ def game_summaries(store: Store, game_filter: GameFilter, *, limit: int = 500) -
     place of its score, which the store keeps only once the game is over. A cutthroat
     game names its game and shows each player's score.
     """
-    frame = store.list_games(game_filter, limit=limit)
+    frame = games_frame(store.list_games(game_filter, limit=limit))
     if frame.empty:
         return frame
     mine = frame["owner"].eq(game_filter.owner) if game_filter.owner else False
@@ -337,6 +229,12 @@ def game_summaries(store: Store, game_filter: GameFilter, *, limit: int = 500) -
     return frame
 
 
+def games_frame(found: Sequence[GameInfo]) -> pd.DataFrame:
+    """Games as a frame, one column a field of :class:`~spades.store.GameInfo`."""
+    names = [field.name for field in dataclasses.fields(GameInfo)]
+    return pd.DataFrame({name: [getattr(game, name) for game in found] for name in names})
+
+
 def latest_game(summaries: pd.DataFrame, player: str | None) -> str:
     """The game to open first: the player's most recently moved or finished one, else the
     most recently changed of those listed."""
@@ -347,37 +245,101 @@ def latest_game(summaries: pd.DataFrame, player: str | None) -> str:
 
 
 # ----------------------------------------------------------------------- one game
+def line_names(players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
+    """A name for each player of a cutthroat game, one a line or bar: their own (cut
+    short), "You" at South in the viewer's own game, and their seat's beside any name two
+    players share.
+
+    >>> line_names(["Left", "Right", "Ada"], mine=True)
+    ('Left', 'Right', 'You')
+    >>> line_names(["Bot", "Bot", "Ada", "Bo"], mine=False)
+    ('Bot (North)', 'Bot (East)', 'Ada', 'Bo')
+    """
+    names = [" ".join(str(name).split())[:NAME_MAX] or "?" for name in players]
+    if mine:
+        names[SOUTH] = "You"
+    seats = seat_labels(len(names))
+    return tuple(
+        f"{name} ({seats[seat]})" if names.count(name) > 1 else name
+        for seat, name in enumerate(names)
+    )
+
+
+def side_names(rules: Rules, players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
+    """A name for each side of a game whose seats hold ``players``, one a line or bar: the
+    partnership game's teams (the viewer's own first, in their game: they sit South), or
+    cutthroat's players (:func:`line_names`).
+
+    >>> side_names(Rules(), ["N", "E", "Ada", "W"], mine=True)
+    ('You and partner', 'Opponents')
+    >>> side_names(Rules(players=3, partnerships=False), ["Left", "Right", "Ada"], mine=False)
+    ('Left', 'Right', 'Ada')
+    """
+    if rules.partnerships:
+        return OUR_TEAMS if mine else TEAM_NAMES
+    return line_names(players, mine=mine)
+
+
+def side(rules: Rules) -> Side:
+    """What a side of a game is, and so the column a frame of one game names it in: a
+    team, or in cutthroat a player."""
+    return "team" if rules.partnerships else "player"
+
+
 def game_hands(match: Match) -> pd.DataFrame:
-    """The finished hands of a match, in the store's ``hands`` columns."""
-    frame = pd.DataFrame(hand_rows(match))
-    if frame.empty:
-        return pd.DataFrame(columns=[c.name for c in hands.c if c.name != "game"])
-    return frame
+    """The finished hands of a match in the store's columns: a row a hand, by team, in the
+    partnership game (``hands``), and a row a player a hand in cutthroat (``player_hands``;
+    a player knocked out has none for the hands they sat out)."""
+    if match.rules.partnerships:
+        rows, columns = hand_rows(match), HAND_COLUMNS
+    else:
+        rows, columns = player_hand_rows(match), PLAYER_HAND_COLUMNS
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=list(columns))
 
 
-def score_progression(
-    hand_frame: pd.DataFrame, teams: tuple[str, str] = TEAM_NAMES
-) -> pd.DataFrame:
-    """Long frame (hand, team, score): each team's running score, from 0 before hand 1;
-    the teams N/S and E/W are named ``teams``."""
-    start = pd.DataFrame({"hand_no": [0], "score_ns": [0], "score_ew": [0]})
-    wide = pd.concat([start, hand_frame[["hand_no", "score_ns", "score_ew"]]], ignore_index=True)
-    long = wide.melt(id_vars="hand_no", var_name="team", value_name="score")
-    long["team"] = long["team"].map({"score_ns": teams[0], "score_ew": teams[1]})
-    return long.rename(columns={"hand_no": "hand"})
+def _names(match: Match, names: Sequence[str] | None) -> Sequence[str]:
+    """The sides' names given, else the seats' (the partnership game's teams by theirs)."""
+    return names or side_names(match.rules, seat_labels(match.rules.players), mine=False)
 
 
-def bags_progression(hand_frame: pd.DataFrame, teams: tuple[str, str] = TEAM_NAMES) -> pd.DataFrame:
-    """Long frame (hand, team, bags, penalty): bags on the count after each hand; the
-    teams N/S and E/W are named ``teams``."""
-    parts = []
-    for team, key in zip(teams, TEAM_KEYS, strict=True):
-        part = hand_frame[["hand_no", f"bags_after_{key}", f"penalty_{key}", f"bags_{key}"]]
-        part = part.set_axis(["hand", "bags", "penalty", "added"], axis=1).assign(team=team)
-        parts.append(part)
-    if not parts[0].empty:
+def score_progression(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """Long frame (hand, side, score: the side a :func:`side` column): each side's running
+    score, from 0 before hand 1, to the last hand it played (a cutthroat player knocked
+    out stops there); the sides are named ``names`` (by default by their seats)."""
+    hands, names, column = game_hands(match), _names(match, names), side(match.rules)
+    if match.rules.partnerships:
+        start = pd.DataFrame({"hand_no": [0], "score_ns": [0], "score_ew": [0]})
+        wide = pd.concat([start, hands[["hand_no", "score_ns", "score_ew"]]], ignore_index=True)
+        long = wide.melt(id_vars="hand_no", var_name=column, value_name="score")
+        long[column] = long[column].map({"score_ns": names[0], "score_ew": names[1]})
+        return long.rename(columns={"hand_no": "hand"})
+    start = pd.DataFrame({"hand_no": 0, "seat": range(len(names)), "score": 0})
+    long = pd.concat([start, hands[["hand_no", "seat", "score"]]], ignore_index=True)
+    long[column] = long.pop("seat").map(dict(enumerate(names)))
+    return long.rename(columns={"hand_no": "hand"})[["hand", column, "score"]]
+
+
+def bags_progression(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """Long frame (hand, bags, penalty, added, side: the side a :func:`side` column): each
+    side's bags on the count after each hand it played, the penalty paid and the bags
+    added then; the sides are named ``names`` (by default by their seats)."""
+    hands, names, column = game_hands(match), _names(match, names), side(match.rules)
+    shown = ["hand", "bags", "penalty", "added"]
+    if match.rules.partnerships:
+        parts = [
+            hands[["hand_no", f"bags_after_{key}", f"penalty_{key}", f"bags_{key}"]]
+            .set_axis(shown, axis=1)
+            .assign(**{column: name})
+            for name, key in zip(names, TEAM_KEYS, strict=True)
+        ]
+        if parts[0].empty:
+            return pd.DataFrame(columns=[*shown, column])
         return pd.concat(parts, ignore_index=True)
-    return pd.DataFrame(columns=["hand", "bags", "penalty", "added", "team"])
+    frame = hands[["hand_no", "bags_after", "penalty", "bags", "seat"]].set_axis(
+        [*shown, "seat"], axis=1
+    )
+    frame[column] = frame.pop("seat").map(dict(enumerate(names)))
+    return frame.reset_index(drop=True)
 
 
 def bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
@@ -385,27 +347,57 @@ def bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
     return pd.Series(labels, index=bid.index, dtype=object)
 
 
-def hand_table(hand_frame: pd.DataFrame) -> pd.DataFrame:
-    """A readable hand-by-hand scoresheet."""
-    table = pd.DataFrame({"hand": hand_frame["hand_no"]})
-    table["dealer"] = hand_frame["dealer"].map(dict(enumerate(SEAT_NAMES)))
-    for seat, key in enumerate(SEAT_KEYS):
-        bid = bid_text(hand_frame[f"bid_{key}"], hand_frame[f"blind_{key}"])
-        table[SEAT_NAMES[seat]] = bid + " / " + hand_frame[f"tricks_{key}"].astype(str)
-    for team, key in zip(TEAM_NAMES, TEAM_KEYS, strict=True):
-        table[f"{team} points"] = hand_frame[f"points_{key}"]
-        table[f"{team} bags"] = hand_frame[f"bags_after_{key}"]
-        table[f"{team} score"] = hand_frame[f"score_{key}"]
-    table["why (N/S | E/W)"] = hand_frame["breakdown"].map(_breakdown_text)
+def hand_table(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
+    """A readable hand-by-hand scoresheet: each seat's bid / tricks, and each side's
+    points and score (and in the partnership game its bags), and why. The partnership
+    game's names its seats and teams by their places; cutthroat's names its players
+    ``names`` (by default by their seats) and marks one knocked out as out."""
+    hands = game_hands(match)
+    if match.rules.partnerships:
+        table = pd.DataFrame({"hand": hands["hand_no"]})
+        table["dealer"] = hands["dealer"].map(dict(enumerate(SEAT_NAMES)))
+        for seat, key in enumerate(SEAT_KEYS):
+            bid = bid_text(hands[f"bid_{key}"], hands[f"blind_{key}"])
+            table[SEAT_NAMES[seat]] = bid + " / " + hands[f"tricks_{key}"].astype(str)
+        for team, key in zip(TEAM_NAMES, TEAM_KEYS, strict=True):
+            table[f"{team} points"] = hands[f"points_{key}"]
+            table[f"{team} bags"] = hands[f"bags_after_{key}"]
+            table[f"{team} score"] = hands[f"score_{key}"]
+        table["why (N/S | E/W)"] = [
+            " | ".join(_lines_text(lines[key]) for key in TEAM_KEYS)
+            for lines in hands["breakdown"].map(json.loads)
+        ]
+        return table
+    if hands.empty:
+        return pd.DataFrame(columns=["hand", "dealer"])
+    names = _names(match, names)
+    frame = hands.assign(
+        name=hands["seat"].map(dict(enumerate(names))),
+        bid_tricks=bid_text(hands["bid"], hands["blind"]) + " / " + hands["tricks"].astype(str),
+        why=hands["breakdown"].map(lambda text: _lines_text(json.loads(text))),
+    )
+    wide = frame.pivot(index="hand_no", columns="name")
+    table = pd.DataFrame({"hand": wide.index})
+    dealers = frame[frame["dealt"].astype(bool)].set_index("hand_no")["name"]
+    table["dealer"] = table["hand"].map(dealers).fillna("")
+    for name in names:
+        if name not in wide["bid_tricks"]:
+            continue
+        table[name] = wide["bid_tricks"][name].fillna("out").to_numpy()
+        table[f"{name} points"] = wide["points"][name].astype("Int64").reset_index(drop=True)
+        table[f"{name} score"] = wide["score"][name].astype("Int64").reset_index(drop=True)
+    why = [(name + ": " + wide["why"][name]).fillna("") for name in names if name in wide["why"]]
+    table["why"] = (
+        pd.concat(why, axis=1)
+        .agg(lambda parts: " | ".join(p for p in parts if p), axis=1)
+        .to_numpy()
+    )
     return table
 
 
-def _breakdown_text(text: str) -> str:
-    data = json.loads(text)
-    return " | ".join(
-        "; ".join(f"{line['text']} ({line['points']:+d})" for line in data[key]) or "—"
-        for key in TEAM_KEYS
-    )
+def _lines_text(lines: list[dict[str, Any]]) -> str:
+    """A side's breakdown (as the store keeps it) in a line of text."""
+    return "; ".join(f"{line['text']} ({line['points']:+d})" for line in lines) or "—"
 
 
 def trick_table(match: Match, hand_index: int) -> pd.DataFrame:
@@ -439,42 +431,22 @@ def rule_lines(rules: Rules) -> pd.DataFrame:
 
 # ------------------------------------------------------------------- bid accuracy
 def seat_stats(store: Store, game_filter: GameFilter) -> pd.DataFrame:
-    """How often each (seat, player, bid, blind, tricks taken) occurred, in one query.
+    """How often each (seat, player, bid, blind, tricks taken) occurred in the games of the
+    filter, the partnership game's or cutthroat's (its seats named as the game names them).
 
-    Grouping each seat's columns in SQL keeps the result to a few hundred rows however
-    many hands are stored. The bid, blind flag and tricks are grouped as one number
-    (``bid * 28 + blind * 14 + tricks``), which SQLite groups faster than three columns.
+    The store counts them in one query, which keeps the frame to a few hundred rows however
+    many hands are stored.
     """
-    h = hands.c
-    parts = []
-    for seat, key in enumerate(SEAT_KEYS):
-        level = games.c[f"level_{key}"]
-        code = (
-            h[f"bid_{key}"] * 28 + sa.cast(h[f"blind_{key}"], sa.Integer) * 14 + h[f"tricks_{key}"]
-        ).label("code")
-        parts.append(
-            sa.select(
-                sa.literal(seat).label("seat"),
-                level.label("level"),
-                code,
-                sa.func.count().label("n"),
-            )
-            .join_from(hands, games, h.game == games.c.num)
-            .where(game_filter.clause())
-            .group_by(level, code)
-        )
-    frame = store.frame(sa.union_all(*parts))
+    frame = _rows_frame(store.reports.bid_tallies(game_filter), BidTally._fields)
     if frame.empty:
         return pd.DataFrame(columns=["seat", "player", "bid", "blind", "taken", "n"])
-    bid, rest = np.divmod(frame.pop("code").to_numpy(dtype=np.int64), 28)
-    blind, taken = np.divmod(rest, 14)
     return pd.DataFrame(
         {
-            "seat": frame["seat"].map(dict(enumerate(SEAT_NAMES))),
+            "seat": seat_names(frame["seat"], frame["three"]),
             "player": player_label(frame["level"]),
-            "bid": bid,
-            "blind": blind.astype(bool),
-            "taken": taken,
+            "bid": frame["bid"],
+            "blind": frame["blind"].astype(bool),
+            "taken": frame["taken"],
             "n": frame["n"],
         }
     )
@@ -526,21 +498,7 @@ def nil_success(stats: pd.DataFrame) -> pd.DataFrame:
 # ------------------------------------------------------------------------ bot lab
 def matchup_results(store: Store, game_filter: GameFilter) -> pd.DataFrame:
     """Simulated matchups: games, N/S win rate, mean final scores and hands, per line-up."""
-    g = games.c
-    lineup = (g.level_n, g.level_s, g.level_e, g.level_w, g.rule_set)
-    frame = store.frame(
-        sa.select(
-            *lineup,
-            sa.func.count().label("games"),
-            sa.func.sum(sa.case((g.winner == 0, 1), else_=0)).label("ns_wins"),
-            sa.func.count(g.winner).label("decided"),
-            sa.func.avg(g.score_ns).label("mean_ns"),
-            sa.func.avg(g.score_ew).label("mean_ew"),
-            sa.func.avg(g.hands_count).label("mean_hands"),
-        )
-        .where(game_filter.clause(), g.kind == "simulated", g.variant == PARTNERSHIP)
-        .group_by(*lineup)
-    )
+    frame = _rows_frame(store.reports.matchups(game_filter), Matchup._fields)
     if frame.empty:
         return pd.DataFrame(
             columns=["matchup", "rule_set", "games", "ns_win_rate", "mean_ns", "mean_ew"]

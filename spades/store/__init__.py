@@ -33,7 +33,9 @@ share), :mod:`~spades.store.digest` (a history in sixteen digits),
 :mod:`~spades.store.migrate` (creating and upgrading a database),
 :mod:`~spades.store.imports` (an imported record's store facts),
 :mod:`~spades.store.store` (:class:`Store`, through which every read and write of a game
-goes), :mod:`~spades.store.tables` (shared tables and their seats),
+goes), :mod:`~spades.store.reports` (the figures the Explore pages and the Leaderboard
+draw, read in SQL and handed out as plain rows), :mod:`~spades.store.tables` (shared
+tables and their seats),
 :mod:`~spades.store.ratings` (whom a rating belongs to, which games move the ratings by the
 rating maths it is handed, and the writes),
 :mod:`~spades.store.profiles` (players' handles, colours and accounts, and a player's data
@@ -59,8 +61,14 @@ from __future__ import annotations
 
 from spades.store.connect import default_db_path, resolve_url
 from spades.store.errors import StaleWrite, StoreError, StoreUnavailable, UnavailableReason
+from spades.store.reports import BoardFilter
 from spades.store.rows import (
+    HAND_COLUMNS,
+    PLAYER_HAND_COLUMNS,
     GameFilter,
+    GameInfo,
+    MyGames,
+    Selection,
     bot_levels_label,
     hand_rows,
     player_hand_rows,
@@ -84,13 +92,6 @@ from spades.store.schema import (
     TEAM_KEYS,
     VARIANTS,
     Kind,
-    actions,
-    games,
-    hands,
-    metadata,
-    player_hands,
-    players,
-    schema_version,
 )
 from spades.store.store import Store
 
@@ -100,35 +101,34 @@ __all__ = [
     "CUTTHROAT_4",
     "HANDLE_MAX",
     "HANDLE_MIN",
+    "HAND_COLUMNS",
     "HUMAN",
     "KINDS",
     "NAME_MAX",
     "NO_SEAT",
     "PARTNERSHIP",
+    "PLAYER_HAND_COLUMNS",
     "PREFS_MAX_BYTES",
     "SCHEMA_VERSION",
     "SEAT_KEYS",
     "TEAM_KEYS",
     "VARIANTS",
+    "BoardFilter",
     "GameFilter",
+    "GameInfo",
     "Kind",
+    "MyGames",
+    "Selection",
     "StaleWrite",
     "Store",
     "StoreError",
     "StoreUnavailable",
     "UnavailableReason",
-    "actions",
     "bot_levels_label",
     "default_db_path",
-    "games",
     "hand_rows",
-    "hands",
-    "metadata",
     "player_hand_rows",
-    "player_hands",
-    "players",
     "resolve_url",
     "rule_set_label",
-    "schema_version",
     "variant_of",
 ]

@@ -1,9 +1,11 @@
-"""What the store writes into rows and filters them by: labels, hand rows, :class:`GameFilter`.
+"""What the store writes into rows, reads out of them and filters them by: labels, hand rows,
+:class:`GameInfo`, :class:`GameFilter` and :class:`MyGames`.
 
 The labels name a game's variant, rule set and bot levels in one short text each, so that
 analytics can group and filter games without loading their rules; :func:`hand_rows` gives
 the scored hands of a partnership match in the ``hands`` table's columns, and
-:func:`player_hand_rows` those of a cutthroat match in ``player_hands``'.
+:func:`player_hand_rows` those of a cutthroat match in ``player_hands``'. A game's row
+comes out as a :class:`GameInfo`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from typing import Any
+from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
 
@@ -29,7 +31,13 @@ from spades.store.schema import (
     SEAT_KEYS,
     TEAM_KEYS,
     games,
+    hands,
+    player_hands,
 )
+
+#: The columns of :func:`hand_rows`' rows, and of :func:`player_hand_rows`'.
+HAND_COLUMNS: Final = tuple(c.name for c in hands.c if c.name != "game")
+PLAYER_HAND_COLUMNS: Final = tuple(c.name for c in player_hands.c if c.name != "game")
 
 
 def variant_of(rules: Rules) -> str:
@@ -147,6 +155,74 @@ def player_hand_rows(match: Match) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A stored game's facts, one field a column of the ``games`` table (its rules and
+    its row number left out).
+
+    The seats' columns end in a seat's letter (``n``, ``e``, ``s``, ``w``) and the
+    teams' in ``ns`` and ``ew``; cutthroat's scores, bags and places are None in the
+    partnership game and at a seat the game does not have.
+    """
+
+    id: str
+    kind: str
+    status: str
+    started_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    seed: int
+    rule_set: str
+    player_n: str
+    player_e: str
+    player_s: str
+    player_w: str
+    level_n: str
+    level_e: str
+    level_s: str
+    level_w: str
+    bot_levels: str
+    undo_allowed: bool
+    undo_used: bool
+    actions_count: int
+    digest: str
+    hands_count: int
+    score_ns: int
+    score_ew: int
+    bags_ns: int
+    bags_ew: int
+    winner: int | None
+    outcome: str
+    variant: str
+    score_n: int | None
+    score_e: int | None
+    score_s: int | None
+    score_w: int | None
+    bags_n: int | None
+    bags_e: int | None
+    bags_s: int | None
+    bags_w: int | None
+    place_n: int | None
+    place_e: int | None
+    place_s: int | None
+    place_w: int | None
+    owner: str | None
+    imported: bool
+    at_table: bool
+
+    @classmethod
+    def of(cls, row: sa.Row[Any]) -> GameInfo:
+        """The facts of a ``games`` row (a row of :data:`INFO_COLUMNS` or of every column)."""
+        values = row._mapping
+        return cls(**{name: values[name] for name in INFO_FIELDS})
+
+
+#: The names of :class:`GameInfo`'s fields, in order.
+INFO_FIELDS: Final = tuple(f.name for f in dataclasses.fields(GameInfo))
+#: The ``games`` columns a :class:`GameInfo` is read from.
+INFO_COLUMNS: Final = tuple(games.c[name] for name in INFO_FIELDS)
+
+
+@dataclass(frozen=True, slots=True)
 class GameFilter:
     """Which games an analytics query covers; ``None`` means no restriction.
 
@@ -191,3 +267,55 @@ class GameFilter:
             allowed = (*self.bot_levels, HUMAN, NO_SEAT)
             parts.extend(getattr(c, f"level_{k}").in_(allowed) for k in SEAT_KEYS)
         return sa.and_(sa.true(), *parts)
+
+    @property
+    def cutthroat(self) -> bool:
+        """Whether the games kept are cutthroat's only (every variant named is one of
+        cutthroat's), whose reports count players where the partnership game's count teams.
+
+        >>> GameFilter().cutthroat, GameFilter(variants=(CUTTHROAT_3,)).cutthroat
+        (False, True)
+        """
+        return self.variants is not None and PARTNERSHIP not in self.variants
+
+
+class Selection(Protocol):
+    """Which games a report covers: a condition on the ``games`` table, and whether they
+    are cutthroat's (see :attr:`GameFilter.cutthroat`)."""
+
+    def clause(self) -> sa.ColumnElement[bool]:
+        """The SQL condition."""
+        ...
+
+    @property
+    def cutthroat(self) -> bool:
+        """Whether the games are cutthroat's only."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MyGames:
+    """The games My stats covers: the player's own, and when chosen the bot lab's and the
+    finished games of other people (and of nobody: imported and older ones), all within
+    the filters of ``games``. A player id that owns nothing (``""``) leaves only the chosen."""
+
+    games: GameFilter
+    player: str
+    bot_lab: bool = False
+    others: bool = False
+
+    def clause(self) -> sa.ColumnElement[bool]:
+        """The SQL condition on the ``games`` table."""
+        c = games.c
+        whose: list[sa.ColumnElement[bool]] = [c.owner == self.player]
+        if self.bot_lab:
+            whose.append(c.kind == "simulated")
+        if self.others:
+            # A game in play is only ever its owner's to see.
+            whose.append(sa.and_(c.kind != "simulated", c.status != "playing"))
+        return sa.and_(self.games.clause(), sa.or_(*whose))
+
+    @property
+    def cutthroat(self) -> bool:
+        """Whether the games are cutthroat's only."""
+        return self.games.cutthroat

@@ -19,7 +19,6 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Final
 
-import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
@@ -68,7 +67,8 @@ from spades.store.queries import (
     truncate,
 )
 from spades.store.ratings import Rater, needed, rate_game, rebuild
-from spades.store.rows import GameFilter, utc_now
+from spades.store.reports import Reports
+from spades.store.rows import INFO_COLUMNS, GameFilter, GameInfo, utc_now
 from spades.store.schema import (
     HUMAN,
     NO_SEAT,
@@ -127,6 +127,8 @@ class Store:
             )
         #: The tables' news (:mod:`spades.store.news`) of this database, in this process.
         self.news = TableNews(self.url)
+        #: The figures the Explore pages and the Leaderboard draw (:mod:`spades.store.reports`).
+        self.reports = Reports(self._read)
         try:
             self._open()
         except StoreError:
@@ -525,34 +527,25 @@ class Store:
         meta = {"game_id": game_id, "kind": row.kind}
         return LoadedGame(GameRecord.of(match, players=seat_names(row), meta=meta), match)
 
-    def game_info(self, game_id: str) -> dict[str, Any]:
-        """The ``games`` row of a game as a dict."""
+    def game_info(self, game_id: str) -> GameInfo:
+        """A game's facts: its ``games`` row (:class:`~spades.store.rows.GameInfo`)."""
         with self._read() as conn:
-            return dict(game_row(conn, game_id)._mapping)
+            return GameInfo.of(game_row(conn, game_id))
 
     def list_games(
         self, game_filter: GameFilter | None = None, *, limit: int | None = None
-    ) -> pd.DataFrame:
-        """Games, newest first, as a DataFrame of the ``games`` columns (rules left out)."""
+    ) -> list[GameInfo]:
+        """Games, newest first, each as its :class:`~spades.store.rows.GameInfo`."""
         where = (game_filter or GameFilter(finished_only=False)).clause()
-        columns = [c for c in games.c if c.name not in ("rules", "num")]
         stmt = (
-            sa.select(*columns).where(where).order_by(games.c.started_at.desc(), games.c.num.desc())
+            sa.select(*INFO_COLUMNS)
+            .where(where)
+            .order_by(games.c.started_at.desc(), games.c.num.desc())
         )
         if limit is not None:
             stmt = stmt.limit(limit)
-        return self.frame(stmt)
-
-    def frame(self, stmt: sa.Select[Any] | sa.CompoundSelect[Any]) -> pd.DataFrame:
-        """Run a query and return the rows as a DataFrame."""
         with self._read() as conn:
-            result = conn.execute(stmt)
-            keys = list(result.keys())
-            rows = result.all()
-        if not rows:
-            return pd.DataFrame(columns=keys)
-        # Column by column: pandas builds a frame from a list of rows far more slowly.
-        return pd.DataFrame(dict(zip(keys, zip(*rows, strict=True), strict=True)))
+            return [GameInfo.of(row) for row in conn.execute(stmt)]
 
     def revision(self) -> tuple[int, int, str]:
         """Changes whenever a game is added, moves on, is taken back or ends (a cache key)."""

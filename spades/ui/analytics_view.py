@@ -1,30 +1,30 @@
 """The Explore pages: Overview, Game explorer and Bid accuracy.
 
-Each page reads frames from :mod:`spades.stats.analytics` (and for cutthroat from
-:mod:`spades.stats.analytics_cutthroat`) through a cache keyed by the store's revision, so a
-rerun with nothing new stored costs one small query. My stats and Bid accuracy show one
-game at a time, the partnership game or cutthroat for three or four, chosen above their
-filters: a figure never mixes teams with players. The explorer shows any game, each in its
-own terms.
+Each page reads frames from :mod:`spades.stats.analytics` through a cache keyed by the
+store's revision, so a rerun with nothing new stored costs one small query. My stats and
+Bid accuracy show one game at a time, the partnership game or cutthroat for three or four,
+chosen above their filters: a figure never mixes teams with players. The explorer shows
+any game, each in its own terms.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import partial
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import pandas as pd
 import streamlit as st
 
+from spades.app.errors import StoreError
+from spades.app.site import KINDS, SEAT_KEYS, VARIANTS, GameFilter, MyGames, Report, Site
 from spades.engine.match import Match
-from spades.stats import analytics, analytics_cutthroat
-from spades.store import KINDS, PARTNERSHIP, SEAT_KEYS, VARIANTS, GameFilter, Store, StoreError
-from spades.ui import charts, cutthroat_view, identity, rating_view, safe
-from spades.ui.db import app_store, shared_store
+from spades.stats import analytics
+from spades.ui import charts, identity, rating_view, safe
+from spades.ui.db import app_site
 
 EMPTY: Final = (
     "No games yet: play one on the Play page, or simulate 50 in the Bot lab, "
@@ -36,19 +36,7 @@ NONE_OF_YOURS: Final = (
     "games or other people's meanwhile, switch them on above."
 )
 
-# Each takes the store and a GameFilter, or for My stats an analytics.MyGames.
-_QUERIES: Final[dict[str, Callable[[Store, Any], Any]]] = {
-    "my_stats": analytics.my_stats,
-    "streaks": analytics.streaks,
-    "extremes": analytics.best_and_worst_hands,
-    "win_rate": analytics.win_rate_over_time,
-    "games": analytics.game_summaries,
-    "seat_stats": analytics.seat_stats,
-    "matchups": analytics.matchup_results,
-    "my_stats_cutthroat": analytics_cutthroat.my_stats,
-    "extremes_cutthroat": analytics_cutthroat.best_and_worst_hands,
-    "seat_stats_cutthroat": analytics_cutthroat.seat_stats,
-}
+Result = TypeVar("Result")
 #: The explorer's choice of every game.
 ANY_GAME: Final = "any"
 #: What each choice of game is called above the filters.
@@ -56,25 +44,36 @@ GAME_NAMES: Final = {ANY_GAME: "Any game", **analytics.VARIANT_NAMES}
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _cached(
-    name: str, url: str, revision: tuple[int, int, str], selection: analytics.Selection
+def _read(
+    _report: Report[Any, Any], name: str, url: str, revision: tuple[int, int, str], games: Any
 ) -> Any:
-    """``revision`` only keys the cache: a new game gives a new revision."""
-    return _QUERIES[name](shared_store(url), selection)
+    """``name`` keys the cache for ``_report`` (Streamlit cannot hash a function), and
+    ``revision`` only keys it: a new game gives a new revision."""
+    return Site.of(url).read(_report, games)
 
 
-def query(name: str, store: Store, selection: analytics.Selection) -> Any:
-    """An analytics frame (or dict), cached until the store changes."""
-    return _cached(name, store.url, store.revision(), selection)
+def _cached(
+    report: Report[Any, Result], url: str, revision: tuple[int, int, str], games: Any
+) -> Result:
+    """A report of the ``games`` chosen, from the cache while the revision stands."""
+    name = f"{report.__module__}.{report.__qualname__}"
+    found: Result = _read(report, name, url, revision, games)
+    return found
+
+
+def query(report: Report[Any, Result], site: Site, games: GameFilter | MyGames) -> Result:
+    """An analytics frame (or dict) of the ``games`` chosen, cached until the store
+    changes."""
+    return _cached(report, site.url, site.revision(), games)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _choices(url: str, revision: tuple[int, int, str]) -> dict[str, list[str]]:
-    return shared_store(url).choices()
+    return Site.of(url).choices()
 
 
 def filter_panel(
-    store: Store,
+    site: Site,
     key: str,
     *,
     finished_only: bool = True,
@@ -87,7 +86,7 @@ def filter_panel(
     The game (partnership, or cutthroat for three or four) is always one, the partnership
     game unless another is chosen; ``any_game`` offers every game at once, for a page
     that draws one game at a time."""
-    choices = _choices(store.url, store.revision())
+    choices = _choices(site.url, site.revision())
     today = datetime.now(UTC).date()
     games = [ANY_GAME, *VARIANTS] if any_game else list(VARIANTS)
     game = st.radio(
@@ -143,9 +142,9 @@ def _date_range(value: Any) -> tuple[date | None, date | None]:
     return picked[0], picked[-1]
 
 
-def empty_state(store: Store) -> None:
+def empty_state(site: Site) -> None:
     """Say why there is nothing to chart and how to get something."""
-    if store.list_games(GameFilter(), limit=1).empty:
+    if not site.has_games():
         st.info(EMPTY, icon=":material/style:")
     else:
         st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
@@ -178,7 +177,7 @@ def overview_page() -> None:
     """My stats: record and streaks, win rate over time, points, sets, nils, bags, the
     player's rating over time and the best and worst hands, of the player's own games
     unless they choose others too."""
-    store = app_store()
+    site = app_site()
     st.title("My stats")
     lab_col, others_col = st.columns(2)
     bot_lab = lab_col.toggle(
@@ -193,23 +192,23 @@ def overview_page() -> None:
         "their South seat counts as yours.",
     )
     player = identity.player_id()
-    selection = analytics.MyGames(
-        filter_panel(store, "overview", kinds=False),
+    selection = MyGames(
+        filter_panel(site, "overview", kinds=False),
         # A visitor with no player yet owns nothing: the empty id matches no game.
         player=player or "",
         bot_lab=bot_lab,
         others=others,
     )
-    cutthroat = _cutthroat(selection.games)
-    stats = query("my_stats_cutthroat" if cutthroat else "my_stats", store, selection)
+    cutthroat = selection.cutthroat
+    stats = query(analytics.my_stats, site, selection)
     if not stats["games"]:
-        _no_stats(store, selection)
+        _no_stats(site, selection)
         return
     if bot_lab or others:
         st.caption("In the games that are not yours, South stands in for you.")
-    _record(stats, query("streaks", store, selection), cutthroat=cutthroat)
+    _record(stats, query(analytics.streaks, site, selection), cutthroat=cutthroat)
     st.subheader("Win rate over time")
-    daily = query("win_rate", store, selection)
+    daily = query(analytics.win_rate_over_time, site, selection)
     if daily.empty:
         st.info("None of these games has a winner yet.")
     else:
@@ -220,8 +219,8 @@ def overview_page() -> None:
             file_name="win_rate_by_day.csv",
         )
     if player is not None:
-        _rating(store, player)
-    extremes = query("extremes_cutthroat" if cutthroat else "extremes", store, selection)
+        _rating(site, player)
+    extremes = query(analytics.best_and_worst_hands, site, selection)
     if not extremes.empty:
         st.subheader("Best and worst hands")
         whose = "you" if cutthroat else "you and your partner"
@@ -229,26 +228,21 @@ def overview_page() -> None:
         table(extremes, key="overview_hands", file_name="best_and_worst_hands.csv")
 
 
-def _cutthroat(game_filter: GameFilter) -> bool:
-    """Whether the filter keeps a cutthroat game (it keeps one game, or any)."""
-    return game_filter.variants is not None and PARTNERSHIP not in game_filter.variants
-
-
-def _rating(store: Store, player: str) -> None:
+def _rating(site: Site, player: str) -> None:
     """The player's rating over time, once a game has rated them (whatever the filters)."""
-    history = rating_view.player_history(store, player)
+    history = rating_view.player_history(site, player)
     if history is not None:
         st.subheader("Rating over time")
         rating_view.show(history, key="overview_rating_chart")
 
 
-def _no_stats(store: Store, selection: analytics.MyGames) -> None:
+def _no_stats(site: Site, selection: MyGames) -> None:
     """Say why My stats has nothing to show: no games at all, none of the player's (and
     nothing else chosen), or none that the filters let through."""
     unfiltered = dataclasses.replace(selection, games=GameFilter())
-    if store.list_games(GameFilter(), limit=1).empty:
+    if not site.has_games():
         st.info(EMPTY, icon=":material/style:")
-    elif query("my_stats", store, unfiltered)["games"]:
+    elif query(analytics.my_stats, site, unfiltered)["games"]:
         st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
     else:
         st.info(NONE_OF_YOURS, icon=":material/person:")
@@ -312,24 +306,22 @@ def _game_view(
     """One game's score and bags charts and its scoresheet, seen by its owner when
     ``mine`` (``updated``, the game's last change, keys the cache: a game in play gets a
     new view with every stored action)."""
-    loaded = shared_store(url).load(game_id)
+    loaded = Site.of(url).load(game_id)
     match = loaded.match
-    if not match.rules.partnerships:
-        return cutthroat_view.game_view(match, _line_names(loaded.record.players, mine))
-    teams = _teams(mine)
-    hand_frame = analytics.game_hands(match)
-    if hand_frame.empty:
+    if not match.finished:
         return None
+    names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
+    side = analytics.side(match.rules)
     score = charts.score_chart(
-        analytics.score_progression(hand_frame, teams), analytics.rule_lines(match.rules)
+        analytics.score_progression(match, names), analytics.rule_lines(match.rules), side
     )
-    bags = charts.bags_chart(analytics.bags_progression(hand_frame, teams), match.rules.bag_limit)
-    return score, bags, analytics.hand_table(hand_frame)
+    bags = charts.bags_chart(analytics.bags_progression(match, names), match.rules.bag_limit, side)
+    return score, bags, analytics.hand_table(match, names)
 
 
 def explorer_page() -> None:
     """One game: score progression, bags, the scoresheet, and trick-by-trick replay."""
-    store = app_store()
+    site = app_site()
     st.title("Game explorer")
     player = identity.player_id()
     others = st.toggle(
@@ -338,15 +330,15 @@ def explorer_page() -> None:
         help="Your own games are always listed. A game still in play is only ever yours.",
     )
     game_filter = dataclasses.replace(
-        filter_panel(store, "explorer", finished_only=False, any_game=True),
+        filter_panel(site, "explorer", finished_only=False, any_game=True),
         # A visitor with no player yet owns nothing: the empty id matches no game.
         owner=player or "",
         others_finished=others,
     )
-    summaries = query("games", store, game_filter)
+    summaries = query(analytics.game_summaries, site, game_filter)
     if summaries.empty:
-        empty_state(store)
-        _import_panel(store)
+        empty_state(site)
+        _import_panel(site)
         return
     ids = list(summaries["id"])
     labels = dict(zip(summaries["id"], summaries["label"], strict=True))
@@ -362,7 +354,7 @@ def explorer_page() -> None:
         help="The newest 500 games matching the filters.",
     )
     try:
-        loaded = store.load(game_id)
+        loaded = site.load(game_id)
     except StoreError as err:
         st.error(safe.md(err, limit=300))
         return
@@ -370,12 +362,9 @@ def explorer_page() -> None:
     info = summaries.set_index("id").loc[game_id]
     # The player sits South in their own games.
     mine = player is not None and info["owner"] == player
-    if match.rules.partnerships:
-        sides = _team_sides(match, _teams(mine))
-    else:
-        sides = cutthroat_view.player_sides(match, _line_names(loaded.record.players, mine))
-    _game_header(info, match, sides)
-    view = _game_view(store.url, game_id, str(info["updated_at"]), mine)
+    names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
+    _game_header(info, match, _sides(match, names))
+    view = _game_view(site.url, game_id, str(info["updated_at"]), mine)
     if view is None:
         st.info("No hand of this game has been finished yet.")
     else:
@@ -394,31 +383,26 @@ def explorer_page() -> None:
     else:
         st.download_button(
             "Export this game (JSON)",
-            partial(store.export_json, game_id),
+            partial(site.export_json, game_id),
             file_name=f"spades_game_{game_id}.json",
             mime="application/json",
             key="explorer_export",
             icon=":material/file_download:",
         )
-    _import_panel(store)
+    _import_panel(site)
 
 
-def _teams(mine: bool) -> tuple[str, str]:
-    """The teams' names: the player's own first in their game (they sit South)."""
-    return analytics.OUR_TEAMS if mine else analytics.TEAM_NAMES
-
-
-def _line_names(players: tuple[str, ...], mine: bool) -> tuple[str, ...]:
-    """Cutthroat's players' names, one a line (see
-    :func:`~spades.stats.analytics_cutthroat.line_names`)."""
-    return analytics_cutthroat.line_names(players, mine=mine)
-
-
-def _team_sides(match: Match, teams: tuple[str, str]) -> list[tuple[str, str]]:
-    """Each team's name, with its seats and bags so far for its help."""
+def _sides(match: Match, names: Sequence[str]) -> list[tuple[str, str]]:
+    """Each side's name (a team's, or in cutthroat a player's), with its bags so far for
+    its help: a team's seats too, and whether a player is knocked out."""
+    if match.rules.partnerships:
+        return [
+            (team, f"bags {bags}" if team == seats else f"{seats}, bags {bags}")
+            for team, seats, bags in zip(names, analytics.TEAM_NAMES, match.bags, strict=True)
+        ]
     return [
-        (team, f"bags {bags}" if team == seats else f"{seats}, bags {bags}")
-        for team, seats, bags in zip(teams, analytics.TEAM_NAMES, match.bags, strict=True)
+        (name, f"bags {match.bags[seat]}" + (" · knocked out" if seat in match.out else ""))
+        for seat, name in enumerate(names)
     ]
 
 
@@ -468,7 +452,7 @@ def _trick_replay(match: Any, game_id: str) -> None:
     )
 
 
-def _import_panel(store: Store) -> None:
+def _import_panel(site: Site) -> None:
     with st.expander("Import games"):
         files = st.file_uploader(
             "JSON game records",
@@ -479,7 +463,7 @@ def _import_panel(store: Store) -> None:
         )
         if files and st.button("Import", key="explorer_import"):
             try:
-                ids = store.import_many([f.getvalue() for f in files])
+                ids = site.import_many([f.getvalue() for f in files])
             except StoreError as err:
                 st.error(safe.md(err, limit=400))
             else:
@@ -505,8 +489,7 @@ def _bid_view(
     url: str, revision: tuple[int, int, str], game_filter: GameFilter, group: str
 ) -> _BidView:
     """The page's frames and charts, built once a store revision (``revision`` keys it)."""
-    name = "seat_stats_cutthroat" if _cutthroat(game_filter) else "seat_stats"
-    stats = _cached(name, url, revision, game_filter)
+    stats = _cached(analytics.seat_stats, url, revision, game_filter)
     if stats.empty:
         return _BidView(empty=True)
     counts = analytics.bid_counts(stats)
@@ -532,9 +515,9 @@ def _bid_view(
 def bids_page() -> None:
     """Bid against tricks taken per seat or for you against the bots, and nil success, in
     one game at a time (in cutthroat every player bids for themselves)."""
-    store = app_store()
+    site = app_site()
     st.title("Bid accuracy")
-    game_filter = filter_panel(store, "bids")
+    game_filter = filter_panel(site, "bids")
     group = st.radio(
         "Compare",
         ["player", "seat"],
@@ -542,9 +525,9 @@ def bids_page() -> None:
         horizontal=True,
         key="bids_group",
     )
-    view = _bid_view(store.url, store.revision(), game_filter, group)
+    view = _bid_view(site.url, site.revision(), game_filter, group)
     if view.empty:
-        empty_state(store)
+        empty_state(site)
         return
     if (
         view.scatter is not None

@@ -31,8 +31,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from spades.app.cookies import Cookie, CookieService, CookiesUnavailable, Offer
-from spades.ui.db import app_store
+from spades.app.cookies import Cookie, CookiesUnavailable, Offer
+from spades.ui.db import app_site
 
 #: The route's path, under the app's base path (:func:`served`).
 PATH: Final = "/_spades/cookie"
@@ -81,7 +81,7 @@ def deliver() -> None:
     owed = st.session_state.get(OWED_KEY)
     if not isinstance(owed, dict) or not owed:
         return
-    service = CookieService(app_store())
+    service = app_site().cookies()
     for name, (cookie, last) in list(owed.items()):
         try:
             offer = service.due(cookie, last)
@@ -131,7 +131,7 @@ async def take_code(request: Request) -> Response:
         return Response(status_code=413)
     code = body.decode("ascii", errors="replace")
     try:
-        cookie = await run_in_threadpool(lambda: CookieService(app_store()).redeem(code))
+        cookie = await run_in_threadpool(lambda: app_site().cookies().redeem(code))
     except CookiesUnavailable:
         return Response(status_code=503)
     if cookie is None:

@@ -1,4 +1,5 @@
-"""The app's game store: ``SPADES_DB_URL``, else Streamlit secrets, else the per-user file."""
+"""The app's site (:class:`spades.app.site.Site`): the database of ``SPADES_DB_URL``, else
+of Streamlit secrets, else the per-user file."""
 
 from __future__ import annotations
 
@@ -6,8 +7,7 @@ import os
 
 import streamlit as st
 
-from spades.stats.ratings import RATER
-from spades.store import Store
+from spades.app.site import Site
 
 SECRET_NAME = "SPADES_DB_URL"
 
@@ -21,12 +21,6 @@ def secret_url() -> str | None:
     return str(value) if value else None
 
 
-def app_store() -> Store:
-    """The store every page shares (one per database URL and server process)."""
-    return shared_store(None if os.environ.get(SECRET_NAME) else secret_url())
-
-
-def shared_store(url: str | None) -> Store:
-    """The shared store of the database ``url`` (None: the default one), which moves the
-    ratings by :mod:`spades.stats.ratings` as games finish."""
-    return Store.default(url, rater=RATER)
+def app_site() -> Site:
+    """The site every page shares (one store per database URL and server process)."""
+    return Site.of(None if os.environ.get(SECRET_NAME) else secret_url())

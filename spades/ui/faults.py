@@ -1,6 +1,6 @@
 """The page shown when the game store cannot be used: what is wrong, in plain words.
 
-The store raises :class:`spades.store.StoreUnavailable` with a message written for players
+The store raises :class:`~spades.app.errors.StoreUnavailable` with a message written for players
 (damaged, read-only, busy, too new) and logs the details on the server; this boundary
 shows that message and a way to try again, never a traceback, a path or SQL.
 """
@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from spades.store import StoreUnavailable
+from spades.app.errors import StoreUnavailable
 from spades.ui import safe
 
 

@@ -22,9 +22,9 @@ import streamlit as st
 
 from spades.app import profiles
 from spades.app.cookies import PLAYER_COOKIE, dropped_player_cookie, player_cookie
-from spades.store import Store
+from spades.app.site import Site
 from spades.ui import cookies
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 
 STATE_KEY: Final = "player_identity"
 
@@ -52,30 +52,30 @@ def signed_in_account() -> str | None:
     return profiles.account_id(st.user.to_dict())
 
 
-def _identity(store: Store) -> Identity:
+def _identity(site: Site) -> Identity:
     found = st.session_state.get(STATE_KEY)
     account = signed_in_account()
     if isinstance(found, Identity) and found.account == account:
         return found
     if account is not None:
-        current = found.player_id if isinstance(found, Identity) else _cookie_player(store)
-        arrival = profiles.sign_in(store, account, current)
+        current = found.player_id if isinstance(found, Identity) else _cookie_player(site)
+        arrival = site.sign_in(account, current)
         if arrival.new_token is not None:
             cookies.owe(player_cookie(arrival.new_token))
         found = Identity(arrival.player_id, account)
     else:
-        found = Identity(_cookie_player(store))
+        found = Identity(_cookie_player(site))
     st.session_state[STATE_KEY] = found
     return found
 
 
-def _cookie_player(store: Store) -> str | None:
+def _cookie_player(site: Site) -> str | None:
     """The player of the browser's cookie, if it names one; the browser is then given the
     cookie again (for another year)."""
     token = st.context.cookies.get(PLAYER_COOKIE)
     if not isinstance(token, str):
         return None
-    player = store.player_for_token(token)
+    player = site.player_for_token(token)
     if player is not None:
         cookies.owe(player_cookie(token))
     return player
@@ -83,16 +83,16 @@ def _cookie_player(store: Store) -> str | None:
 
 def player_id() -> str | None:
     """The player at this browser, or None when they have not needed one yet."""
-    return _identity(app_store()).player_id
+    return _identity(app_site()).player_id
 
 
 def ensure_player(name: str, *, handle: str | None = None) -> str:
     """The player at this browser, made now (named ``name``, with ``handle`` if given)
     if there is none yet."""
-    store = app_store()
-    identity = _identity(store)
+    site = app_site()
+    identity = _identity(site)
     if identity.player_id is None:
-        identity.player_id, token = store.new_player(name, handle=handle)
+        identity.player_id, token = site.new_player(name, handle=handle)
         cookies.owe(player_cookie(token))
     return identity.player_id
 

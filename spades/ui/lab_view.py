@@ -21,12 +21,13 @@ from spades.app.lab import (
     StopReason,
     running_job,
 )
+from spades.app.site import GameFilter
 from spades.bots import bot_names
 from spades.engine.rules import Rules, RulesError, describe_options
-from spades.store import GameFilter
+from spades.stats import analytics
 from spades.ui import charts, identity
 from spades.ui.analytics_view import query, table
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 
 JOB_KEY: Final = "lab_job"
 SHOWN_KEY: Final = "lab_job_shown"
@@ -168,7 +169,7 @@ def _progress() -> None:
 
 def bot_lab_page() -> None:
     """Simulate matches between bots and compare the line-ups."""
-    store = app_store()
+    site = app_site()
     st.title("Bot lab")
     st.write(
         "Pit bots against each other. Every match is stored as a simulated game: switch "
@@ -176,10 +177,10 @@ def bot_lab_page() -> None:
     )
     job = _job()
     running = job is not None and job.running
-    _form(store.url, running)
+    _form(site.url, running)
     st.fragment(run_every=POLL_SECONDS if running else None)(_progress)()
     st.subheader("Line-ups compared")
-    results = query("matchups", store, SIMULATED)
+    results = query(analytics.matchup_results, site, SIMULATED)
     if results.empty:
         st.info(
             "No simulated games yet: run 50 matches above to compare the bots.",

@@ -13,13 +13,12 @@ from typing import Any, Final
 import pandas as pd
 import streamlit as st
 
+from spades.app.site import Site, person, rule_set_label
 from spades.engine.rules import PRESETS
 from spades.stats import leaderboard
-from spades.stats.leaderboard import PERIODS, BoardFilter
-from spades.store import Store, rule_set_label
-from spades.store.ratings import person
+from spades.stats.leaderboard import PERIODS
 from spades.ui import charts, identity, rating_view, safe
-from spades.ui.db import app_store, shared_store
+from spades.ui.db import app_site
 
 ANY_RULES: Final = "Any rules"
 #: The house-rules choices: any, or one preset (its games' rule-set label).
@@ -59,8 +58,8 @@ def _board(
     url: str, revision: tuple[int, int, str], period: str, rules: str, people_only: bool
 ) -> pd.DataFrame:
     """``revision`` only keys the cache: a game that ends gives a new revision."""
-    board = BoardFilter.of(period, RULES[rules], people_only=people_only)
-    return leaderboard.leaderboard(shared_store(url), board)
+    board = leaderboard.board_filter(period, RULES[rules], people_only=people_only)
+    return Site.of(url).read(leaderboard.leaderboard, board)
 
 
 def _filters() -> tuple[str, str, bool]:
@@ -96,7 +95,7 @@ def _table(board: pd.DataFrame, mine: str | None) -> None:
     st.dataframe(styled, hide_index=True, width="stretch", key="board_table", column_config=config)
 
 
-def _history_of(store: Store, board: pd.DataFrame, mine: str | None) -> None:
+def _history_of(site: Site, board: pd.DataFrame, mine: str | None) -> None:
     subjects = list(board["subject"])
     names = dict(zip(subjects, board["name"], strict=True))
     picked = st.selectbox(
@@ -108,7 +107,7 @@ def _history_of(store: Store, board: pd.DataFrame, mine: str | None) -> None:
     )
     if picked is None:
         return
-    history = rating_view.history(store, picked)
+    history = rating_view.history(site, picked)
     st.markdown(
         f"**{safe.md(names[picked])}**: {len(history) - 1} rated games, "
         f"now {rating_view.latest(history)}"
@@ -118,7 +117,7 @@ def _history_of(store: Store, board: pd.DataFrame, mine: str | None) -> None:
 
 def leaderboard_page() -> None:
     """Ranked people and bot levels, with filters, and one subject's rating history."""
-    store = app_store()
+    site = app_site()
     st.title("Leaderboard")
     st.caption(
         "Ranked by μ − 3σ, a skill almost surely below the true one, so a few lucky games "
@@ -127,13 +126,13 @@ def leaderboard_page() -> None:
         "rules pick the games the other columns count and who is listed."
     )
     period, rules, people_only = _filters()
-    revision = store.revision()
-    board = _board(store.url, revision, period, rules, people_only)
+    revision = site.revision()
+    board = _board(site.url, revision, period, rules, people_only)
     if board.empty:
-        everything = _board(store.url, revision, next(iter(PERIODS)), ANY_RULES, False)
+        everything = _board(site.url, revision, next(iter(PERIODS)), ANY_RULES, False)
         st.info(EMPTY if everything.empty else EMPTY_FILTERED, icon=":material/leaderboard:")
         return
     player = identity.player_id()
     mine = None if player is None else person(player)
     _table(board, mine)
-    _history_of(store, board, mine)
+    _history_of(site, board, mine)

@@ -24,6 +24,8 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from spades.app.cookies import SEAT_COOKIE_PREFIX, seat_cookie
+from spades.app.errors import StoreError
+from spades.app.site import Site
 from spades.app.table_view import side_names
 from spades.app.tables import (
     DEFAULT_BOT,
@@ -32,6 +34,7 @@ from spades.app.tables import (
     TURN_LIMIT,
     SharedView,
     Sweeper,
+    TableInfo,
     TableRefusal,
     TableService,
     tidy_name,
@@ -43,8 +46,6 @@ from spades.engine.cards import (
     Action,
 )
 from spades.engine.rules import PRESETS
-from spades.store import StoreError
-from spades.store.tables import TableInfo
 from spades.ui import (
     cookies,
     finished,
@@ -56,7 +57,7 @@ from spades.ui import (
     style,
     table_news,
 )
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 from spades.ui.faults import store_faults
 from spades.ui.points import points
 from spades.ui.table import TableHandlers, draw_table, play_cues, sounds
@@ -88,16 +89,16 @@ POLL_SECONDS: Final = 1.0
 
 
 def _service() -> TableService:
-    service = TableService(app_store())
-    _sweeping(service.store.url)
-    return service
+    site = app_site()
+    _sweeping(site.url)
+    return site.tables()
 
 
 @st.cache_resource(show_spinner=False)
 def _sweeping(url: str) -> Sweeper:
     """The server's sweeper of idle tables, one per database, started with the first page
     that asks for the tables."""
-    return Sweeper(TableService(app_store())).start()
+    return Sweeper(Site.of(url).tables()).start()
 
 
 # ------------------------------------------------------------------ seat tokens
@@ -136,7 +137,7 @@ def _name() -> str:
     if cleaned:
         return cleaned
     player = identity.player_id()
-    return app_store().player_name(player) if player is not None else "You"
+    return app_site().player_name(player) if player is not None else "You"
 
 
 def _name_input() -> None:

@@ -15,12 +15,12 @@ from typing import Final
 
 import streamlit as st
 
+from spades.app.errors import StoreError, StoreUnavailable
 from spades.app.play import MOVED_ON, GameController, Notice
 from spades.app.seats import HUMAN_SEAT
 from spades.engine.rules import Rules
-from spades.store import StoreError, StoreUnavailable
 from spades.ui import identity, sidebar
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 
 CONTROLLER_KEY: Final = "play_controller"
 #: The player's unfinished game, offered when they open the table on a new one.
@@ -36,13 +36,12 @@ def start_game(notice: Notice | None = None) -> GameController:
     except ValueError:
         rules = Rules()
         notice = Notice("warning", "The house rules chosen conflict; this game uses the standard.")
-    controller = GameController.new(
+    controller = app_site().new_game(
         rules,
         seed=secrets.randbelow(2**31),
         player_name=chosen.player_name,
         bot_levels=chosen.levels(rules),
         undo_allowed=chosen.undo_allowed,
-        store=app_store(),
         owner=identity.player_id(),
     )
     controller.set_pace(chosen.pace)
@@ -58,7 +57,7 @@ def open_game(game_id: str) -> GameController:
             Notice("warning", "That link does not name a game. A new game has started.")
         )
     try:
-        controller = GameController.resume(app_store(), game_id, viewer=identity.player_id())
+        controller = app_site().resume(game_id, viewer=identity.player_id())
     except StoreUnavailable:
         # The store itself is at fault, not the game: the fault page says so.
         raise
@@ -78,7 +77,7 @@ def current() -> GameController:
         controller = open_game(wanted) if wanted else start_game()
         player = identity.player_id()
         if not wanted and player is not None:
-            st.session_state[OFFER_KEY] = app_store().unfinished_game(player)
+            st.session_state[OFFER_KEY] = app_site().unfinished_game(player)
     elif wanted and wanted != controller.game_id:
         controller = open_game(wanted)
     elif controller.game_id is not None and (

@@ -13,10 +13,10 @@ from typing import Final
 
 import streamlit as st
 
-from spades.store import HANDLE_MAX, HANDLE_MIN, NAME_MAX, Store, StoreError
-from spades.store.profiles import Profile, Profiles
+from spades.app.errors import StoreError
+from spades.app.site import HANDLE_MAX, HANDLE_MIN, NAME_MAX, Profile, Site
 from spades.ui import identity, rating_view, safe
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 
 #: What a player may type to confirm the deletion, besides their handle.
 DELETE_WORD: Final = "DELETE"
@@ -37,7 +37,7 @@ NEWCOMER: Final = (
 
 def profile_page() -> None:
     """The player's profile, or how a visitor makes one."""
-    store = app_store()
+    site = app_site()
     st.title("Profile")
     if st.session_state.pop(_DELETED_KEY, False):
         st.success("Your data is deleted, and this browser has forgotten you.")
@@ -45,11 +45,11 @@ def profile_page() -> None:
     if player is None:
         _newcomer()
     else:
-        profile = Profiles(store).profile(player)
+        profile = site.profile(player)
         _card(profile)
-        _edit(store, profile)
-        _rating(store, profile)
-        _your_data(store, profile)
+        _edit(site, profile)
+        _rating(site, profile)
+        _your_data(site, profile)
     _sign_in_out()
 
 
@@ -83,7 +83,7 @@ def _card(profile: Profile) -> None:
     )
 
 
-def _edit(store: Store, profile: Profile) -> None:
+def _edit(site: Site, profile: Profile) -> None:
     with st.form("profile_form"):
         handle = st.text_input(
             "Handle",
@@ -100,7 +100,7 @@ def _edit(store: Store, profile: Profile) -> None:
     if not saved:
         return
     try:
-        Profiles(store).update(
+        site.update_profile(
             profile.player_id,
             # A player who never chose a handle may leave it empty; one they have stays.
             handle=handle if handle.strip() or profile.handle else None,
@@ -113,9 +113,9 @@ def _edit(store: Store, profile: Profile) -> None:
         st.rerun()
 
 
-def _rating(store: Store, profile: Profile) -> None:
+def _rating(site: Site, profile: Profile) -> None:
     st.subheader("Rating")
-    history = rating_view.player_history(store, profile.player_id)
+    history = rating_view.player_history(site, profile.player_id)
     if history is None:
         st.caption(
             "No rated games yet: every finished match you play here, against the bots or "
@@ -125,7 +125,7 @@ def _rating(store: Store, profile: Profile) -> None:
         rating_view.show(history, key="profile_rating_chart")
 
 
-def _your_data(store: Store, profile: Profile) -> None:
+def _your_data(site: Site, profile: Profile) -> None:
     st.subheader("Your data")
     st.caption(
         "Download everything kept about you as one JSON file: your profile, table "
@@ -136,7 +136,7 @@ def _your_data(store: Store, profile: Profile) -> None:
     download.download_button(
         "Download my data",
         # Made when clicked: a long record of games is not built on every visit.
-        data=lambda: Profiles(store).export_json(player),
+        data=lambda: site.export_profile(player),
         file_name=f"spades-{profile.handle or 'profile'}.json",
         mime="application/json",
         key="profile_export",
@@ -153,7 +153,7 @@ def _your_data(store: Store, profile: Profile) -> None:
     )
     if st.session_state.get(_CONFIRM_KEY):
         dialog = st.dialog("Delete my data", on_dismiss=_on_keep)
-        dialog(_confirm_delete)(store, profile)
+        dialog(_confirm_delete)(site, profile)
 
 
 def _on_delete() -> None:
@@ -164,7 +164,7 @@ def _on_keep() -> None:
     st.session_state.pop(_CONFIRM_KEY, None)
 
 
-def _confirm_delete(store: Store, profile: Profile) -> None:
+def _confirm_delete(site: Site, profile: Profile) -> None:
     if not st.session_state.get(_CONFIRM_KEY):
         st.rerun(scope="app")
     word = f"your handle or {DELETE_WORD}" if profile.handle else DELETE_WORD
@@ -181,7 +181,7 @@ def _confirm_delete(store: Store, profile: Profile) -> None:
     if typed != DELETE_WORD and (profile.handle is None or typed.lower() != profile.handle):
         st.error(f"Type {safe.md(word)} to confirm.", icon=":material/error:")
         return
-    Profiles(store).delete(profile.player_id)
+    site.delete_profile(profile.player_id)
     identity.forget()
     st.session_state[_DELETED_KEY] = True
     if identity.signed_in_account() is not None:

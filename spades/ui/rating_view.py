@@ -9,23 +9,21 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from spades.app.site import Site, person
 from spades.stats import leaderboard
 from spades.stats.ratings import Rating
-from spades.store import Store
-from spades.store.ratings import person
 from spades.ui import charts
-from spades.ui.db import shared_store
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _history(url: str, revision: tuple[int, int, str], subject: str) -> pd.DataFrame:
     """``revision`` only keys the cache: a game that ends gives a new revision."""
-    return leaderboard.rating_history(shared_store(url), subject)
+    return Site.of(url).read(leaderboard.rating_history, subject)
 
 
-def history(store: Store, subject: str) -> pd.DataFrame:
+def history(site: Site, subject: str) -> pd.DataFrame:
     """A subject's rating after each of its rated games (the first row is its start)."""
-    return _history(store.url, store.revision(), subject)
+    return _history(site.url, site.revision(), subject)
 
 
 def latest(history: pd.DataFrame) -> Rating:
@@ -33,9 +31,9 @@ def latest(history: pd.DataFrame) -> Rating:
     return Rating(float(history["mu"].iloc[-1]), float(history["sigma"].iloc[-1]))
 
 
-def player_history(store: Store, player_id: str) -> pd.DataFrame | None:
+def player_history(site: Site, player_id: str) -> pd.DataFrame | None:
     """A player's rating history, or None before any game has rated them."""
-    found = history(store, person(player_id))
+    found = history(site, person(player_id))
     return found if len(found) > 1 else None
 
 

@@ -29,10 +29,11 @@ from typing import Any, Final, Literal
 
 import streamlit as st
 
-from spades.app import prefs
+from spades.app.errors import StoreError
 from spades.app.play import PACES, GameController, default_bot_level
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT, bot_seats, seat_names
+from spades.app.site import NAME_MAX
 from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
 from spades.engine.cards import Seat
@@ -45,9 +46,8 @@ from spades.engine.rules import (
     describe_options,
     value_words,
 )
-from spades.store import NAME_MAX, StoreError
 from spades.ui import identity, safe
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 
 SETTINGS_KEY: Final = "play_settings"
 PREFS_ERROR_KEY: Final = "prefs_error"
@@ -162,7 +162,7 @@ def _saved_prefs() -> TablePrefs:
     """
     found = st.session_state.get(SAVED_PREFS_KEY)
     if not isinstance(found, TablePrefs):
-        found = st.session_state[SAVED_PREFS_KEY] = prefs.load(app_store(), identity.player_id())
+        found = st.session_state[SAVED_PREFS_KEY] = app_site().table_prefs(identity.player_id())
     return found
 
 
@@ -178,7 +178,7 @@ def table_prefs() -> TablePrefs:
 def _save_prefs() -> None:
     chosen = st.session_state[SAVED_PREFS_KEY] = table_prefs()
     try:
-        prefs.save(app_store(), identity.ensure_player(_player_name()), chosen)
+        app_site().save_table_prefs(identity.ensure_player(_player_name()), chosen)
     except StoreError as err:
         st.session_state[PREFS_ERROR_KEY] = f"Your table could not be saved: {err}"
 
@@ -188,7 +188,7 @@ def _known_name(controller: GameController) -> str:
     name, the name at shared tables), else the name in the game on the table."""
     player = identity.player_id()
     try:
-        kept = app_store().player_name(player) if player is not None else None
+        kept = app_site().player_name(player) if player is not None else None
     except StoreError:
         kept = None
     return (kept or controller.players[HUMAN_SEAT])[:NAME_MAX]
@@ -200,7 +200,7 @@ def _rename_player() -> None:
     if player is None:
         return
     try:
-        app_store().rename_player(player, _player_name())
+        app_site().rename_player(player, _player_name())
     except StoreError as err:
         st.session_state[PREFS_ERROR_KEY] = f"Your name could not be saved: {err}"
 

@@ -39,10 +39,10 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from spades.app.tables import TableRefusal, TableService
-from spades.store import StoreError
+from spades.app.errors import StoreError
+from spades.app.tables import TableRefusal
 from spades.ui.cookies import script_string, served
-from spades.ui.db import app_store
+from spades.ui.db import app_site
 
 #: The route's path, under the app's base path (:func:`~spades.ui.cookies.served`);
 #: ``{table_id}`` is the table's id as in its link.
@@ -109,7 +109,7 @@ async def news(request: Request) -> Response:
     if _open[table_id] >= PER_TABLE or _open.total() >= STREAMS:
         return PlainTextResponse("Too many pages are listening; look again later.", 503)
     _open[table_id] += 1  # held from here, so that the awaits below cannot overshoot
-    service = TableService(app_store())
+    service = app_site().tables()
     loop = asyncio.get_running_loop()
     moved = asyncio.Event()
     latest = [0]
