@@ -131,7 +131,7 @@ def test_a_whole_hand_ends_in_the_summary_then_the_next_hand() -> None:
     assert at.dataframe, "the scoresheet lists the finished hand"
 
 
-def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
+def test_a_whole_match_reaches_the_end_screen_and_a_rematch(database: str) -> None:
     at = open_play()
     _pick(at, CUSTOM)
     at.number_input(key="rule_target_score").set_value(150)
@@ -158,6 +158,16 @@ def test_a_whole_match_reaches_the_end_screen(database: str) -> None:
     assert at.header and ("win" in at.header[0].value or "shared" in at.header[0].value)
     assert "new_game" in button_keys(at)
     assert not enabled(at, "card_")
+    # The winners' celebration rises once; a rematch keeps the bots and the house rules.
+    assert bool(at.get("balloons")) == controller.human_won
+    at.run()
+    assert not at.get("balloons"), "once a match"
+    at.button(key="rematch").click().run()
+    again = play_controller(at)
+    assert again is not controller and again.game_id != controller.game_id
+    assert again.rules == controller.rules and again.rules.target_score == 150
+    assert again.bot_levels == controller.bot_levels
+    assert again.match.hand_number == 1 and not again.match.is_over
     info = Store(database).game_info(controller.game_id or "")
     assert info.status == "finished"
     assert info.hands_count == len(controller.match.finished)

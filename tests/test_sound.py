@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from spades.app import sound
-from spades.engine.cards import NUM_CARDS, SOUTH
+from spades.bots.drive import play_match
+from spades.engine.cards import NUM_CARDS, SOUTH, team_of
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 
@@ -119,3 +120,17 @@ def test_a_knock_sounds_each_time_the_table_comes_to_the_seat() -> None:
         before = now
     # Its thirteen cards, and its bid unless the hand opened with it.
     assert 13 <= knocks <= 14
+
+
+def test_a_fanfare_sounds_for_the_side_that_wins_the_match_only() -> None:
+    played = play_match(Rules(target_score=150), 3, ["standard"] * 4)
+    assert played.winner is not None
+    match = Match(played.rules, seed=played.seed)
+    for action in played.history[:-1]:
+        match.apply(action)
+    before = sound.moment(match, holding=False, game="g")
+    match.apply(played.history[-1])
+    after = sound.moment(match, holding=False, game="g")
+    for seat in range(4):
+        heard = sound.cues_between(before, after, match, seat)
+        assert ("fanfare" in heard) == (team_of(seat) == played.winner), (seat, heard)

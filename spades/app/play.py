@@ -27,6 +27,7 @@ from spades.engine.cards import (
     Action,
     Seat,
     is_card,
+    team_of,
 )
 from spades.engine.match import Match
 from spades.engine.observation import Observation
@@ -275,6 +276,14 @@ class GameController:
             and self.summary_for is None
             and self.match.current_player == HUMAN_SEAT
         )
+
+    @property
+    def human_won(self) -> bool:
+        """Whether the match is over and won by the human's side (their team, or in
+        cutthroat the human alone)."""
+        match = self.match
+        side = team_of(HUMAN_SEAT) if match.rules.partnerships else HUMAN_SEAT
+        return match.is_over and match.winner == side
 
     @property
     def forced_card(self) -> Action | None:

@@ -1,8 +1,9 @@
 """The table's sounds, synthesized here with numpy and written as WAV bytes.
 
-Six cues: a card ``snap`` when a card lands on the table, a trick ``gather`` (a soft
+Seven cues: a card ``snap`` when a card lands on the table, a trick ``gather`` (a soft
 sweep of cloth), a ``chime`` when our side wins the hand, a ``made`` or ``set`` cue for
-our team's bid at the end of a hand, and a ``turn`` knock when the table comes to the
+our team's bid at the end of a hand, a brass ``fanfare`` when our side wins the match,
+and a ``turn`` knock when the table comes to the
 player (played only for a player who asks for it). No recording is shipped or downloaded:
 each sound is a few lines of arithmetic, rendered at :data:`RATE` samples a second in
 16-bit mono.
@@ -24,7 +25,7 @@ from spades.engine.cards import SOUTH, Seat, is_card, team_of
 from spades.engine.match import Match
 
 RATE: Final = 22_050
-CUES: Final = ("snap", "gather", "chime", "made", "set", "turn")
+CUES: Final = ("snap", "gather", "chime", "made", "set", "fanfare", "turn")
 #: The loudest sample of a cue at full volume (a little headroom below clipping).
 PEAK: Final = 0.9
 Samples = npt.NDArray[np.float64]
@@ -93,6 +94,25 @@ def _set() -> Samples:
     return _sequence([(392.0, 0.0), (329.6, 0.18)], 9, 0.55)
 
 
+def _brass(freq: float, seconds: float) -> Samples:
+    """A brass-like note: a bright stack of harmonics that swells in and rings."""
+    t = _time(seconds)
+    tone = sum(np.sin(2 * np.pi * freq * k * t) / k**0.8 for k in range(1, 8))
+    swell = np.minimum(1.0, t / 0.04) * np.exp(-t * 1.5)
+    return np.asarray(tone * swell, dtype=np.float64)
+
+
+def _fanfare() -> Samples:
+    # A triumphant call, G4 C5 E5 and a long G5: the match is won.
+    notes = [(392.0, 0.0, 0.18), (523.3, 0.16, 0.18), (659.3, 0.32, 0.18), (784.0, 0.48, 0.9)]
+    out = np.zeros(int(RATE * 1.4) + 1)
+    for freq, start, length in notes:
+        note = _brass(freq, length)
+        first = int(RATE * start)
+        out[first : first + note.size] += note
+    return out / float(np.max(np.abs(out)))
+
+
 def _knock() -> Samples:
     # Two soft low knocks on wood: the table waits for you.
     return _sequence([(220.0, 0.0), (220.0, 0.12)], 30, 0.25)
@@ -104,6 +124,7 @@ _MAKERS: Final = {
     "chime": _chime,
     "made": _made,
     "set": _set,
+    "fanfare": _fanfare,
     "turn": _knock,
 }
 
@@ -203,6 +224,8 @@ def cues_between(
             cues.append("made" if ours.made else "set")
         if all(ours.points > side.points for i, side in enumerate(sides) if i != mine):
             cues.append("chime")
+        if match.winner == mine:
+            cues.append("fanfare")
     if after.to_act == seat and before.to_act != seat:
         cues.append("turn")
     return tuple(cues)

@@ -49,6 +49,21 @@ def start_game(notice: Notice | None = None) -> GameController:
     return controller
 
 
+def rematch(finished: GameController) -> GameController:
+    """A new game against the same bots, under the same house rules, undo and name, at the
+    same pace, as the match just finished."""
+    controller = app_site().new_game(
+        finished.rules,
+        seed=secrets.randbelow(2**31),
+        player_name=finished.players[HUMAN_SEAT],
+        bot_levels=finished.bot_levels,
+        undo_allowed=finished.undo_allowed,
+        owner=identity.player_id(),
+    )
+    controller.set_pace(finished.pace)
+    return controller
+
+
 def open_game(game_id: str) -> GameController:
     """The game named in the URL, or a new one with a message saying why not."""
     if not GAME_ID.fullmatch(game_id):

@@ -63,6 +63,7 @@ from spades.ui.play_session import (
     current,
     link,
     open_game,
+    rematch,
     session_game,
     start_game,
 )
@@ -77,6 +78,8 @@ CONFIRM_KEY: Final = "play_confirm_new_game"
 #: How often a watched game looks for its owner's moves.
 WATCH_SECONDS: Final = 1.0
 SOUND_KEY: Final = "play_sound"
+#: The game whose win was last celebrated (the balloons rise once a match).
+CELEBRATED_KEY: Final = "play_celebrated"
 #: How many times the table has been drawn in this session (the browser's script watches it).
 RUN_KEY: Final = "play_table_runs"
 
@@ -154,6 +157,13 @@ def _on_new_game() -> None:
 
 def _begin_new_game() -> None:
     controller = start_game()
+    st.session_state[CONTROLLER_KEY] = controller
+    st.session_state.pop(OFFER_KEY, None)
+    link(controller)
+
+
+def _on_rematch() -> None:
+    controller = rematch(session_game())
     st.session_state[CONTROLLER_KEY] = controller
     st.session_state.pop(OFFER_KEY, None)
     link(controller)
@@ -515,13 +525,30 @@ def _summary(controller: GameController) -> None:
 def _match_over(controller: GameController) -> None:
     match = controller.match
     hands = finished_hands(match)
+    won = not controller.read_only and controller.human_won
+    if won and st.session_state.get(CELEBRATED_KEY) != controller.game_id:
+        # Once a match: a rerun or a reload of the end screen does not start it again.
+        st.session_state[CELEBRATED_KEY] = controller.game_id
+        st.balloons()
     with st.container(key="match_over"):
         st.header(finished.winner_heading(controller))
         reason = finished.reason_words(match.outcome.reason, controller.players)
-        st.markdown(f"{reason}. Final score: {finished.final_scores(controller)}.")
+        st.markdown(
+            f"{reason}. Final score after {len(hands)} hands: {finished.final_scores(controller)}."
+        )
         if controller.undo_used:
             st.caption("Undo was used in this game.")
-        st.button("New game", key="new_game", type="primary", on_click=_on_new_game)
+        with st.container(horizontal=True):
+            if not controller.read_only:
+                st.button(
+                    "Rematch",
+                    key="rematch",
+                    type="primary",
+                    icon=":material/replay:",
+                    help="The same bots and house rules, a new deal",
+                    on_click=_on_rematch,
+                )
+            st.button("New game", key="new_game", on_click=_on_new_game)
         with st.expander(f"The last hand (hand {hands[-1].number})"):
             finished.hand_summary(controller.players, hands[-1])
     finished.scoresheet(hands, controller.players)
