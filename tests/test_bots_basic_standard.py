@@ -21,6 +21,7 @@ from bot_positions import (
 from engine_helpers import cards, random_rules
 
 from spades.bots import Bot, make_bot
+from spades.bots.drive import play_match
 from spades.bots.knowledge import Knowledge, evaluate_hand
 from spades.engine.cards import NIL, Action, bid_action, parse_card
 from spades.engine.rules import Rules
@@ -109,9 +110,15 @@ def test_standard_under_whiz_bids_its_spades_with_a_strong_hand() -> None:
     assert choice("standard", with_south(ACE_KING, rules=Rules(whiz=True))) == bid_action(4)
 
 
-def test_basic_bids_its_sure_winners() -> None:
-    # Side aces (hearts, diamonds, clubs) and the A♠ and K♠: five sure tricks.
-    assert choice("basic", with_south(ACE_KING)) == bid_action(5)
+def test_basic_bids_its_aces_guarded_kings_and_top_spades() -> None:
+    # Side aces (hearts, diamonds, clubs), the guarded K♥ and K♦, the A♠ and K♠: seven.
+    assert choice("basic", with_south(ACE_KING)) == bid_action(7)
+
+
+def test_four_basic_bots_finish_a_match_in_about_the_time_people_take() -> None:
+    """Median at most 20 hands to 500 (counting only sure aces, it was about 70)."""
+    lengths = sorted(len(play_match(Rules(), seed, ["basic"] * 4).finished) for seed in range(15))
+    assert lengths[len(lengths) // 2] <= 20
 
 
 def test_basic_follows_low_when_it_cannot_win() -> None:

@@ -13,7 +13,7 @@ import pytest
 from engine_helpers import cards
 
 from spades.bots import Bot, make_bot
-from spades.bots.basic import sure_winners
+from spades.bots.basic import counted_tricks
 from spades.bots.expert import ExpertBot
 from spades.bots.hint import blunder, explain, hint
 from spades.bots.knowledge import Knowledge, evaluate_hand
@@ -368,7 +368,7 @@ def test_bots_count_the_big_joker_as_a_sure_trick_in_the_bid() -> None:
     k, k_without = Knowledge(with_joker.observation(2)), Knowledge(without.observation(2))
     assert (ADDED_BIG_JOKER, 1.0) in evaluate_hand(k.obs.hand or (), k.deck).shares
     assert read_hand(k).tricks - read_hand(k_without).tricks >= 1.0
-    assert (sure_winners(k), sure_winners(k_without)) == (1, 0)
+    assert (counted_tricks(k), counted_tricks(k_without)) == (1, 0)
     # Junk bids nil, but the Big Joker is a trick that no nil survives.
     assert make_bot("standard").act(without.observation(2)) == NIL
     for name in ("basic", "standard", "expert"):
