@@ -52,6 +52,10 @@ class CardBack:
 CARD_FACE: Final = "#fffdf7"
 BLACK_SUIT: Final = "#1b1b1b"
 RED_SUIT: Final = "#c62828"
+#: The four-colour deck's diamonds and clubs (the faces in ``spades/ui/deck/four-colour``
+#: are drawn in these).
+BLUE_SUIT: Final = "#1565c0"
+GREEN_SUIT: Final = "#2e7d32"
 
 FELTS: Final[dict[str, Felt]] = {
     felt.name: felt

@@ -2,9 +2,10 @@
 
 The Play page and the tutorial draw cards only through these functions, so a card looks
 the same everywhere. A card button's key starts with ``card_`` (``card_AS`` by default):
-the stylesheet in :mod:`spades.ui.style` gives every such button the look of a card.
-Nothing here knows a rule; the caller says which cards are enabled and why the others
-are not, from the engine.
+the stylesheet in :mod:`spades.ui.style` gives every such button the look of a card, its
+face from the deck (:mod:`spades.ui.faces`), and keeps its text label for assistive
+technology only. Nothing here knows a rule; the caller says which cards are enabled and
+why the others are not, from the engine.
 """
 
 from __future__ import annotations
@@ -81,13 +82,16 @@ def button_label(card: Card, *, jokers: bool = False) -> str:
 
 
 def card_html(card: Card, *, jokers: bool = False, classes: str = "") -> str:
-    """A face-up card as HTML (styled by ``.sp-card``), for the trick and summaries."""
-    rank, suit, red = _face(card, jokers)
-    colour = " sp-red" if red else ""
+    """A face-up card as HTML, for the trick and summaries: the card's face (``sp-f-AS``,
+    painted by the stylesheet from the chosen deck), named for a screen reader.
+
+    >>> card_html(51).startswith('<span class="sp-card sp-f-AS " title="ace of spades"')
+    True
+    """
     title = html.escape(card_name(card, jokers=jokers))
     return (
-        f'<span class="sp-card{colour} {classes}" title="{title}" role="img" '
-        f'aria-label="{title}"><b>{html.escape(rank)}</b><i>{suit}</i></span>'
+        f'<span class="sp-card sp-f-{card_str(card, jokers=jokers)} {classes}" '
+        f'title="{title}" role="img" aria-label="{title}"></span>'
     )
 
 
