@@ -12,7 +12,7 @@ import streamlit as st
 from conftest import run_async
 from starlette.applications import Starlette
 
-from spades.app.themes import BLUE_SUIT, GREEN_SUIT
+from spades.app.themes import BLUE_SUIT, GREEN_SUIT, RED_SUIT, suit_colours
 from spades.engine.cards import (
     ADDED_BIG_JOKER,
     ADDED_LITTLE_JOKER,
@@ -22,7 +22,7 @@ from spades.engine.cards import (
     card_str,
 )
 from spades.ui import faces
-from spades.ui.cards import card_html
+from spades.ui.cards import card_html, suit_marks, voids_html
 from spades.ui.faces import CODES, FOLDER, deck_version, face_file, face_url, faces_css
 
 #: The code of every card a game can deal: the 52, and the jokers of both joker rules.
@@ -82,6 +82,7 @@ def test_the_four_colour_deck_draws_diamonds_blue_and_clubs_green() -> None:
         if code[0] not in "JQK":
             # The pips and the index are all the card draws: none is left red or black.
             assert "red" not in four and "#000" not in four, code
+    assert suit_colours(True) == (GREEN_SUIT, BLUE_SUIT, RED_SUIT, suit_colours(False)[3])
 
 
 # ------------------------------------------------------------------ the stylesheet
@@ -113,6 +114,17 @@ def test_a_face_up_card_is_drawn_from_the_deck_and_named() -> None:
     assert 'class="sp-card sp-f-TD sp-small"' in card_html(21, classes="sp-small")
     assert "sp-f-LJ" in card_html(LITTLE_JOKER, jokers=True)
     assert "sp-f-2D" in card_html(LITTLE_JOKER)
+
+
+def test_the_four_colour_deck_colours_the_suits_in_text_on_the_table() -> None:
+    text = "Play the 10♦: you hold the A♣, K♥ and Q♠"
+    assert suit_marks(text, four_colour=False) == text
+    marked = suit_marks(text, four_colour=True)
+    for symbol, colour in zip("♣♦♥♠", suit_colours(True), strict=True):
+        assert f':color[{symbol}]{{foreground="{colour}" ' in marked
+    assert marked.count(":color[") == 4
+    voids = voids_html([0, 1])
+    assert '<b class="sp-clubs">♣</b>' in voids and '<b class="sp-diamonds">♦</b>' in voids
 
 
 # ----------------------------------------------------------------------- the route

@@ -1,4 +1,5 @@
-"""Each player's table preferences (felt, card back, sound, volume, void aid, bot speed).
+"""Each player's table preferences (felt, card back, sound, volume, void aid, bot speed,
+the four-colour deck).
 
 They belong to the player (:mod:`spades.ui.identity`), not to a display name, and are kept
 in the game store with the player, so two people who both call themselves "You" keep their
@@ -26,6 +27,8 @@ class TablePrefs:
     volume: int = 60
     voids: bool = False
     speed: str = "normal"
+    #: Each suit in its own colour (♠ black, ♥ red, ♦ blue, ♣ green).
+    four_colour: bool = False
 
     @classmethod
     def from_dict(cls, data: Any) -> TablePrefs:
@@ -46,6 +49,7 @@ class TablePrefs:
             else default.volume,
             voids=data.get("voids") is True,
             speed=speed if isinstance(speed, str) and speed in PACES else default.speed,
+            four_colour=data.get("four_colour") is True,
         )
 
 

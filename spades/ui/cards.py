@@ -17,6 +17,7 @@ from typing import Any
 
 import streamlit as st
 
+from spades.app.themes import CARD_FACE, suit_colours
 from spades.engine.cards import (
     ADDED_BIG_JOKER,
     BIG_JOKER,
@@ -110,6 +111,22 @@ def spoken(text: str) -> str:
     """
     for symbol, name in zip(SUIT_SYMBOLS, SUIT_NAMES, strict=True):
         text = text.replace(symbol, name)
+    return text
+
+
+def suit_marks(text: str, *, four_colour: bool) -> str:
+    """Markdown ``text`` with each suit symbol in its colour of the four-colour deck, on the
+    card face's colour (``text`` as it is without ``four_colour``).
+
+    >>> suit_marks("Lead the K♦", four_colour=True)
+    'Lead the K:color[♦]{foreground="#1565c0" background="#fffdf7"}'
+    """
+    if not four_colour:
+        return text
+    for symbol, colour in zip(SUIT_SYMBOLS, suit_colours(True), strict=True):
+        text = text.replace(
+            symbol, f':color[{symbol}]{{foreground="{colour}" background="{CARD_FACE}"}}'
+        )
     return text
 
 
@@ -230,10 +247,7 @@ def voids_html(suits: Sequence[int]) -> str:
     """
     if not suits:
         return '<div class="sp-voids">no known voids</div>'
-    marks = "".join(
-        f'<b class="{"sp-red" if s in RED_SUITS else "sp-black"}">{SUIT_SYMBOLS[s]}</b>'
-        for s in suits
-    )
+    marks = "".join(f'<b class="sp-{SUIT_NAMES[s]}">{SUIT_SYMBOLS[s]}</b>' for s in suits)
     words = " and ".join(SUIT_NAMES[s] for s in suits)
     return (
         f'<div class="sp-voids" title="Known to hold no {words}">'

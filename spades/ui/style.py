@@ -2,7 +2,7 @@
 so the rules below reach card buttons (``card_*``), bid buttons and the table by key.
 
 Colours come from CSS custom properties set by :func:`spades.app.themes.css_variables`
-(the felt, the card back and the beat of the animations), and the card
+(the felt, the card back, the suits' colours and the beat of the animations), and the card
 faces from the rules of :func:`spades.ui.faces.faces_css`, one a card. Every animation
 lasts a fraction of the beat, so it follows the bot speed, and none runs for a player
 whose system asks for reduced motion.
@@ -136,7 +136,10 @@ CSS: Final = """
 .sp-voids { font-size: 0.8rem; }
 .sp-voids b { background: var(--sp-face); color: var(--sp-black); border-radius: 0.25rem;
   padding: 0 0.2rem; margin-left: 0.15rem; font-weight: 700; }
-.sp-voids b.sp-red { color: var(--sp-red); }
+.sp-voids b.sp-clubs { color: var(--sp-clubs); }
+.sp-voids b.sp-diamonds { color: var(--sp-diamonds); }
+.sp-voids b.sp-hearts { color: var(--sp-hearts); }
+.sp-voids b.sp-spades { color: var(--sp-spades); }
 .sp-slot { min-height: 4.6rem; display: flex; align-items: center; }
 .sp-to-act { border-color: var(--sp-to-act); background: rgba(0, 0, 0, 0.18); }
 .sp-winner { border-color: var(--sp-winner); background: rgba(0, 0, 0, 0.18); }
@@ -324,11 +327,18 @@ def deal_css(count: int) -> str:
     )
 
 
-def inject(felt: str = DEFAULT_FELT, back: str = DEFAULT_BACK, beat: float = 0.9) -> None:
-    """Add the table's stylesheet to the page (once a run) for a felt, a back and a beat,
-    with the card faces."""
+def inject(
+    felt: str = DEFAULT_FELT,
+    back: str = DEFAULT_BACK,
+    beat: float = 0.9,
+    *,
+    four_colour: bool = False,
+) -> None:
+    """Add the table's stylesheet to the page (once a run) for a felt, a back, a beat and
+    the deck (four colours, or black and red)."""
     hold = f":root {{ --sp-hold: {TRICK_HOLD}s; }}"
-    st.html(f"<style>{css_variables(felt, back, beat)}{hold}{CSS}{faces_css()}</style>")
+    variables = css_variables(felt, back, beat, four_colour=four_colour)
+    st.html(f"<style>{variables}{hold}{CSS}{faces_css(four_colour=four_colour)}</style>")
 
 
 def highlight(key: str) -> None:
