@@ -18,9 +18,11 @@ from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import table_view
 from spades.app.themes import (
     BLACK_SUIT,
+    BLUE_SUIT,
     CARD_BACKS,
     CARD_FACE,
     FELTS,
+    GREEN_SUIT,
     RED_SUIT,
     contrast_ratio,
 )
@@ -31,6 +33,7 @@ from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.ui.cards import trick_html
 from spades.ui.db import app_site
+from spades.ui.faces import face_url
 from spades.ui.identity import STATE_KEY, Identity
 from spades.ui.sidebar import TRICK_STAY_LABELS
 from spades.ui.table_html import announcement, seat_views, status
@@ -78,9 +81,9 @@ def test_seat_rings_and_the_focus_ring_stand_out_on_every_felt(name: str) -> Non
             assert contrast_ratio(ring, cloth) >= AA_GRAPHICS, (name, ring, cloth)
 
 
-def test_both_suit_colours_pass_wcag_aa_on_the_card_face() -> None:
-    assert contrast_ratio(RED_SUIT, CARD_FACE) >= AA_TEXT
-    assert contrast_ratio(BLACK_SUIT, CARD_FACE) >= AA_TEXT
+def test_every_suit_colour_passes_wcag_aa_on_the_card_face() -> None:
+    for colour in (RED_SUIT, BLACK_SUIT, BLUE_SUIT, GREEN_SUIT):
+        assert contrast_ratio(colour, CARD_FACE) >= AA_TEXT, colour
 
 
 def test_the_contrast_formula_matches_known_wcag_values() -> None:
@@ -265,6 +268,35 @@ def test_a_reopened_game_brings_back_its_players_name_and_table() -> None:
     again = _same_browser(at, query={"game": game_id})
     assert again.text_input(key="player_name").value == "Ada"
     assert again.selectbox(key="felt").value == "royal"
+
+
+def test_the_four_colour_deck_is_off_at_first_and_kept_with_the_player() -> None:
+    at = _app()
+    assert at.toggle(key="four_colour").value is False
+    assert face_url("AD") in _html(at) and face_url("AD", four_colour=True) not in _html(at)
+    at.toggle(key="four_colour").set_value(True).run()
+    page = _html(at)
+    assert face_url("AD", four_colour=True) in page and face_url("AD") not in page
+    assert f"--sp-diamonds: {BLUE_SUIT};" in page and f"--sp-clubs: {GREEN_SUIT};" in page
+    ada = _player(at)
+    assert ada is not None
+    assert app_site().table_prefs(ada) == TablePrefs(four_colour=True, speed="instant")
+    # A hint that names a card draws its suit in the deck's colour.
+    _to_first_card(at)
+    marked = ""
+    while not marked and not play_controller(at).match.hand.is_over:
+        at.button(key="hint").click().run()
+        marked = next((info.body for info in at.info if ":color[" in info.body), "")
+        human_move(at)
+    assert marked, "some hint of the hand names a card"
+    assert not set(re.sub(r":color\[.\]\{[^}]*\}", "", marked)) & set("♣♦♥♠"), marked
+    # The same browser later: the four-colour deck comes back; another starts without it.
+    again = _same_browser(at)
+    assert again.toggle(key="four_colour").value is True
+    assert face_url("AD", four_colour=True) in _html(again)
+    other = AppTest.from_file(PAGE, default_timeout=30)
+    other.run()
+    assert other.toggle(key="four_colour").value is False
 
 
 def test_sound_on_plays_a_wav_clip_after_a_card_and_the_mute_is_remembered() -> None:

@@ -1,6 +1,6 @@
 """The Play page on a phone (390×844, a touch screen) in Chromium: the whole table on the
-first screen, the hand as one fanned row, both teams' scores above the table, and the
-keyboard help only where there is a keyboard."""
+first screen, the hand as one fanned row of card faces (on a desktop too), both teams'
+scores above the table, and the keyboard help only where there is a keyboard."""
 
 from __future__ import annotations
 
@@ -36,21 +36,23 @@ CARD_BUTTONS = "[class*='st-key-card_'] button"
 BOXES = """sel => [...document.querySelectorAll(sel)].filter(e => e.checkVisibility())
   .map(e => { const r = e.getBoundingClientRect();
     return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })"""
+#: How much of a face's width its corner index takes (rank and suit, in the top left corner
+#: of the deck's faces: spades/ui/deck/README.md).
+INDEX_WIDTH = 0.2
 #: Each card of the hand: whether a tap on the part of it left uncovered reaches it, whether
-#: the rank and suit in its corner are left uncovered, and whether it is playable.
-FAN = """() => {
+#: the index in its corner is left uncovered, whether its face is drawn from the deck, and
+#: whether it is playable.
+FAN = """index => {
   const cards = [...document.querySelectorAll("[class*='st-key-card_'] button")]
     .filter(b => b.checkVisibility());
   return cards.map((card, i) => {
     const box = card.getBoundingClientRect();
     const cover = i + 1 < cards.length ? cards[i + 1].getBoundingClientRect().left : box.right;
     const hit = document.elementFromPoint((box.left + cover) / 2, box.top + box.height / 2);
-    const text = document.createRange();
-    text.selectNodeContents(card.querySelector("p"));
-    const corner = text.getBoundingClientRect();
     return {
       tapped: hit !== null && hit.closest("button") === card,
-      corner: corner.left >= box.left && corner.right <= cover && corner.top >= box.top,
+      corner: cover - box.left >= box.width * index,
+      face: getComputedStyle(card).backgroundImage.includes("/_spades/cards/"),
       playable: !card.disabled, top: box.top, height: box.height,
     };
   });
@@ -98,11 +100,13 @@ def _rows(boxes: list[dict[str, float]], within: float) -> int:
 
 
 def _fan(page: Page) -> list[dict[str, Any]]:
-    """The hand's cards, each asserted to be tappable and to show its rank and suit."""
-    cards: list[dict[str, Any]] = page.evaluate(FAN)
+    """The hand's cards, each asserted to be tappable and to show its face and its corner
+    index."""
+    cards: list[dict[str, Any]] = page.evaluate(FAN, INDEX_WIDTH)
     for number, card in enumerate(cards):
         assert card["tapped"], f"card {number + 1} of the hand cannot be tapped"
         assert card["corner"], f"the corner of card {number + 1} of the hand is covered"
+        assert card["face"], f"card {number + 1} of the hand shows no face"
     return cards
 
 
@@ -158,6 +162,21 @@ def test_phone_first_screen_holds_the_hand_while_playing(
             assert max(raised) + 4 <= min(lowered), "the playable cards stand raised"
         page.screenshot(path=str(picture), scale="css")
     assert picture.stat().st_size > 10_000
+
+
+def test_the_hand_is_one_fanned_row_of_card_faces_on_a_desktop(
+    browser: Browser, app_url: str
+) -> None:
+    with _page(browser, app_url, DESKTOP) as page:
+        look_then_ready_to_bid(page)
+        settled(page)
+        cards = _boxes(page, CARD_BUTTONS)
+        assert len(cards) == 13
+        assert _rows(cards, within=3) == 1, "the hand is one row"
+        felt = _boxes(page, ".st-key-table_felt")[0]
+        for card in cards:
+            assert felt["left"] <= card["left"] and card["right"] <= felt["right"], card
+        _fan(page)
 
 
 def test_touch_screen_hides_keyboard_help(browser: Browser, app_url: str) -> None:

@@ -203,8 +203,24 @@ def test_a_table_under_a_base_path_keeps_its_seat_and_hears_its_news(
         ours = {path.split("?")[0] for path in asked if "/_spades/" in path}
         assert {f"{url}/_spades/cookie", f"{url}/_spades/tables/{table_id}/news"} <= ours
         assert all(path.startswith(f"{url}/_spades/") for path in ours), ours
+        _card_faces_served(ann, url)
         ann.reload()
         expect(ann.locator(".st-key-start_table button:visible")).to_be_visible(timeout=WAIT)
+
+
+def _card_faces_served(page: Page, url: str) -> None:
+    """The page's stylesheet names each card's face at the server's route (under the base
+    path), which serves it."""
+    face = page.evaluate(
+        """() => { const card = document.createElement("span");
+          card.className = "sp-card sp-f-QH"; document.body.append(card);
+          const image = getComputedStyle(card).backgroundImage; card.remove(); return image; }"""
+    )
+    found = re.fullmatch(r'url\("([^"]+)"\)', face)
+    assert found and found.group(1).startswith(f"{url}/_spades/cards/"), face
+    reply = page.request.get(found.group(1))
+    assert reply.ok and reply.headers["content-type"] == "image/svg+xml"
+    assert reply.body().startswith(b"<svg")
 
 
 def _move(page: Page) -> None:

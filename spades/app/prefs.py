@@ -1,6 +1,6 @@
-"""Each player's table preferences (felt, card back, sound, volume, void aid, bot speed,
-and the comforts: how long a finished trick stays, forced cards played by themselves, and
-a sound when it is the player's turn).
+"""Each player's table preferences (felt, card back, four-colour deck, sound, volume, void
+aid, bot speed, and the comforts: how long a finished trick stays, forced cards played by
+themselves, and a sound when it is the player's turn).
 
 They belong to the player (:mod:`spades.ui.identity`), not to a display name, and are kept
 in the game store with the player, so two people who both call themselves "You" keep their
@@ -33,6 +33,8 @@ class TablePrefs:
     trick_stay: str = "pace"
     auto_play: bool = False
     turn_sound: bool = False
+    #: Each suit in its own colour (♠ black, ♥ red, ♦ blue, ♣ green).
+    four_colour: bool = False
 
     @classmethod
     def from_dict(cls, data: Any) -> TablePrefs:
@@ -57,6 +59,7 @@ class TablePrefs:
             trick_stay=stay if isinstance(stay, str) and stay in TRICK_STAYS else "pace",
             auto_play=data.get("auto_play") is True,
             turn_sound=data.get("turn_sound") is True,
+            four_colour=data.get("four_colour") is True,
         )
 
 

@@ -12,6 +12,8 @@ import base64
 from dataclasses import dataclass
 from typing import Final
 
+from spades.engine.cards import SUIT_NAMES
+
 
 @dataclass(frozen=True, slots=True)
 class Felt:
@@ -52,6 +54,23 @@ class CardBack:
 CARD_FACE: Final = "#fffdf7"
 BLACK_SUIT: Final = "#1b1b1b"
 RED_SUIT: Final = "#c62828"
+#: The four-colour deck's diamonds and clubs (the faces in ``spades/ui/deck/four-colour``
+#: are drawn in these).
+BLUE_SUIT: Final = "#1565c0"
+GREEN_SUIT: Final = "#2e7d32"
+
+
+def suit_colours(four_colour: bool) -> tuple[str, str, str, str]:
+    """The colour of each suit's marks (clubs, diamonds, hearts, spades): black and red, or
+    the four-colour deck's green, blue, red and black.
+
+    >>> suit_colours(True) == (GREEN_SUIT, BLUE_SUIT, RED_SUIT, BLACK_SUIT)
+    True
+    """
+    if four_colour:
+        return GREEN_SUIT, BLUE_SUIT, RED_SUIT, BLACK_SUIT
+    return BLACK_SUIT, RED_SUIT, RED_SUIT, BLACK_SUIT
+
 
 FELTS: Final[dict[str, Felt]] = {
     felt.name: felt
@@ -181,16 +200,21 @@ def contrast_ratio(first: str, second: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def css_variables(felt_name: str, back_name: str, beat: float) -> str:
-    """The CSS custom properties of a felt, a card back and the animation beat (seconds)."""
+def css_variables(felt_name: str, back_name: str, beat: float, *, four_colour: bool = False) -> str:
+    """The CSS custom properties of a felt, a card back, the animation beat (seconds) and
+    the suits' colours (``--sp-clubs`` … ``--sp-spades``, four with ``four_colour``)."""
     f = felt(felt_name)
     b = card_back(back_name)
+    suits = "".join(
+        f" --sp-{name}: {colour};"
+        for name, colour in zip(SUIT_NAMES, suit_colours(four_colour), strict=True)
+    )
     return (
         ":root {"
         f" --sp-cloth-1: {f.cloth[0]}; --sp-cloth-2: {f.cloth[1]}; --sp-cloth-3: {f.cloth[2]};"
         f" --sp-text: {f.text}; --sp-to-act: {f.to_act}; --sp-winner: {f.winner};"
         f" --sp-badge-text: {f.badge_text}; --sp-focus: {f.focus};"
-        f" --sp-face: {CARD_FACE}; --sp-black: {BLACK_SUIT}; --sp-red: {RED_SUIT};"
+        f" --sp-face: {CARD_FACE}; --sp-black: {BLACK_SUIT};"
         f" --sp-back: {b.css_url()}; --sp-back-border: {b.border};"
-        f" --sp-beat: {beat:.2f}s; }}"
+        f"{suits} --sp-beat: {beat:.2f}s; }}"
     )

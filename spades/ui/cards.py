@@ -2,9 +2,10 @@
 
 The Play page and the tutorial draw cards only through these functions, so a card looks
 the same everywhere. A card button's key starts with ``card_`` (``card_AS`` by default):
-the stylesheet in :mod:`spades.ui.style` gives every such button the look of a card.
-Nothing here knows a rule; the caller says which cards are enabled and why the others
-are not, from the engine.
+the stylesheet in :mod:`spades.ui.style` gives every such button the look of a card, its
+face from the deck (:mod:`spades.ui.faces`), and keeps its text label for assistive
+technology only. Nothing here knows a rule; the caller says which cards are enabled and
+why the others are not, from the engine.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import streamlit as st
 
+from spades.app.themes import CARD_FACE, suit_colours
 from spades.engine.cards import (
     ADDED_BIG_JOKER,
     BIG_JOKER,
@@ -82,13 +84,16 @@ def button_label(card: Card, *, jokers: bool = False) -> str:
 
 
 def card_html(card: Card, *, jokers: bool = False, classes: str = "") -> str:
-    """A face-up card as HTML (styled by ``.sp-card``), for the trick and summaries."""
-    rank, suit, red = _face(card, jokers)
-    colour = " sp-red" if red else ""
+    """A face-up card as HTML, for the trick and summaries: the card's face (``sp-f-AS``,
+    painted by the stylesheet from the chosen deck), named for a screen reader.
+
+    >>> card_html(51).startswith('<span class="sp-card sp-f-AS " title="ace of spades"')
+    True
+    """
     title = html.escape(card_name(card, jokers=jokers))
     return (
-        f'<span class="sp-card{colour} {classes}" title="{title}" role="img" '
-        f'aria-label="{title}"><b>{html.escape(rank)}</b><i>{suit}</i></span>'
+        f'<span class="sp-card sp-f-{card_str(card, jokers=jokers)} {classes}" '
+        f'title="{title}" role="img" aria-label="{title}"></span>'
     )
 
 
@@ -107,6 +112,22 @@ def spoken(text: str) -> str:
     """
     for symbol, name in zip(SUIT_SYMBOLS, SUIT_NAMES, strict=True):
         text = text.replace(symbol, name)
+    return text
+
+
+def suit_marks(text: str, *, four_colour: bool) -> str:
+    """Markdown ``text`` with each suit symbol in its colour of the four-colour deck, on the
+    card face's colour (``text`` as it is without ``four_colour``).
+
+    >>> suit_marks("Lead the K♦", four_colour=True)
+    'Lead the K:color[♦]{foreground="#1565c0" background="#fffdf7"}'
+    """
+    if not four_colour:
+        return text
+    for symbol, colour in zip(SUIT_SYMBOLS, suit_colours(True), strict=True):
+        text = text.replace(
+            symbol, f':color[{symbol}]{{foreground="{colour}" background="{CARD_FACE}"}}'
+        )
     return text
 
 
@@ -227,10 +248,7 @@ def voids_html(suits: Sequence[int]) -> str:
     """
     if not suits:
         return '<div class="sp-voids">no known voids</div>'
-    marks = "".join(
-        f'<b class="{"sp-red" if s in RED_SUITS else "sp-black"}">{SUIT_SYMBOLS[s]}</b>'
-        for s in suits
-    )
+    marks = "".join(f'<b class="sp-{SUIT_NAMES[s]}">{SUIT_SYMBOLS[s]}</b>' for s in suits)
     words = " and ".join(SUIT_NAMES[s] for s in suits)
     return (
         f'<div class="sp-voids" title="Known to hold no {words}">'

@@ -359,7 +359,7 @@ def _seat_buttons(info: TableInfo, *, seated: bool) -> None:
 
 def _table_page(table_id: str) -> None:
     look = sidebar.table_prefs()
-    style.inject(look.felt, look.back, PACE)
+    style.inject(look.felt, look.back, PACE, four_colour=look.four_colour)
     st.header("A shared table")
     fragment = st.fragment(run_every=POLL_SECONDS)(_table_body)
     fragment(table_id)

@@ -33,8 +33,6 @@ SCRIPT: Final = """
 (() => {
   if (window.spadesQuick) return;
   const doc = window.document;
-  const SUITS = { S: ["\\u2660", false], H: ["\\u2665", true], D: ["\\u2666", true],
-                  C: ["\\u2663", false] };
   let pending = null;
   const mark = () => doc.querySelector(".sp-run");
   const keyOf = (element, prefix) => {
@@ -43,16 +41,11 @@ SCRIPT: Final = """
     }
     return null;
   };
+  // The stylesheet paints the card's face (spades.ui.faces), as it does the server's.
   const faceOf = (code) => {
     const card = doc.createElement("span");
-    let rank = code[0] === "T" ? "10" : code[0];
-    let [suit, red] = SUITS[code[1]] || ["\\u2605", code === "BJ"];
-    if (code === "BJ" || code === "LJ") { rank = code; suit = "\\u2605"; }
-    card.className = "sp-card sp-fresh" + (red ? " sp-red" : "");
+    card.className = "sp-card sp-fresh sp-f-" + code;
     card.setAttribute("aria-hidden", "true");
-    const b = doc.createElement("b"); b.textContent = rank;
-    const i = doc.createElement("i"); i.textContent = suit;
-    card.append(b, i);
     return card;
   };
   const hide = (selector) => {

@@ -14,9 +14,9 @@ the preset picked before it. Nothing then ever rewrites a widget the browser sho
 preset that wrote the options' widget state from the server was undone by the browser,
 which sent the values it still showed back with its next rerun.
 
-The felt, the card back, sound, volume and the void-tracking aid are the player's own
-(:mod:`spades.app.prefs`): they apply at once and are saved with the player (whoever is at
-this browser, not whoever shares their name) whenever one changes.
+The felt, the card back, the four-colour deck, sound, volume and the void-tracking aid are
+the player's own (:mod:`spades.app.prefs`): they apply at once and are saved with the
+player (whoever is at this browser, not whoever shares their name) whenever one changes.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ PREF_KEYS: Final = {
     "volume": "sound_volume",
     "voids": "show_voids",
     "speed": "speed",
+    "four_colour": "four_colour",
     "trick_stay": "trick_stay",
     "auto_play": "auto_play",
     "turn_sound": "turn_sound",
@@ -224,6 +225,13 @@ def _table_widgets() -> None:
         format_func=lambda name: CARD_BACKS[name].label,
         key=PREF_KEYS["back"],
         on_change=_save_prefs,
+    )
+    st.toggle(
+        "Four-colour deck",
+        value=saved.four_colour,
+        key=PREF_KEYS["four_colour"],
+        on_change=_save_prefs,
+        help="Each suit in its own colour: ♠ black, ♥ red, ♦ blue, ♣ green.",
     )
     st.toggle(
         "Show known voids",

@@ -2,9 +2,10 @@
 so the rules below reach card buttons (``card_*``), bid buttons and the table by key.
 
 Colours come from CSS custom properties set by :func:`spades.app.themes.css_variables`
-(the felt, the card back and the beat of the animations). Every animation lasts a
-fraction of the beat, so it follows the bot speed, and none runs for a player whose
-system asks for reduced motion.
+(the felt, the card back, the suits' colours and the beat of the animations), and the card
+faces from the rules of :func:`spades.ui.faces.faces_css`, one a card. Every animation
+lasts a fraction of the beat, so it follows the bot speed, and none runs for a player
+whose system asks for reduced motion.
 """
 
 from __future__ import annotations
@@ -15,59 +16,74 @@ import streamlit as st
 
 from spades.app.play import TRICK_HOLD
 from spades.app.themes import DEFAULT_BACK, DEFAULT_FELT, css_variables
+from spades.ui.faces import faces_css
 
 CSS: Final = """
+/* A card button shows the card's face from the deck (--sp-img, named per card by
+   spades.ui.faces); its text label is kept for assistive technology only. */
 [class*="st-key-card_"] button {
-  min-width: 2.55rem; width: 2.55rem; height: 3.9rem; padding: 0.1rem 0.15rem;
-  background: var(--sp-face); color: var(--sp-black); border: 1px solid #8a8a8a;
-  border-radius: 0.45rem; box-shadow: 0 1px 3px rgba(0, 0, 0, 0.35);
+  min-width: 3.6rem; width: 3.6rem; height: 5.04rem; padding: 0;
+  background-color: var(--sp-face); background-image: var(--sp-img);
+  background-size: 100% 100%; background-repeat: no-repeat;
+  color: var(--sp-black); border: 1px solid #8a8a8a;
+  border-radius: 0.45rem; box-shadow: -1px 1px 3px rgba(0, 0, 0, 0.35);
   transition: transform calc(var(--sp-beat) * 0.15) ease;
 }
-[class*="st-key-card_"] button p { font-size: 1.15rem; font-weight: 700; line-height: 1.1; }
-[class*="st-key-card_"] button [data-testid="stMarkdownColoredText"],
-[class*="st-key-card_"] button span[style*="color"] { color: var(--sp-red) !important; }
-.st-key-hand, .st-key-hand_waiting { gap: 0.22rem; }
-/* Three players hold up to 18 cards: past 13 the hand fans out to stay one row, each card
-   covering the right of the one before but its rank and suit; dimmed cards are drawn solid
-   so that none shows through another. */
-:is(.st-key-hand, .st-key-hand_waiting):has(> :nth-child(14)) { flex-wrap: nowrap; gap: 0; }
-:is(.st-key-hand, .st-key-hand_waiting):has(> :nth-child(14)) > [class*="st-key-card_"] {
-  position: relative; flex: 1 1 0; min-width: 0; max-width: 2.8rem;
+[class*="st-key-card_"] button p {
+  position: absolute; width: 1px; height: 1px; margin: 0; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap;
 }
-:is(.st-key-hand, .st-key-hand_waiting):has(> :nth-child(14)) > [class*="st-key-card_"]:last-child {
+/* The hand is one fanned row: each card but the last gets an equal share of the row (its
+   own width and a gap at most), and the next card covers the rest of it but never its
+   corner index. The playable cards stand raised. */
+.st-key-hand, .st-key-hand_waiting { flex-wrap: nowrap; gap: 0; padding-top: 0.6rem; }
+:is(.st-key-hand, .st-key-hand_waiting) > [class*="st-key-card_"] {
+  position: relative; flex: 1 1 0; min-width: 0; max-width: 3.85rem;
+}
+:is(.st-key-hand, .st-key-hand_waiting) > [class*="st-key-card_"]:last-child {
   flex: none; max-width: none;
 }
-.st-key-hand:has(> :nth-child(14)) [class*="st-key-card_"] button:disabled {
-  opacity: 1; background: #c9c4b7;
+/* Each card starts where its share of the row starts (Streamlit puts a button with a help
+   text at the end of its box, in an inline style). */
+:is(.st-key-hand, .st-key-hand_waiting) > [class*="st-key-card_"] .stTooltipHoverTarget {
+  justify-content: flex-start !important;
 }
+.st-key-hand [class*="st-key-card_"] button:enabled { transform: translateY(-0.6rem); }
 .st-key-bids { gap: 0.3rem; }
 .st-key-bids button { min-width: 2.3rem; padding: 0.2rem 0.45rem; }
 [class*="st-key-card_"] button:enabled:hover, [class*="st-key-card_"] button:enabled:focus-visible {
   transform: translateY(-0.45rem); border-color: var(--sp-cloth-2);
 }
+.st-key-hand [class*="st-key-card_"] button:enabled:is(:hover, :focus-visible) {
+  transform: translateY(-1rem);
+}
 [class*="st-key-card_"] button:enabled:is(:hover, :focus, :active) {
-  background: var(--sp-face); color: var(--sp-black);
+  background-color: var(--sp-face); color: var(--sp-black);
 }
 [class*="st-key-card_"] button:focus-visible, .st-key-bids button:focus-visible,
 .st-key-blind button:focus-visible, .st-key-controls button:focus-visible {
   outline: 3px solid var(--sp-focus); outline-offset: 2px;
   box-shadow: 0 0 0 6px rgba(0, 0, 0, 0.55);
 }
-[class*="st-key-card_"] button:disabled { opacity: 0.45; background: #e6e2d8; }
-.st-key-hand_waiting [class*="st-key-card_"] button:disabled {
-  opacity: 0.95; background: var(--sp-face); color: var(--sp-black); cursor: wait;
+/* A card that cannot be played is greyed and faded, drawn solid so that none shows through
+   another in the fan; while the hand only waits, the cards are shown plainly. */
+[class*="st-key-card_"] button:disabled,
+[class*="st-key-card_"] button:disabled:is(:hover, :active) {
+  opacity: 1; background-color: #c4bfb3; filter: grayscale(0.65) brightness(0.9);
 }
-.st-key-hand_waiting [class*="st-key-card_"] button:disabled p { color: var(--sp-black); }
+.st-key-hand_waiting [class*="st-key-card_"] button:disabled,
+.st-key-hand_waiting [class*="st-key-card_"] button:disabled:is(:hover, :active) {
+  background-color: var(--sp-face); filter: none; color: var(--sp-black); cursor: wait;
+}
 .sp-row { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: flex-end; }
 .sp-card {
-  display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
-  width: 2.8rem; height: 4rem; background: var(--sp-face); color: var(--sp-black);
+  display: inline-block; width: 3.2rem; height: 4.48rem; background: var(--sp-face);
   border: 1px solid #8a8a8a; border-radius: 0.45rem; box-shadow: 0 1px 3px rgba(0,0,0,.35);
-  font-size: 1.2rem; line-height: 1.1;
 }
-.sp-card b { font-weight: 700; } .sp-card i { font-style: normal; font-size: 1.35rem; }
-.sp-card.sp-red { color: var(--sp-red); }
-.sp-card.sp-small { width: 2.5rem; height: 3.5rem; font-size: 1rem; }
+.sp-card:not(.sp-back) {
+  background-image: var(--sp-img); background-size: 100% 100%; background-repeat: no-repeat;
+}
+.sp-card.sp-small { width: 2.5rem; height: 3.5rem; }
 .sp-card.sp-back {
   background-color: var(--sp-cloth-3); background-image: var(--sp-back);
   border: 3px solid var(--sp-face); outline: 1px solid var(--sp-back-border);
@@ -120,8 +136,11 @@ CSS: Final = """
 .sp-voids { font-size: 0.8rem; }
 .sp-voids b { background: var(--sp-face); color: var(--sp-black); border-radius: 0.25rem;
   padding: 0 0.2rem; margin-left: 0.15rem; font-weight: 700; }
-.sp-voids b.sp-red { color: var(--sp-red); }
-.sp-slot { min-height: 4.1rem; display: flex; align-items: center; }
+.sp-voids b.sp-clubs { color: var(--sp-clubs); }
+.sp-voids b.sp-diamonds { color: var(--sp-diamonds); }
+.sp-voids b.sp-hearts { color: var(--sp-hearts); }
+.sp-voids b.sp-spades { color: var(--sp-spades); }
+.sp-slot { min-height: 4.6rem; display: flex; align-items: center; }
 .sp-to-act { border-color: var(--sp-to-act); background: rgba(0, 0, 0, 0.18); }
 .sp-winner { border-color: var(--sp-winner); background: rgba(0, 0, 0, 0.18); }
 .sp-badge {
@@ -216,10 +235,9 @@ CSS: Final = """
   .sp-stats, .sp-voids { font-size: 0.7rem; line-height: 1.2; }
   .sp-marker { font-size: 0.68rem; line-height: 1.2; }
   .sp-trump { font-size: 1.2rem; line-height: 1; }
-  .sp-card { width: 2.1rem; height: 3rem; font-size: 0.9rem; }
-  .sp-card i { font-size: 1.1rem; }
+  .sp-card { width: 2.5rem; height: 3.5rem; }
   .sp-card.sp-mini { width: 0.95rem; height: 1.35rem; border-width: 2px; }
-  .sp-slot { min-height: 3.05rem; }
+  .sp-slot { min-height: 3.55rem; }
   .st-key-status p { font-size: 0.92rem; line-height: 1.25; }
   .st-key-bids { gap: 0.25rem; }
   .st-key-bids > * { flex: 1 1 calc((100% - 1.5rem) / 7); min-width: 0; }
@@ -227,35 +245,12 @@ CSS: Final = """
   .st-key-bids:has(> :nth-child(15)) > * { flex-basis: calc((100% - 2rem) / 9); }
   .st-key-bids .stButton, .st-key-bids button { width: 100%; }
   .st-key-bids button { min-width: 0; min-height: 2.5rem; padding: 0.1rem; }
-  /* The hand fans out: each card but the last gets an equal share of the row and the
-     next card covers the rest of it, so its top-left corner (rank and suit) shows. */
-  .st-key-hand, .st-key-hand_waiting {
-    flex-wrap: nowrap; gap: 0; justify-content: center; padding-top: 0.6rem;
+  /* The hand's fan fills the phone's width, the cards a size smaller. */
+  .st-key-hand, .st-key-hand_waiting { justify-content: center; }
+  :is(.st-key-hand, .st-key-hand_waiting) > [class*="st-key-card_"] { max-width: 3.1rem; }
+  [class*="st-key-card_"] button {
+    min-width: 2.9rem; width: 2.9rem; height: 4.06rem; border-radius: 0.4rem;
   }
-  .st-key-hand > [class*="st-key-card_"], .st-key-hand_waiting > [class*="st-key-card_"] {
-    position: relative; flex: 1 1 0; min-width: 0; max-width: 3rem;
-  }
-  .st-key-hand > [class*="st-key-card_"]:last-child,
-  .st-key-hand_waiting > [class*="st-key-card_"]:last-child { flex: none; max-width: none; }
-  [class*="st-key-card_"] button { min-width: 2.15rem; width: 2.15rem; height: 3.3rem; }
-  [class*="st-key-card_"] button p { font-size: 1rem; }
-  :is(.st-key-hand, .st-key-hand_waiting) [class*="st-key-card_"] button {
-    min-width: 2.75rem; width: 2.75rem; height: 4.2rem; padding: 0.15rem 0.2rem;
-    align-items: flex-start; justify-content: flex-start; border-radius: 0.4rem;
-    box-shadow: -1px 0 3px rgba(0, 0, 0, 0.35);
-  }
-  :is(.st-key-hand, .st-key-hand_waiting) [class*="st-key-card_"] button > div {
-    justify-content: flex-start;
-  }
-  :is(.st-key-hand, .st-key-hand_waiting) [class*="st-key-card_"] button p {
-    font-size: 0.9rem; line-height: 1; letter-spacing: -0.04em; white-space: nowrap;
-  }
-  /* Overlapping cards must not show through each other: the unplayable ones are dimmed
-     with a solid colour, and the playable ones stand raised. */
-  .st-key-hand_waiting [class*="st-key-card_"] button:disabled { opacity: 1; }
-  .st-key-hand [class*="st-key-card_"] button:disabled { opacity: 1; background: #c9c4b7; }
-  .st-key-hand [class*="st-key-card_"] button:disabled p { color: #4d4d4d; }
-  .st-key-hand [class*="st-key-card_"] button:enabled { transform: translateY(-0.6rem); }
   .st-key-hand_hidden .sp-row { flex-wrap: nowrap; gap: 0; justify-content: center; }
   .st-key-hand_hidden .sp-card { width: 2.75rem; height: 3.85rem; }
   .st-key-hand_hidden .sp-card + .sp-card { margin-left: -1.2rem; }
@@ -332,10 +327,18 @@ def deal_css(count: int) -> str:
     )
 
 
-def inject(felt: str = DEFAULT_FELT, back: str = DEFAULT_BACK, beat: float = 0.9) -> None:
-    """Add the table's stylesheet to the page (once a run) for a felt, a back and a beat."""
+def inject(
+    felt: str = DEFAULT_FELT,
+    back: str = DEFAULT_BACK,
+    beat: float = 0.9,
+    *,
+    four_colour: bool = False,
+) -> None:
+    """Add the table's stylesheet to the page (once a run) for a felt, a back, a beat and
+    the deck (four colours, or black and red)."""
     hold = f":root {{ --sp-hold: {TRICK_HOLD}s; }}"
-    st.html(f"<style>{css_variables(felt, back, beat)}{hold}{CSS}</style>")
+    variables = css_variables(felt, back, beat, four_colour=four_colour)
+    st.html(f"<style>{variables}{hold}{CSS}{faces_css(four_colour=four_colour)}</style>")
 
 
 def highlight(key: str) -> None:

@@ -52,6 +52,7 @@ from spades.ui.cards import (
     hidden_hand,
     side_panel,
     spoken,
+    suit_marks,
     trick_cards_html,
     trick_view,
 )
@@ -188,11 +189,11 @@ def _on_continue(game_id: str) -> None:
 
 
 # -------------------------------------------------------------------- pieces
-def _notice(notice: Notice | None) -> None:
+def _notice(notice: Notice | None, *, four_colour: bool) -> None:
     if notice is None:
         return
     show = {"info": st.info, "warning": st.warning, "error": st.error}[notice.kind]
-    show(safe.md(notice.text, limit=400))
+    show(suit_marks(safe.md(notice.text, limit=400), four_colour=four_colour))
 
 
 def _bid_button_label(name: str, why: str | None) -> str:
@@ -288,12 +289,13 @@ def _controls(view: TableView, on: TableHandlers) -> None:
             )
 
 
-def _hint(view: TableView) -> None:
+def _hint(view: TableView, look: TablePrefs) -> None:
     advice = view.hint
     if advice is None:
         return
     # The reason starts with the suggestion itself ("Bid 3: …", "Play the A♠: …").
-    st.info(safe.md(advice.reason, limit=300), icon=":material/lightbulb:")
+    reason = suit_marks(safe.md(advice.reason, limit=300), four_colour=look.four_colour)
+    st.info(reason, icon=":material/lightbulb:")
     action = advice.action
     bid = bid_of(action)
     card = action_card(action)
@@ -305,7 +307,7 @@ def _hint(view: TableView) -> None:
         style.highlight("bid_blind_nil")
 
 
-def _exchange_note(view: TableView) -> None:
+def _exchange_note(view: TableView, look: TablePrefs) -> None:
     """Which cards the human passed to and got from the partner in the exchange."""
     obs = view.obs
     if not obs.passed:
@@ -315,7 +317,7 @@ def _exchange_note(view: TableView) -> None:
     if obs.received:
         got = ", ".join(card_label(c, jokers=view.jokers) for c in obs.received)
         text += f" and get {got}"
-    st.caption(text + ".")
+    st.caption(suit_marks(text + ".", four_colour=look.four_colour))
 
 
 def _last_trick(view: TableView) -> None:
@@ -371,10 +373,10 @@ def draw_table(view: TableView, on: TableHandlers, look: TablePrefs) -> None:
     left, right = st.columns([3, 1], gap="medium")
     with left:
         _felt(view, look, on)
-        _notice(view.notice)
-        _hint(view)
+        _notice(view.notice, four_colour=look.four_colour)
+        _hint(view, look)
         if not view.read_only:
-            _exchange_note(view)
+            _exchange_note(view, look)
         _controls(view, on)
         _last_trick(view)
     with right:
@@ -393,7 +395,8 @@ def _felt(view: TableView, look: TablePrefs, on: TableHandlers) -> None:
             gather_to=held.winner if held is not None and view.held_winner == "taken" else None,
         )
         with st.container(key="status"):
-            st.markdown(f"**{safe.md(status(view), limit=200)}**")
+            line = suit_marks(safe.md(status(view), limit=200), four_colour=look.four_colour)
+            st.markdown(f"**{line}**")
         labels = _own_seat(view, on)
         with st.container(key="keys"):
             st.caption(keyboard.HELP)
@@ -610,11 +613,11 @@ def render() -> None:
     controller.set_pace(chosen.pace)
     look = sidebar.table_prefs()
     controller.set_comforts(trick_stay=look.trick_stay, auto_play=look.auto_play)
-    style.inject(look.felt, look.back, controller.interval)
+    style.inject(look.felt, look.back, controller.interval, four_colour=look.four_colour)
     if controller.pace == "instant":
         controller.run_bots()
     if controller.match.is_over and not controller.hold:
-        _notice(controller.notice)
+        _notice(controller.notice, four_colour=look.four_colour)
         _match_over(controller)
         return
     _resume_offer(controller)
