@@ -637,7 +637,12 @@ class HandState:
         if self.phase is not Phase.BIDDING:
             return "The bidding is over"
         if action == LOOK:
-            return None if not self.looked[seat] else "You have already looked at your cards"
+            if not self.looked[seat]:
+                return None
+            if not self.eligible[seat]:
+                # Looking turns blind nil down; a seat never offered it holds its cards.
+                return "There is no blind nil to turn down: your cards are already in your hand"
+            return "You have already looked at your cards"
         if action == BLIND_NIL:
             if not self.rules.blind_nil:
                 return "Blind nil is not played at this table"
