@@ -511,7 +511,7 @@ def play_random_match(rules: Rules, seed: int, *, views: bool) -> Match:
             before = snapshot(hand)
             copy.apply(action)
             assert snapshot(hand) == before  # the clone is independent
-        result = match.apply(action)
+        result = match.apply(action).result
         if result is None:
             continue
         check_hand(match.finished[-1], rules)

@@ -26,7 +26,7 @@ the textbook approximation players use at the table; it ignores what the bids su
 ...     "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C")]
 >>> h = HandState.from_hands(Rules(), hands, dealer=3)
 >>> for b in (13, 0, 0, 0):
-...     h.apply(bid_action(b))
+...     event = h.apply(bid_action(b))
 >>> k = Knowledge(h.observation(0))
 >>> k.is_master(parse_card("AS")), k.need(0), k.nil_alive(1)
 (True, 13, True)

@@ -84,9 +84,9 @@ def solve(state: HandState) -> Solution:
     >>> from spades.engine.cards import bid_action
     >>> h = HandState.deal(Rules(), dealer=0, seed=4)
     >>> for _ in range(4):
-    ...     h.apply(bid_action(3))
+    ...     event = h.apply(bid_action(3))
     >>> while len(h.tricks) < 10:
-    ...     h.apply(h.legal_actions()[0])
+    ...     event = h.apply(h.legal_actions()[0])
     >>> solution = solve(h)
     >>> sum(solution.tricks), solution.card in h.legal_actions()
     (3, True)

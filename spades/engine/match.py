@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from spades.engine.cards import Action, Seat
+from spades.engine.events import Event
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
 from spades.engine.scoring import HandResult, Outcome, match_outcome
@@ -55,6 +56,7 @@ class Match:
         "scores",
         "bags",
         "history",
+        "events",
         "outcome",
     )
 
@@ -67,6 +69,8 @@ class Match:
     scores: tuple[int, int]
     bags: tuple[int, int]
     history: list[Action]
+    #: What each action of every hand did, in order (see :class:`Event`).
+    events: list[Event]
     outcome: Outcome
 
     def __init__(self, rules: Rules, *, seed: int) -> None:
@@ -83,6 +87,7 @@ class Match:
         self.scores = zeros
         self.bags = zeros
         self.history = []
+        self.events = []
         self.outcome = Outcome(False, None, "")
         self.hand = self._deal()
 
@@ -145,19 +150,21 @@ class Match:
         """What ``seat`` may know of the current hand (the last one once the match is over)."""
         return self.hand.observation(seat)
 
-    def apply(self, action: Action) -> HandResult | None:
-        """Apply an action to the current hand; returns the result when it ends the hand.
+    def apply(self, action: Action) -> Event:
+        """Apply an action to the current hand and return what happened (also kept in
+        :attr:`events`): the event holds the hand's result when the action ends it.
 
         Raises ``IllegalAction`` (and changes nothing) for an illegal action, and
         ``ValueError`` once the match is over.
         """
         if self.is_over:
             raise ValueError("the match is over")
-        self.hand.apply(action)
+        event = self.hand.apply(action)
         self.history.append(action)
-        if not self.hand.is_over:
-            return None
-        result = self.hand.result()
+        self.events.append(event)
+        result = event.result
+        if result is None:
+            return event
         self.finished.append(self.hand)
         self.results.append(result)
         sides = result.sides
@@ -170,7 +177,7 @@ class Match:
         self.outcome = match_outcome(self.rules, self.scores, self.outcome.out)
         if not self.outcome.over:
             self.hand = self._deal()
-        return result
+        return event
 
     def places(self) -> tuple[int, ...]:
         """Each side's place at the end of the match, 1 the winner's: the sides still in by

@@ -6,7 +6,7 @@ wrong raises :class:`RecordError` naming what and where; nothing is half-loaded.
 
 >>> from spades.engine.rules import Rules
 >>> m = Match(Rules(), seed=1)
->>> m.apply(m.legal_actions()[0])
+>>> event = m.apply(m.legal_actions()[0])
 >>> text = dumps(GameRecord.of(m))
 >>> loads(text).match.history == m.history
 True

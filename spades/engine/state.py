@@ -2,7 +2,8 @@
 
 All legality lives here. ``legal_actions()`` lists the moves, ``verify(action)`` raises
 :class:`IllegalAction` with a reason, ``can(action)`` asks the same question, and
-``apply(action)`` makes the move (or raises and leaves the state as it was).
+``apply(action)`` makes the move and returns what happened, an
+:class:`~spades.engine.events.Event` (or raises and leaves the state as it was).
 ``apply_fast`` is the unchecked path the bots' playouts vouch for.
 
 The module is long because it is one thing: :class:`HandState` is where every rule of a
@@ -14,11 +15,11 @@ hand is stated once (the deck and the play rule below it live in :mod:`spades.en
 >>> h.current_player, h.phase.name
 (0, 'BIDDING')
 >>> for seat in range(4):
-...     h.apply(bid_action(3))
+...     event = h.apply(bid_action(3))
 >>> h.phase.name, h.current_player
 ('PLAYING', 0)
->>> h.apply(h.legal_actions()[0]); len(h.trick)
-1
+>>> h.apply(h.legal_actions()[0]).seat, len(h.trick)
+(0, 1)
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from spades.engine.deck import deck_for as deck_for
 from spades.engine.deck import legal_play_mask as legal_play_mask
 from spades.engine.deck import play_order
 from spades.engine.deck import trick_winner as trick_winner
+from spades.engine.events import Event
 from spades.engine.observation import Observation
 from spades.engine.observation import Phase as Phase
 from spades.engine.rules import Rules
@@ -97,8 +99,9 @@ class IllegalAction(ValueError):
 
 
 #: ``Trick(leader, cards, winner)`` from one tuple, without the Python-level constructor
-#: (a trick is made 13 times a hand).
+#: (a trick is made 13 times a hand), and an :class:`Event` likewise (one an action).
 _new_trick: Final = partial(tuple.__new__, Trick)
+_new_event: Final = partial(tuple.__new__, Event)
 
 
 @lru_cache(maxsize=4096)
@@ -244,6 +247,7 @@ class HandState:
         "broken",
         "played",
         "history",
+        "events",
         "claimed_by",
         "seat_count",
         "seat_after",
@@ -279,6 +283,8 @@ class HandState:
     broken: bool
     played: Mask
     history: list[Action]
+    #: What each action did, in order (see :class:`~spades.engine.events.Event`).
+    events: list[Event]
     claimed_by: Seat | None
     seat_count: int
     seat_after: tuple[Seat, ...]
@@ -434,6 +440,7 @@ class HandState:
         self.broken = False
         self.played = 0
         self.history = []
+        self.events = []
         self.claimed_by = None
         self.seat_count = n
         self.hand_size = rules.hand_size
@@ -480,6 +487,7 @@ class HandState:
         other.broken = self.broken
         other.played = self.played
         other.history = self.history[:]
+        other.events = self.events[:]
         other.claimed_by = self.claimed_by
         other.seat_count = self.seat_count
         other.seat_after = self.seat_after
@@ -752,49 +760,50 @@ class HandState:
         return None
 
     # ------------------------------------------------------------------ actions
-    def apply(self, action: Action) -> None:
-        """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
+    def apply(self, action: Action) -> Event:
+        """Apply a legal action and return what happened (also kept in :attr:`events`), or
+        raise :class:`IllegalAction` and change nothing."""
         if (
             type(action) is int
             and 0 <= action < NUM_ACTIONS
             and (self._legal if self._legal >= 0 else self._legal_mask()) >> action & 1
         ):
             if action < NUM_CARDS:
-                self._play(action)
-                return
+                return self._play(action, action)
             if self.phase is not _PLAYING:  # in the play the bits above are the jokers
                 if action < EXCHANGE_BASE or action > CLAIM:
-                    self._bid(action)
-                else:
-                    self._pass(action - EXCHANGE_BASE)
-                return
+                    return self._bid(action)
+                return self._pass(action - EXCHANGE_BASE)
         self.verify(action)  # raises unless the action is a sound claim or plays a joker
         if action == CLAIM:
-            self._claim()
-        else:
-            self._play_joker(action)
+            return self._claim()
+        return self._play(action, action - JOKER_PLAY_BASE + NUM_CARDS)
 
-    def apply_fast(self, action: Action) -> None:
+    def apply_fast(self, action: Action) -> Event:
         """Apply an action the caller knows is legal (the bots' fast path)."""
         if action < NUM_CARDS:
-            self._play(action)
-        elif action == CLAIM:
-            self._claim()
-        elif action >= JOKER_PLAY_BASE:
-            self._play_joker(action)
-        elif action < EXCHANGE_BASE or action > CLAIM:
-            self._bid(action)
-        else:
-            self._pass(action - EXCHANGE_BASE)
+            return self._play(action, action)
+        if action == CLAIM:
+            return self._claim()
+        if action >= JOKER_PLAY_BASE:
+            return self._play(action, action - JOKER_PLAY_BASE + NUM_CARDS)
+        if action < EXCHANGE_BASE or action > CLAIM:
+            return self._bid(action)
+        return self._pass(action - EXCHANGE_BASE)
 
-    def _bid(self, action: Action) -> None:
+    def _logged(self, event: Event) -> Event:
+        self.history.append(event.action)
+        self.events.append(event)
+        return event
+
+    def _bid(self, action: Action) -> Event:
         seat = self.current
         assert seat is not None
         self._legal = -1
-        self.history.append(action)
+        event = self._logged(_new_event((seat, action, None, None)))
         if action == LOOK:
             self.looked[seat] = True
-            return
+            return event
         self.looked[seat] = True
         if action == BLIND_NIL:
             self.bids[seat] = 0
@@ -803,7 +812,7 @@ class HandState:
             self.bids[seat] = action - BID_BASE if action < CLAIM else action - HIGH_BID_BASE + 14
         if seat != self.dealer:
             self.current = self.seat_after[seat]
-            return
+            return event
         if self.rules.blind_nil_exchange:
             teams: set[int] = set()
             for s in range(4):
@@ -818,11 +827,12 @@ class HandState:
         else:
             self.phase = Phase.PLAYING
             self.current = self.leader
+        return event
 
-    def _pass(self, card: Card) -> None:
+    def _pass(self, card: Card) -> Event:
         self._legal = -1
         seat = self.exchange_queue.pop(0)
-        self.history.append(EXCHANGE_BASE + card)
+        event = self._logged(_new_event((seat, EXCHANGE_BASE + card, None, None)))
         self.passes[seat].append(card)
         mate = partner(seat)
         if len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2:
@@ -834,12 +844,14 @@ class HandState:
         else:
             self.phase = Phase.PLAYING
             self.current = self.leader
+        return event
 
-    def _play(self, card: Card) -> None:
+    def _play(self, action: Action, card: Card) -> Event:
+        """Play ``card`` by ``action`` (its id, but for the jokers of the 54-card deck, whose
+        ids are other actions')."""
         seat = self.current
         assert seat is not None
         self._legal = -1
-        self.history.append(card)
         bit = 1 << card
         self.hands[seat] ^= bit
         self.played |= bit
@@ -853,23 +865,19 @@ class HandState:
         trick.append(card)
         if len(trick) < self.trick_size:
             self.current = self.seat_after[seat]
-            return
+            return self._logged(_new_event((seat, action, None, None)))
         winner = self.win_seat
-        self.tricks.append(_new_trick((self.leader, tuple(trick), winner, self.out)))
+        done = _new_trick((self.leader, tuple(trick), winner, self.out))
+        self.tricks.append(done)
         self.tricks_won[winner] += 1
         self.trick = []
         self.leader = winner
-        if len(self.tricks) == self.hand_size:
-            self.phase = Phase.OVER
-            self.current = None
-        else:
+        if len(self.tricks) < self.hand_size:
             self.current = winner
-
-    def _play_joker(self, action: Action) -> None:
-        """Play a joker of the 54-card deck, recording the action that plays it (its
-        card id is another action's)."""
-        self._play(action - JOKER_PLAY_BASE + NUM_CARDS)
-        self.history[-1] = action
+            return self._logged(_new_event((seat, action, done, None)))
+        self.phase = Phase.OVER
+        self.current = None
+        return self._logged(_new_event((seat, action, done, self._score())))
 
     # -------------------------------------------------------------------- claim
     def can_claim(self) -> bool:
@@ -938,23 +946,29 @@ class HandState:
             return False
         return deck.power[card] > self._top(unseen, suit)
 
-    def _claim(self) -> None:
+    def _claim(self) -> Event:
         seat = self.current
         assert seat is not None
         self._legal = -1
-        self.history.append(CLAIM)
         remaining = self.hand_size - len(self.tricks)
         self.tricks_won[seat] += remaining
         self.claimed_by = seat
         self.trick = []
         self.phase = Phase.OVER
         self.current = None
+        return self._logged(_new_event((seat, CLAIM, None, self._score())))
 
     # ------------------------------------------------------------------ results
     def result(self) -> HandResult:
-        """The scored hand. Raises ``ValueError`` before the hand is over."""
-        if self.phase is not Phase.OVER:
+        """The scored hand, as the event of its last action holds it. Raises
+        ``ValueError`` before the hand is over."""
+        result = self.events[-1].result if self.phase is Phase.OVER else None
+        if result is None:
             raise ValueError("the hand is not over yet")
+        return result
+
+    def _score(self) -> HandResult:
+        """Score the hand that has just ended."""
         bids = self.bids  # every seat has bid by now: `or 0` only tells the type checker
         if not self.rules.partnerships:
             return score_players(
