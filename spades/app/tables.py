@@ -55,6 +55,7 @@ from spades.engine.deck import Trick
 from spades.engine.match import Match
 from spades.engine.observation import Observation, Phase
 from spades.engine.rules import Rules
+from spades.engine.scoring import Outcome
 from spades.engine.state import IllegalAction
 from spades.store import StaleWrite, Store, StoreError, StoreUnavailable
 from spades.store.checks import tidy_name
@@ -154,7 +155,7 @@ class SharedView:
     own: Observation | None
     #: The match's scores so far, and its outcome once it is over.
     scores: tuple[int, int]
-    outcome: str | None
+    outcome: Outcome | None
     #: The table as the page's seat sees it (a spectator sees it from South, with no
     #: hand), for the same renderer as the Play page's; None before the match starts.
     drawn: TableView | None = None
@@ -298,7 +299,7 @@ class TableService:
         hand = match.finished[-1] if match.is_over else match.hand
         public = PublicHand.of(hand.observation(0))
         own = hand.observation(seat) if seat is not None else None
-        outcome = match.outcome.reason if match.is_over else None
+        outcome = match.outcome if match.is_over else None
         drawn = seat_table_view(info, match, seat)
         finished = finished_hands(match)
         moment = sound.moment(match, holding=False, game=info.game_id)

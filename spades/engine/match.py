@@ -88,7 +88,7 @@ class Match:
         self.bags = zeros
         self.history = []
         self.events = []
-        self.outcome = Outcome(False, None, "")
+        self.outcome = match_outcome(rules, zeros)
         self.hand = self._deal()
 
     @classmethod
@@ -124,8 +124,8 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The winning team (0 N/S, 1 E/W) or in cutthroat seat, or None while playing or
-        after a draw."""
+        """The winning side (the team 0 N/S or 1 E/W, or in cutthroat the seat), or None
+        while playing or after a draw (see :attr:`outcome`)."""
         return self.outcome.winner
 
     @property
@@ -180,25 +180,16 @@ class Match:
         return event
 
     def places(self) -> tuple[int, ...]:
-        """Each side's place at the end of the match, 1 the winner's: the sides still in by
-        their scores, then those knocked out, a later hand's above an earlier one's and
-        those of the same hand by their scores. Level sides share a place.
+        """Each side's place as the match stands, 1 the winner's (see :class:`Outcome`):
+        the sides still in by their scores, then those knocked out, a later hand's above
+        an earlier one's and those of the same hand by their scores. Level sides share a
+        place.
 
         >>> m = Match(Rules(players=3, partnerships=False), seed=1)
-        >>> m.scores = (120, 340, 90)
         >>> m.places()
-        (2, 1, 3)
+        (1, 1, 1)
         """
-        out = self.out
-        # A seat out played every hand up to the one that knocked it out, so the number of
-        # hands it played tells the knock-outs of different hands apart.
-        keys = [
-            (0, sum(side not in hand.out for hand in self.finished), score)
-            if side in out
-            else (1, 0, score)
-            for side, score in enumerate(self.scores)
-        ]
-        return tuple(1 + sum(other > key for other in keys) for key in keys)
+        return self.outcome.places
 
     def score_history(self) -> list[tuple[int, int]]:
         """The running scores after each finished hand."""

@@ -498,7 +498,7 @@ def _match_over(controller: GameController) -> None:
     hands = finished_hands(match)
     with st.container(key="match_over"):
         st.header(finished.winner_heading(controller))
-        reason = finished.reason_words(match.outcome.reason, controller.players)
+        reason = finished.reason_words(match.outcome, controller.players)
         st.markdown(f"{reason}. Final score: {finished.final_scores(controller)}.")
         if controller.undo_used:
             st.caption("Undo was used in this game.")
