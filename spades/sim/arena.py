@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any, Final, TypeVar
 
-from spades.bots import Bot, make_bot
+from spades.bots import Bot, bot_seed, make_bot
 from spades.bots.drive import drive
 from spades.engine.cards import Action, team_of
 from spades.engine.match import Match
@@ -167,7 +167,7 @@ def play_game(
     stats = {"a": SideStats(), "b": SideStats()}
     players = {
         seat: Timed(
-            make_bot(specs[side_of[seat]][0], seed=seed * 4 + seat, **specs[side_of[seat]][1]),
+            make_bot(specs[side_of[seat]][0], seed=bot_seed(seed, seat), **specs[side_of[seat]][1]),
             stats[side_of[seat]].times,
         )
         for seat in range(4)

@@ -28,7 +28,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from spades.bots import make_bot
+from spades.bots import bot_seed, make_bot
 from spades.bots.drive import drive
 from spades.engine.match import Match
 from spades.engine.rules import Rules
@@ -103,7 +103,8 @@ def _play_seating(
     ``sides`` (one a bot)."""
     timed = {
         seat: Timed(
-            make_bot(bots[index][0], seed=seed * 4 + seat, **bots[index][1]), sides[index].times
+            make_bot(bots[index][0], seed=bot_seed(seed, seat), **bots[index][1]),
+            sides[index].times,
         )
         for seat, index in enumerate(at)
     }

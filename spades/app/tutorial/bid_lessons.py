@@ -45,12 +45,15 @@ from .views import exercise_table
 
 def _bidding_position(seed: int, attempt: int) -> HandState:
     """A seeded deal bid by the table bots up to South's turn."""
-    from spades.bots import make_bot
+    from spades.bots import bot_seed, make_bot
 
     rng = seeded_rng("bid", seed, attempt)
     state = HandState.deal(RULES, dealer=rng.randrange(4), seed=rng.getrandbits(32))
     name = table_bot_name()
-    drive(state, {seat: make_bot(name, seed=seed * 4 + seat) for seat in range(4) if seat != SOUTH})
+    drive(
+        state,
+        {seat: make_bot(name, seed=bot_seed(seed, seat)) for seat in range(4) if seat != SOUTH},
+    )
     return state
 
 

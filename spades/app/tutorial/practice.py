@@ -46,13 +46,13 @@ class PracticeHand:
     """
 
     def __init__(self, seed: int, *, table_bot: str | None = None) -> None:
-        from spades.bots import make_bot
+        from spades.bots import bot_seed, make_bot
 
         rng = seeded_rng("practice", seed)
         self.seed = seed
         self.state = HandState.deal(RULES, dealer=rng.randrange(4), seed=rng.getrandbits(32))
         level = table_bot or table_bot_name()
-        self.bots = {seat: make_bot(level, seed=seed * 4 + seat) for seat in (0, 1, 3)}
+        self.bots = {seat: make_bot(level, seed=bot_seed(seed, seat)) for seat in (0, 1, 3)}
         self.turns: list[Turn] = []
         self.note = ""
         #: The last finished trick is shown below the table (the learner may hide it).
