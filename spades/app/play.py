@@ -71,7 +71,7 @@ class GameController:
         self,
         match: Match,
         *,
-        players: tuple[str, str, str, str],
+        players: tuple[str, ...],
         bot_levels: dict[Seat, str],
         undo_allowed: bool,
         undo_used: bool = False,

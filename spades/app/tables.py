@@ -115,14 +115,14 @@ class PublicHand:
     phase: Phase
     dealer: Seat
     current_player: Seat | None
-    hand_sizes: tuple[int, int, int, int]
-    bids: tuple[int | None, int | None, int | None, int | None]
-    blind: tuple[bool, bool, bool, bool]
-    tricks_won: tuple[int, int, int, int]
+    hand_sizes: tuple[int, ...]
+    bids: tuple[int | None, ...]
+    blind: tuple[bool, ...]
+    tricks_won: tuple[int, ...]
     trick: tuple[tuple[Seat, Card], ...]
     tricks: tuple[Trick, ...]
-    scores: tuple[int, int]
-    bags: tuple[int, int]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
 
     @classmethod
     def of(cls, obs: Observation) -> PublicHand:
@@ -154,7 +154,7 @@ class SharedView:
     #: The seat's own observation (its hand and its legal moves); None for a spectator.
     own: Observation | None
     #: The match's scores so far, and its outcome once it is over.
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     outcome: Outcome | None
     #: The table as the page's seat sees it (a spectator sees it from South, with no
     #: hand), for the same renderer as the Play page's; None before the match starts.
@@ -652,7 +652,7 @@ class Sweeper:
             _log.warning("the tables could not be %s", done, exc_info=True)
 
 
-def seat_names(info: TableInfo) -> tuple[str, str, str, str]:
+def seat_names(info: TableInfo) -> tuple[str, ...]:
     """Each seat's name at the table: a person's own (``Bob (bot playing)`` while a bot
     stands in), a bot's by seat and level (``North · standard bot``)."""
 
@@ -663,7 +663,7 @@ def seat_names(info: TableInfo) -> tuple[str, str, str, str]:
         bot = f"{SEAT_NAMES[seat]} · {held.level} bot"
         return bot if held.kind == "bot" else f"{bot} (open seat)"
 
-    return (name(0), name(1), name(2), name(3))
+    return tuple(map(name, info.rules.seats))
 
 
 def seat_table_view(info: TableInfo, match: Match, seat: Seat | None) -> TableView:

@@ -109,8 +109,9 @@ class Knowledge:
     hand: Mask
     played: Mask
     unseen: Mask
-    voids: tuple[int, int, int, int]
-    known: tuple[Mask, Mask, Mask, Mask]
+    voids: tuple[int, ...]
+    #: The cards this seat knows another seat holds (one mask a seat).
+    known: tuple[Mask, ...]
     led_suit: int | None
     winner: tuple[Seat, Card] | None
 

@@ -5,8 +5,8 @@ deal, and the actions are applied in order, hand after hand.
 
 The seed is an int; anything else, a bool included, raises ``ValueError``.
 
-In cutthroat the scores and bags are one a player, and the winner is a seat. They are
-typed for the two teams of the partnership game that every reader knows.
+The scores and bags are one a side: a team, or in cutthroat a player, and the winner is
+a side (see :meth:`~spades.engine.rules.Rules.sides`).
 
 Three-handed cutthroat knocks a player at or below the mercy score out (:attr:`Match.out`,
 see :func:`spades.engine.scoring.match_outcome`): the other two play on. The hands after that
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
 
 from spades.engine.cards import Action, Seat
 from spades.engine.events import Event
@@ -66,8 +65,8 @@ class Match:
     hand: HandState
     finished: list[HandState]
     results: list[HandResult]
-    scores: tuple[int, int]
-    bags: tuple[int, int]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
     history: list[Action]
     #: What each action of every hand did, in order (see :class:`Event`).
     events: list[Event]
@@ -83,7 +82,7 @@ class Match:
         self.first_dealer = random.Random(f"spades:{seed}:dealer").randrange(rules.players)
         self.finished = []
         self.results = []
-        zeros: Any = (0,) * (2 if rules.partnerships else rules.players)
+        zeros = (0,) * len(rules.sides())
         self.scores = zeros
         self.bags = zeros
         self.history = []
@@ -168,12 +167,10 @@ class Match:
         self.finished.append(self.hand)
         self.results.append(result)
         sides = result.sides
-        scores: Any = tuple(
+        self.scores = tuple(
             score + side.points for score, side in zip(self.scores, sides, strict=True)
         )
-        bags: Any = tuple(side.bags_after for side in sides)
-        self.scores = scores
-        self.bags = bags
+        self.bags = tuple(side.bags_after for side in sides)
         self.outcome = match_outcome(self.rules, self.scores, self.outcome.out)
         if not self.outcome.over:
             self.hand = self._deal()
@@ -191,10 +188,10 @@ class Match:
         """
         return self.outcome.places
 
-    def score_history(self) -> list[tuple[int, int]]:
+    def score_history(self) -> list[tuple[int, ...]]:
         """The running scores after each finished hand."""
         totals = []
-        running: Any = (0,) * len(self.scores)
+        running = (0,) * len(self.scores)
         for result in self.results:
             running = tuple(
                 score + side.points for score, side in zip(running, result.sides, strict=True)

@@ -28,7 +28,7 @@ import _random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache, partial
 from itertools import starmap
-from typing import Any, Final
+from typing import Final
 
 from spades.engine.cards import (
     BID_BASE,
@@ -1010,13 +1010,6 @@ class HandState:
         )
         trick_start = self.leader
         seats = play_order(trick_start, n, self.out)
-        # Typed as the four seats and two teams of the partnership game (see Observation).
-        hand_sizes: Any = tuple(map(int.bit_count, self.hands))
-        bids: Any = tuple(self.bids)
-        blind: Any = tuple(self.blind)
-        tricks_won: Any = tuple(self.tricks_won)
-        scores: Any = self.scores
-        bags: Any = self.bags
         return Observation(
             seat=seat,
             rules=self.rules,
@@ -1024,16 +1017,16 @@ class HandState:
             phase=self.phase,
             current_player=self.current,
             hand=None if hidden else tuple(self.hand(seat)),
-            hand_sizes=hand_sizes,
-            bids=bids,
-            blind=blind,
-            tricks_won=tricks_won,
+            hand_sizes=tuple(map(int.bit_count, self.hands)),
+            bids=tuple(self.bids),
+            blind=tuple(self.blind),
+            tricks_won=tuple(self.tricks_won),
             leader=trick_start,
             trick=tuple(zip(seats, self.trick, strict=False)),
             tricks=tuple(self.tricks),
             spades_broken=self.broken,
-            scores=scores,
-            bags=bags,
+            scores=self.scores,
+            bags=self.bags,
             legal_actions=tuple(self.legal_actions()) if mine else (),
             can_claim=mine and self.phase is Phase.PLAYING and self.can_claim(),
             blind_nil_eligible=self.eligible[seat],
