@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from spades.engine.cards import Action, Card, Mask, Seat, cards_mask, partner, team_of
+from spades.engine.cards import Action, Card, Mask, Seat, cards_mask
 from spades.engine.deck import SPADES, Trick, deck_for, legal_play_mask
 from spades.engine.rules import Rules
 
@@ -24,7 +24,8 @@ class Observation:
     """One seat's view of a hand.
 
     ``hand`` is None while a blind-nil candidate has not yet chosen blind nil or looked
-    at the cards. ``legal_actions`` is empty unless it is this seat's turn.
+    at the cards. ``legal_actions`` is empty unless it is this seat's turn. ``leader``
+    leads the current trick (before the play, the first one: the dealer's left).
 
     The per-seat tuples have one entry a seat (four, or three in three-handed cutthroat),
     and ``scores`` and ``bags`` one a side: a team, or in cutthroat a player (see
@@ -69,16 +70,18 @@ class Observation:
 
     @property
     def team(self) -> int:
-        return team_of(self.seat)
+        """This seat's side: its team, or in cutthroat the seat itself."""
+        return self.rules.side_of(self.seat)
 
     @property
-    def partner(self) -> Seat:
-        return partner(self.seat)
+    def partner(self) -> Seat | None:
+        """This seat's partner, or None in cutthroat."""
+        return self.rules.partner(self.seat)
 
     @property
     def seats_in(self) -> tuple[Seat, ...]:
         """The seats that play this hand: every seat but those knocked out."""
-        return tuple(seat for seat in range(len(self.hand_sizes)) if seat not in self.out)
+        return tuple(seat for seat in self.rules.seats if seat not in self.out)
 
     @property
     def hand_mask(self) -> Mask:

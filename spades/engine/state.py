@@ -62,7 +62,7 @@ from spades.engine.deck import Deck as Deck
 from spades.engine.deck import Trick as Trick
 from spades.engine.deck import deck_for as deck_for
 from spades.engine.deck import legal_play_mask as legal_play_mask
-from spades.engine.deck import play_order
+from spades.engine.deck import play_order, seats_after
 from spades.engine.deck import trick_winner as trick_winner
 from spades.engine.events import Event
 from spades.engine.observation import Observation
@@ -80,7 +80,7 @@ _NOBODY: Final = (False, False, False, False)
 _NIL_BIT: Final = 1 << BID_BASE
 _COUNT_WORDS: Final = {3: "three", 4: "four"}
 #: ``_SEAT_AFTER[n][seat]``: the seat to play after ``seat`` at a table of ``n``.
-_SEAT_AFTER: Final = {n: tuple((seat + 1) % n for seat in range(n)) for n in (3, 4)}
+_SEAT_AFTER: Final = {n: seats_after(n) for n in (3, 4)}
 #: Cutthroat: the numeric bids (1 to the hand size) as a mask over action ids.
 _PLAYER_BIDS: Final = {
     size: sum(1 << bid_action(n) for n in range(1, size + 1)) for size in (13, 17, 18)
@@ -457,7 +457,7 @@ class HandState:
             masks[seat] = 0
         n = len(masks)
         self.left_out = left_out
-        self.seat_after = tuple(play_order(seat + 1, n, out)[0] for seat in range(n))
+        self.seat_after = seats_after(n, out)
         self.trick_size = n - len(out)
 
     def clone(self) -> HandState:
@@ -815,8 +815,7 @@ class HandState:
             return event
         if self.rules.blind_nil_exchange:
             teams: set[int] = set()
-            for s in range(4):
-                bidder = (self.dealer + 1 + s) % 4
+            for bidder in play_order(self.seat_after[seat], self.seat_count):
                 if self.blind[bidder] and team_of(bidder) not in teams:
                     teams.add(team_of(bidder))
                     mate = partner(bidder)
@@ -863,21 +862,26 @@ class HandState:
         if deck.is_trump(card):
             self.broken = True
         trick.append(card)
+        done = result = None
         if len(trick) < self.trick_size:
             self.current = self.seat_after[seat]
-            return self._logged(_new_event((seat, action, None, None)))
-        winner = self.win_seat
-        done = _new_trick((self.leader, tuple(trick), winner, self.out))
-        self.tricks.append(done)
-        self.tricks_won[winner] += 1
-        self.trick = []
-        self.leader = winner
-        if len(self.tricks) < self.hand_size:
-            self.current = winner
-            return self._logged(_new_event((seat, action, done, None)))
-        self.phase = Phase.OVER
-        self.current = None
-        return self._logged(_new_event((seat, action, done, self._score())))
+        else:
+            winner = self.win_seat
+            done = _new_trick((self.leader, tuple(trick), winner, self.out))
+            self.tricks.append(done)
+            self.tricks_won[winner] += 1
+            self.trick = []
+            self.leader = winner
+            if len(self.tricks) < self.hand_size:
+                self.current = winner
+            else:
+                self.phase = Phase.OVER
+                self.current = None
+                result = self._score()
+        event: Event = _new_event((seat, action, done, result))
+        self.history.append(action)
+        self.events.append(event)
+        return event
 
     # -------------------------------------------------------------------- claim
     def can_claim(self) -> bool:

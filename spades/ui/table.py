@@ -281,10 +281,11 @@ def _hint(view: TableView) -> None:
 def _exchange_note(view: TableView) -> None:
     """Which cards the human passed to and got from the partner in the exchange."""
     obs = view.obs
-    if not obs.passed:
+    mate = obs.partner
+    if not obs.passed or mate is None:
         return
     passed = ", ".join(card_label(c, jokers=view.jokers) for c in obs.passed)
-    text = f"You pass {passed} to {view.players[obs.partner]}"
+    text = f"You pass {passed} to {view.players[mate]}"
     if obs.received:
         got = ", ".join(card_label(c, jokers=view.jokers) for c in obs.received)
         text += f" and get {got}"
