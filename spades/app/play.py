@@ -25,7 +25,6 @@ from spades.engine.cards import (
     LOOK,
     Action,
     Seat,
-    is_card,
 )
 from spades.engine.match import Match
 from spades.engine.observation import Observation
@@ -98,7 +97,6 @@ class GameController:
         self.clock = clock
         self.pace: str = "normal"
         self.bots: dict[Seat, Bot] = self._make_bots()
-        self.actors: list[Seat] = _actors(match)
         self.hold = False
         # At the instant pace the bots play on at once, and the trick they finished is
         # shown over the table for a moment instead (until the player's next click).
@@ -294,13 +292,14 @@ class GameController:
     def _undo_point(self) -> int | None:
         if self.match.is_over or self.summary_for is not None:
             return None
-        start = len(self.match.history) - len(self.match.hand.history)
-        for index in range(len(self.actors) - 1, start - 1, -1):
+        events = self.match.hand.events
+        start = len(self.match.history) - len(events)
+        for index in range(len(events) - 1, -1, -1):
             # Looking at the cards cannot be taken back: it would reopen blind nil.
-            if self.match.history[index] == LOOK:
+            if events[index].action == LOOK:
                 return None
-            if self.actors[index] == HUMAN_SEAT:
-                return index
+            if events[index].seat == HUMAN_SEAT:
+                return start + index
         return None
 
     @property
@@ -356,19 +355,15 @@ class GameController:
         match.hand.verify(action)
         if not self._save(action, seat):
             return False
-        hands_before = len(match.finished)
-        match.apply(action)
-        self.actors.append(seat)
+        event = match.apply(action)
         self.hint = None
-        ended = len(match.finished) > hands_before
-        trick_done = is_card(action) and (ended or not match.hand.trick)
         # At the instant pace the bots do not wait for a finished trick: it is flashed over
         # the next one instead, but the match's last trick has none, so it is held as well.
         instant = self.pace == "instant" and not match.is_over
-        self.hold = trick_done and not instant and action != CLAIM
-        if trick_done and instant and action != CLAIM:
-            self.flash = (match.finished[-1] if ended else match.hand).tricks[-1]
-        if ended and not match.is_over:
+        self.hold = event.trick is not None and not instant
+        if event.trick is not None and instant:
+            self.flash = event.trick
+        if event.result is not None and not match.is_over:
             self.summary_for = len(match.finished) - 1
         if match.is_over:
             self._save_finish()
@@ -549,7 +544,6 @@ class GameController:
             return False
         actions = self.match.history[:point]
         self.match = Match.replay(self.rules, seed=self.match.seed, actions=actions)
-        self.actors = self.actors[:point]
         self.undo_used = True
         self.hold = False
         self.flash = None
@@ -573,15 +567,3 @@ class GameController:
     def describe(self, action: Action) -> str:
         """An action in words, such as ``play A♠``."""
         return self.match.hand.describe(action)
-
-
-def _actors(match: Match) -> list[Seat]:
-    """The seat behind each action of a match, found by replaying it."""
-    replay = Match(match.rules, seed=match.seed)
-    seats: list[Seat] = []
-    for action in match.history:
-        seat = replay.current_player
-        assert seat is not None
-        seats.append(seat)
-        replay.apply(action)
-    return seats

@@ -45,7 +45,7 @@ from datetime import datetime, timedelta
 from typing import Final, TypeVar
 
 from spades.app import sound
-from spades.app.moves import hand_actors, seat_why_not
+from spades.app.moves import seat_why_not
 from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
 from spades.bots import bot_names, bot_seed, make_bot
@@ -715,15 +715,15 @@ def undo_point(info: TableInfo, match: Match, seat: Seat) -> int | None:
     blind nil), or a person's seat has moved since (a bot standing in for them too)."""
     if not info.undo or match.is_over:
         return None
-    history = match.hand.history
-    start = len(match.history) - len(history)
-    actors = hand_actors(match)
-    for index in range(len(actors) - 1, -1, -1):
-        if history[index] == LOOK:
+    events = match.hand.events
+    start = len(match.history) - len(events)
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if event.action == LOOK:
             return None
-        if actors[index] == seat:
+        if event.seat == seat:
             return start + index
-        if info.seats[actors[index]].kind == "human":
+        if info.seats[event.seat].kind == "human":
             return None
     return None
 
