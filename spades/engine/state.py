@@ -514,6 +514,12 @@ class HandState:
         return self.broken
 
     @property
+    def trick_plays(self) -> tuple[tuple[Seat, Card], ...]:
+        """The current trick's plays, (seat, card) in play order."""
+        seats = play_order(self.leader, self.seat_count, self.out)
+        return tuple(zip(seats, self.trick, strict=False))
+
+    @property
     def led_suit(self) -> int | None:
         """The suit of the current trick's first card, if any."""
         return self.deck.suit[self.trick[0]] if self.trick else None
@@ -1012,8 +1018,6 @@ class HandState:
         exchanged = self.rules.blind_nil_exchange and (
             len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2
         )
-        trick_start = self.leader
-        seats = play_order(trick_start, n, self.out)
         return Observation(
             seat=seat,
             rules=self.rules,
@@ -1025,8 +1029,8 @@ class HandState:
             bids=tuple(self.bids),
             blind=tuple(self.blind),
             tricks_won=tuple(self.tricks_won),
-            leader=trick_start,
-            trick=tuple(zip(seats, self.trick, strict=False)),
+            leader=self.leader,
+            trick=self.trick_plays,
             tricks=tuple(self.tricks),
             spades_broken=self.broken,
             scores=self.scores,

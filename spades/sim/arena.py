@@ -38,7 +38,7 @@ from typing import Any, Final, TypeVar
 
 from spades.bots import Bot, bot_seed, make_bot
 from spades.bots.drive import drive
-from spades.engine.cards import Action, team_of
+from spades.engine.cards import Action
 from spades.engine.match import Match
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
@@ -162,7 +162,7 @@ def play_game(
 ) -> GameResult:
     """Play one match with side A on team ``a_team`` (0 N/S, 1 E/W), timing each choice;
     a match still going after ``hands`` hands is stopped there."""
-    side_of = ["a" if team_of(seat) == a_team else "b" for seat in range(4)]
+    side_of = ["a" if rules.side_of(seat) == a_team else "b" for seat in rules.seats]
     specs = {"a": a, "b": b}
     stats = {"a": SideStats(), "b": SideStats()}
     players = {
@@ -170,7 +170,7 @@ def play_game(
             make_bot(specs[side_of[seat]][0], seed=bot_seed(seed, seat), **specs[side_of[seat]][1]),
             stats[side_of[seat]].times,
         )
-        for seat in range(4)
+        for seat in rules.seats
     }
     match = Match(rules, seed=seed)
     drive(match, players, until=lambda: len(match.finished) >= hands)

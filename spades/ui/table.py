@@ -590,7 +590,7 @@ def bid_key(bid: int) -> str:
     return "bid_nil" if bid == 0 else f"bid_{bid}"
 
 
-def bid_actions(tricks: int = 13) -> Sequence[tuple[str, Action]]:
+def bid_actions(tricks: int) -> Sequence[tuple[str, Action]]:
     """(key, action) of every bid button in order: nil, 1 up to the hand's ``tricks``
     (13, or 17 for three players)."""
     return [(bid_key(n), bid_action(n)) for n in range(tricks + 1)]

@@ -97,7 +97,7 @@ def _end_exercise(seed: int) -> Exercise:
         scores = _END_CASES[index]
     else:
         rng = seeded_rng("cutthroat-end", seed)
-        scores = tuple(rng.randrange(35, 60) * 10 for _ in range(3))
+        scores = tuple(rng.randrange(35, 60) * 10 for _ in THREE.seats)
     outcome = match_outcome(THREE, scores)
     value = _ANOTHER_HAND if not outcome.over or outcome.winner is None else outcome.winner
     if value == _ANOTHER_HAND:

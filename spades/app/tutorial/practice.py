@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from spades.app.moves import seat_why_not
 from spades.app.play import Notice
+from spades.app.seats import bot_seats
 from spades.app.table_view import TableView, observed_view
 from spades.bots.drive import drive
 from spades.bots.hint import Hint, hint
@@ -50,9 +51,11 @@ class PracticeHand:
 
         rng = seeded_rng("practice", seed)
         self.seed = seed
-        self.state = HandState.deal(RULES, dealer=rng.randrange(4), seed=rng.getrandbits(32))
+        self.state = HandState.deal(
+            RULES, dealer=rng.randrange(RULES.players), seed=rng.getrandbits(32)
+        )
         level = table_bot or table_bot_name()
-        self.bots = {seat: make_bot(level, seed=bot_seed(seed, seat)) for seat in (0, 1, 3)}
+        self.bots = {seat: make_bot(level, seed=bot_seed(seed, seat)) for seat in bot_seats(RULES)}
         self.turns: list[Turn] = []
         self.note = ""
         #: The last finished trick is shown below the table (the learner may hide it).

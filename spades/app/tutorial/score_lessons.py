@@ -19,8 +19,8 @@ from .questions import Exercise, Option, ScoreCase, sentence
 
 
 def _split13(rng: random.Random) -> tuple[int, int, int, int]:
-    cuts = sorted(rng.randint(0, 13) for _ in range(3))
-    parts = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], 13 - cuts[2]]
+    cuts = sorted(rng.randint(0, RULES.hand_size) for _ in range(3))
+    parts = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], RULES.hand_size - cuts[2]]
     return parts[0], parts[1], parts[2], parts[3]
 
 
