@@ -23,7 +23,7 @@ def bot_seats(rules: Rules) -> tuple[Seat, ...]:
     >>> bot_seats(Rules()), bot_seats(Rules(players=3, partnerships=False))
     ((0, 1, 3), (0, 1))
     """
-    return tuple(seat for seat in range(rules.players) if seat != HUMAN_SEAT)
+    return tuple(seat for seat in rules.seats if seat != HUMAN_SEAT)
 
 
 def seat_names(rules: Rules) -> tuple[str, ...]:

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from spades.engine.cards import Card, Mask, Seat
+from spades.engine.cards import BIG_JOKER, LITTLE_JOKER, Card, Mask, Seat
 from spades.engine.deck import seats_after
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, Deck, deck_for, legal_play_mask, trick_winner
 
-_JOKERS: Final = 1 | 1 << 13
+_JOKERS: Final = 1 << BIG_JOKER | 1 << LITTLE_JOKER
 
 
 def _lowbit(mask: Mask) -> Card:
@@ -131,12 +131,12 @@ class RolloutTable:
             plain = mask & ~_JOKERS
             if plain:
                 return _lowbit(plain)
-            return 13 if mask >> 13 & 1 else 0
+            return LITTLE_JOKER if mask >> LITTLE_JOKER & 1 else BIG_JOKER
         return _lowbit(mask)
 
     def high_in(self, mask: Mask) -> Card:
         if self.jokers and mask & _JOKERS:
-            return 0 if mask & 1 else 13
+            return BIG_JOKER if mask >> BIG_JOKER & 1 else LITTLE_JOKER
         return mask.bit_length() - 1
 
     def lowest(self, mask: Mask) -> Card:

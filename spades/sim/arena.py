@@ -182,12 +182,9 @@ def play_game(
             side.points += result.teams[team].points
             side.bags += result.teams[team].bags
     capped = not match.is_over
-    if match.is_over:
-        team_winner = match.winner
-    elif match.scores[0] != match.scores[1]:
-        team_winner = 0 if match.scores[0] > match.scores[1] else 1
-    else:
-        team_winner = None
+    # A match stopped at the cap goes to the side ahead, as its places stand.
+    places = match.places()
+    team_winner = places.index(1) if places.count(1) == 1 else None
     winner = None if team_winner is None else ("a" if team_winner == a_team else "b")
     return GameResult(seed, a_team, winner, capped, len(match.finished), stats)
 
@@ -227,7 +224,7 @@ def _tally(
 def play_pair(task: tuple[Rules, int, BotSpec, BotSpec]) -> list[GameResult]:
     """Both games of a duplicate pair: the same seed with the sides swapping seats."""
     rules, seed, a, b = task
-    return [play_game(rules, seed, a_team, a, b) for a_team in (0, 1)]
+    return [play_game(rules, seed, a_team, a, b) for a_team, _ in enumerate(rules.sides())]
 
 
 def play_deal(task: tuple[Rules, int, BotSpec, BotSpec]) -> DealResult:
@@ -241,7 +238,7 @@ def play_deal(task: tuple[Rules, int, BotSpec, BotSpec]) -> DealResult:
     rules, seed, a, b = task
     sides = {"a": SideStats(), "b": SideStats()}
     difference = 0
-    for a_team in (0, 1):
+    for a_team, _ in enumerate(rules.sides()):
         game = play_game(rules, seed, a_team, a, b, hands=1)
         for name, side in sides.items():
             side.add(game.sides[name])

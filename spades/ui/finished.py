@@ -40,7 +40,7 @@ def hand_summary(players: Sequence[str], hand: FinishedHand, seat: Seat = HUMAN_
             "Bid": bid_label(hand.bids[seat], hand.blind[seat]),
             "Won": hand.tricks_won[seat],
         }
-        for seat in range(hand.rules.players)
+        for seat in hand.rules.seats
     ]
     st.dataframe(seats, hide_index=True, width="stretch")
     if hand.claimed_by is not None:

@@ -16,7 +16,7 @@ from spades.app.seats import bot_seats
 from spades.app.table_view import TableView, observed_view
 from spades.bots.drive import drive
 from spades.bots.hint import Hint, hint
-from spades.engine.cards import NORTH, SOUTH, Action, bid_label
+from spades.engine.cards import NORTH, SEAT_NAMES, SOUTH, Action, bid_label
 from spades.engine.observation import Observation
 from spades.engine.state import HandState, Phase
 
@@ -143,8 +143,10 @@ class PracticeHand:
             f"You bid {bid_label(bids[SOUTH])} and took {won[SOUTH]}; "
             f"North bid {bid_label(bids[NORTH])} and took {won[NORTH]}."
         ]
-        for team, name in ((0, "Your team"), (1, "East/West")):
-            tally = result.teams[team]
+        mine = RULES.side_of(SOUTH)
+        for side, seats in enumerate(RULES.sides()):
+            name = "Your team" if side == mine else "/".join(SEAT_NAMES[seat] for seat in seats)
+            tally = result.sides[side]
             detail = "; ".join(f"{line.text} ({line.points:+d})" for line in tally.lines)
             lines.append(f"{name}: {tally.points:+d} points ({detail or 'nothing'}).")
         agreed = sum(turn.agreed for turn in self.turns)
