@@ -21,7 +21,7 @@ import time
 import tracemalloc
 from typing import Any
 
-from spades.bots import make_bot
+from spades.bots import bot_seed, make_bot
 from spades.engine.cards import is_card
 from spades.engine.match import Match
 from spades.engine.observation import Observation
@@ -45,7 +45,7 @@ def run(
         pair = ["expert", "standard"] if index % 2 == 0 else ["standard", "expert"]
         names = (pair * 2)[: rules.players]
         bots = [
-            make_bot(name, seed=match_seed * 4 + seat, **(options if name == "expert" else {}))
+            make_bot(name, seed=bot_seed(match_seed, seat), **(options if name == "expert" else {}))
             for seat, name in enumerate(names)
         ]
         match = Match(rules, seed=match_seed)

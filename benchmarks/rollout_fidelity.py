@@ -34,7 +34,7 @@ import statistics
 from collections import Counter
 from typing import Any
 
-from spades.bots import make_bot
+from spades.bots import bot_seed, make_bot
 from spades.bots.drive import drive
 from spades.bots.expert import ExpertBot
 from spades.bots.knowledge import touching
@@ -87,9 +87,9 @@ def _bid_notes(seed: int) -> list[dict[str, Any]]:
     for expert_team in (0, 1):
         notes: list[dict[str, Any]] = []
         bots = {
-            seat: _Recorder(seed * 4 + seat, notes)
+            seat: _Recorder(bot_seed(seed, seat), notes)
             if team_of(seat) == expert_team
-            else make_bot("standard", seed=seed * 4 + seat)
+            else make_bot("standard", seed=bot_seed(seed, seat))
             for seat in range(4)
         }
         hand = _first_hand(seed, bots)
@@ -198,7 +198,7 @@ def _play_counts(task: tuple[int, str]) -> Counter[tuple[str, int]]:
     rules = Rules()
     match = Match(rules, seed=seed)
     state = match.hand
-    bots = [make_bot(bot, seed=seed * 4 + seat) for seat in range(4)]
+    bots = [make_bot(bot, seed=bot_seed(seed, seat)) for seat in range(4)]
     counts: Counter[tuple[str, int]] = Counter()
     table: RolloutTable | None = None
     while not state.is_over:

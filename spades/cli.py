@@ -23,7 +23,7 @@ def simulate(matches: int, seed: int, bots: Sequence[str], rules: Rules) -> dict
     """Play ``matches`` matches and summarise them (by team, or in cutthroat by seat)."""
     from spades.sim.progress import Progress
 
-    sides = 2 if rules.partnerships else rules.players
+    sides = len(rules.sides())
     wins = [0] * sides
     draws = hands = unfinished = 0
     finals: list[tuple[int, ...]] = []
@@ -84,7 +84,7 @@ def bench_checked(seconds: float, seed: int = 0) -> float:
     deadline = start + seconds
     while True:
         for _ in range(100):
-            hand = HandState.deal(rules, dealer=done & 3, seed=done)
+            hand = HandState.deal(rules, dealer=done % rules.players, seed=done)
             legal = hand.legal_actions()
             while legal:
                 hand.apply(legal[int(rng.random() * len(legal))])

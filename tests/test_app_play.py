@@ -59,11 +59,7 @@ def test_bid_then_play_a_legal_card() -> None:
     assert not at.exception
     assert len([b for b in at.button if b.key.startswith("card_")]) == 12
     controller = play_controller(at)
-    mine = [
-        a
-        for a, s in zip(controller.match.history, controller.actors, strict=True)
-        if s == HUMAN_SEAT
-    ]
+    mine = [event.action for event in controller.match.events if event.seat == HUMAN_SEAT]
     assert "card_" + card_str(mine[-1]) == playable[0]
 
 

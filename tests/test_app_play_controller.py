@@ -264,7 +264,7 @@ def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store)
     controller.act(controller.match.hand.legal_actions()[0], controller.ply)
     again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
     assert again.match.history == controller.match.history
-    assert again.actors == controller.actors
+    assert again.match.events == controller.match.events
     assert again.players[HUMAN_SEAT] == "Ada"
     assert again.bot_levels == LEVELS
 

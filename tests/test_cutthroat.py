@@ -344,6 +344,21 @@ def test_cutthroat_blind_nil_only_when_trailing_the_leader_by_the_deficit() -> N
     assert state.eligible == (False, False, False, True)
 
 
+def test_cutthroat_look_is_refused_to_a_player_never_offered_blind_nil() -> None:
+    # Seat 1 trails the leader by 99 only: its cards are in its hand from the deal.
+    state = HandState.deal(THREE, dealer=0, seed=4, scores=(250, 151, 150))
+    assert state.current_player == 1 and not state.eligible[1]
+    before = snapshot(state)
+    with pytest.raises(IllegalAction, match=r"^There is no blind nil to turn down: your cards"):
+        state.apply(LOOK)
+    assert not state.can(LOOK)
+    assert snapshot(state) == before
+    state.apply(bid_action(3))
+    state.apply(LOOK)  # seat 2 trails by 100 and turns blind nil down
+    with pytest.raises(IllegalAction, match=r"^You have already looked at your cards"):
+        state.verify(LOOK)
+
+
 def test_cutthroat_ten_bags_cost_a_hundred_and_come_off_the_count() -> None:
     result = score(THREE, (5, 4, 3), (8, 4, 5), bags_before=(8, 0, 9))
     assert result == [(53 - 100, 3, 1), (40, 0, 0), (32 - 100, 2, 1)]
@@ -496,7 +511,7 @@ def play_random_match(rules: Rules, seed: int, *, views: bool) -> Match:
             before = snapshot(hand)
             copy.apply(action)
             assert snapshot(hand) == before  # the clone is independent
-        result = match.apply(action)
+        result = match.apply(action).result
         if result is None:
             continue
         check_hand(match.finished[-1], rules)

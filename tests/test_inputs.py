@@ -139,7 +139,7 @@ def test_a_match_carries_only_bag_counts_below_the_limit_into_the_next_hand() ->
     penalties = 0
     while len(match.finished) < 8 and not match.is_over:
         legal = match.legal_actions()
-        result = match.apply(bid_action(1) if bid_action(1) in legal else legal[0])
+        result = match.apply(bid_action(1) if bid_action(1) in legal else legal[0]).result
         if result is not None:
             penalties += result.teams[0].penalty + result.teams[1].penalty
             assert max(match.bags) < 2

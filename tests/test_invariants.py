@@ -121,7 +121,7 @@ def play_match(seed: int, rules: Rules, *, check_views: bool) -> Match:
             action = rng.choice(hand.legal_actions())
         if EXCHANGE_BASE <= action < CLAIM:
             assert hand.phase is Phase.EXCHANGE
-        result = match.apply(action)
+        result = match.apply(action).result
         if result is None:
             continue
         check_hand(match.finished[-1], result, rules)

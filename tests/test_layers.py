@@ -157,3 +157,30 @@ def _statuses(report: str) -> dict[str, str]:
     summary = " ".join(report.split("dependencies.", 1)[1].split("Contracts:", 1)[0].split())
     found = re.findall(r"-* ?(.+?) (KEPT|BROKEN)", summary)
     return {short: status for name, status in found for short in _NAMES if name.startswith(short)}
+
+
+#: Seat and team arithmetic: the partner across (``(seat + 2) % 4``, ``seat ^ 2``), the
+#: next seat (``(seat + 1) & 3``, ``% 4``) and the engine's own partnership helpers.
+SEAT_ARITHMETIC = re.compile(r"% 4\b|\^ 2\b|& 3\b|\bteam_of\(|(?<![.\w])partner\(")
+#: The layers that play, draw, teach and simulate the game.
+ASKING = ("spades/app", "spades/ui", "spades/bots", "spades/sim", "spades/cli.py", "pages")
+
+
+def test_the_seat_arithmetic_pattern_finds_each_restatement() -> None:
+    for line in ("(seat + 2) % 4", "seat ^ 2", "(seat + 1) & 3", "team_of(seat)", "partner(s)"):
+        assert SEAT_ARITHMETIC.search(line), line
+    assert not SEAT_ARITHMETIC.search("rules.partner(seat), rules.side_of(seat)")
+
+
+def test_only_the_engine_works_out_partners_teams_and_the_next_seat() -> None:
+    """The layers above the engine take seats, sides, partners and the play order from it
+    (``Rules.sides``, ``side_of``, ``partner``, ``play_order``), never working them out."""
+    paths = [ROOT / name for name in ASKING]
+    files = [p for path in paths for p in ([path] if path.is_file() else path.rglob("*.py"))]
+    found = [
+        f"{file.relative_to(ROOT)}:{number}: {line.strip()}"
+        for file in files
+        for number, line in enumerate(file.read_text().splitlines(), 1)
+        if SEAT_ARITHMETIC.search(line)
+    ]
+    assert files and found == []

@@ -38,7 +38,7 @@ def test_first_dealer_is_random_by_seed_then_rotates_clockwise() -> None:
     rng = random.Random(17)
     dealers = [match.hand.dealer]
     while len(match.finished) < 6:
-        if match.apply(rng.choice(match.legal_actions())) is not None:
+        if match.apply(rng.choice(match.legal_actions())).result is not None:
             dealers.append(match.hand.dealer)
     assert dealers == [(match.first_dealer + i) % 4 for i in range(7)]
 
@@ -53,7 +53,7 @@ def test_running_scores_and_bags_carry_into_the_next_hand() -> None:
     match = Match(Rules(mercy_score=None, target_score=5000), seed=4)
     rng = random.Random(4)
     while len(match.finished) < 5:
-        result = match.apply(rng.choice(match.legal_actions()))
+        result = match.apply(rng.choice(match.legal_actions())).result
         if result is not None:
             assert match.scores == tuple(
                 sum(r.teams[t].points for r in match.results) for t in (0, 1)
@@ -112,7 +112,7 @@ def _tied_match() -> tuple[Match, int]:
         match = Match(Rules(), seed=seed)
         rng = random.Random(seed)
         while not match.is_over and len(match.finished) < 30:
-            result = match.apply(rng.choice(match.legal_actions()))
+            result = match.apply(rng.choice(match.legal_actions())).result
             if result is not None and match.scores[0] == match.scores[1] <= -200:
                 return match, seed
     raise AssertionError("no seeded match reached an exact tie")

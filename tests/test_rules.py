@@ -183,3 +183,31 @@ def test_custom_is_not_a_preset_and_other_rule_sets_have_none() -> None:
     assert "Custom" not in {preset.name for preset in PRESETS}
     assert preset_of(Rules(jokers=True, target_score=300)) is None
     assert preset_of(Rules(blind_nil=False)) is None
+
+
+@pytest.mark.parametrize(
+    ("rules", "sides"),
+    [
+        (Rules(), ((0, 2), (1, 3))),
+        (Rules(players=4, partnerships=False), ((0,), (1,), (2,), (3,))),
+        (Rules(players=3, partnerships=False), ((0,), (1,), (2,))),
+    ],
+    ids=["partnership", "cutthroat4", "cutthroat3"],
+)
+def test_the_sides_are_the_teams_in_partnership_play_and_each_player_in_cutthroat(
+    rules: Rules, sides: tuple[tuple[int, ...], ...]
+) -> None:
+    assert rules.sides() == sides
+    assert rules.seats == tuple(range(rules.players))
+    assert sorted(seat for side in sides for seat in side) == list(rules.seats)
+    for side, seats in enumerate(sides):
+        for seat in seats:
+            assert rules.side_of(seat) == side
+            mates = [other for other in seats if other != seat]
+            assert rules.partner(seat) == (mates[0] if mates else None)
+
+
+def test_partners_sit_across_the_table() -> None:
+    rules = Rules()
+    assert [rules.partner(seat) for seat in rules.seats] == [2, 3, 0, 1]
+    assert [rules.side_of(seat) for seat in rules.seats] == [0, 1, 0, 1]

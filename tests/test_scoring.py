@@ -10,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spades.engine.rules import Rules
-from spades.engine.scoring import apply_bag_penalty, match_outcome, score_hand, score_team
+from spades.engine.scoring import (
+    EndReason,
+    apply_bag_penalty,
+    match_outcome,
+    score_hand,
+    score_team,
+)
 
 
 class Row(NamedTuple):
@@ -521,3 +527,73 @@ def test_exact_tie_is_a_draw_with_the_draw_policy(scores: tuple[int, int]) -> No
     outcome = match_outcome(Rules(tie_policy="draw"), scores)
     assert (outcome.over, outcome.winner) == (True, None)
     assert outcome.reason == "exact tie: the game is shared"
+
+
+THREE = Rules(players=3, partnerships=False)
+FOUR = Rules(players=4, partnerships=False)
+
+
+@pytest.mark.parametrize(
+    ("rules", "scores", "out", "code", "winners", "places", "fallen"),
+    [
+        (Rules(), (0, 0), (), EndReason.PLAYING, (), (1, 1), ()),
+        (Rules(), (500, 480), (), EndReason.TARGET, (0,), (1, 2), ()),
+        (Rules(), (520, 530), (), EndReason.HIGHER_SCORE, (1,), (2, 1), ()),
+        (Rules(), (-210, 100), (), EndReason.MERCY, (1,), (2, 1), (0,)),
+        (Rules(), (-250, -210), (), EndReason.LESS_NEGATIVE, (1,), (2, 1), ()),
+        (Rules(), (510, 510), (), EndReason.TIE, (), (1, 1), ()),
+        (Rules(tie_policy="draw"), (510, 510), (), EndReason.SHARED, (0, 1), (1, 1), ()),
+        (THREE, (480, 530, 490), (), EndReason.TARGET, (1,), (3, 1, 2), ()),
+        (THREE, (520, 530, 510), (), EndReason.HIGHER_SCORE, (1,), (2, 1, 3), ()),
+        (THREE, (120, -210, 90), (), EndReason.KNOCKED_OUT, (), (1, 3, 2), (1,)),
+        (THREE, (150, -210, -220), (1,), EndReason.LAST_IN, (0,), (1, 3, 2), (2,)),
+        (THREE, (-230, -210, -220), (1,), EndReason.MERCY, (2,), (2, 3, 1), (2, 0)),
+        (THREE, (520, 520, 100), (), EndReason.TIE, (), (1, 1, 3), ()),
+        (
+            THREE.replace(tie_policy="draw"),
+            (520, 520, 1),
+            (),
+            EndReason.SHARED,
+            (0, 1),
+            (1, 1, 3),
+            (),
+        ),
+        (FOUR, (120, -210, 90, 0), (), EndReason.MERCY, (0,), (1, 4, 2, 3), (1,)),
+    ],
+)
+def test_the_outcome_gives_the_reason_as_a_code_the_winning_sides_and_the_places(
+    rules: Rules,
+    scores: tuple[int, ...],
+    out: tuple[int, ...],
+    code: EndReason,
+    winners: tuple[int, ...],
+    places: tuple[int, ...],
+    fallen: tuple[int, ...],
+) -> None:
+    outcome = match_outcome(rules, scores, out)
+    assert (outcome.code, outcome.winners, outcome.places, outcome.fallen) == (
+        code,
+        winners,
+        places,
+        fallen,
+    )
+    assert outcome.over == (code not in (EndReason.PLAYING, EndReason.KNOCKED_OUT, EndReason.TIE))
+    assert outcome.winner == (winners[0] if len(winners) == 1 else None)
+    assert bool(outcome.reason) == (code is not EndReason.PLAYING)
+
+
+def test_the_outcome_names_each_cutthroat_player_in_its_sentence() -> None:
+    names = ["Left", "Right", "Ada"]
+    both = match_outcome(THREE, (-230, -210, -220), (1,))
+    assert (
+        both.reason == "seats 2 and 0 fell to the mercy score: seat 2 wins with the highest score"
+    )
+    assert both.words(names) == (
+        "Ada and Left fell to the mercy score: Ada wins with the highest score"
+    )
+    knocked = match_outcome(THREE, (120, -210, 90))
+    assert knocked.words(names) == "Right fell to the mercy score and is out"
+    # The teams keep their names whatever the players are called.
+    assert match_outcome(Rules(), (-210, 100)).words(["N", "E", "S", "W"]) == (
+        "North/South fell to the mercy score"
+    )

@@ -1,15 +1,13 @@
 """What a seat may do now, in the engine's words: the action a click on a card in the hand
-stands for, why a bid or card is refused to a seat (another seat is to act, or the
-engine's own reason), and who made each move of the hand in play. The Play controller and
-a shared table answer their pages with these.
+stands for, and why a bid or card is refused to a seat (another seat is to act, or the
+engine's own reason). The Play controller and a shared table answer their pages with these.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spades.engine.cards import EXCHANGE_BASE, Action, Card, Seat, card_action, hand_cards
-from spades.engine.match import Match
+from spades.engine.cards import EXCHANGE_BASE, Action, Card, Seat, card_action
 from spades.engine.observation import Phase
 from spades.engine.state import HandState, IllegalAction
 
@@ -38,24 +36,3 @@ def seat_why_not(hand: HandState, seat: Seat, action: Action, players: Sequence[
     except IllegalAction as err:
         return str(err)
     return None
-
-
-def hand_actors(match: Match) -> list[Seat]:
-    """The seat behind each move of the hand in play, in order: the hand is dealt again
-    from its cards and its moves replayed (a match's earlier hands are not)."""
-    hand = match.hand
-    again = HandState.from_hands(
-        match.rules,
-        [hand_cards(cards) for cards in hand.initial_hands],
-        dealer=hand.dealer,
-        scores=match.scores,
-        bags=match.bags,
-        out=hand.out,
-    )
-    seats: list[Seat] = []
-    for action in hand.history:
-        seat = again.current_player
-        assert seat is not None, "a move was made by a seat to act"
-        seats.append(seat)
-        again.apply(action)
-    return seats

@@ -18,7 +18,7 @@ from typing import Final, Literal
 
 from spades.app.moves import seat_why_not
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
-from spades.bots import Bot, bot_names, make_bot
+from spades.bots import Bot, bot_names, bot_seed, make_bot
 from spades.bots.drive import next_bot_action
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import (
@@ -27,7 +27,6 @@ from spades.engine.cards import (
     Action,
     Seat,
     is_card,
-    team_of,
 )
 from spades.engine.match import Match
 from spades.engine.observation import Observation
@@ -83,7 +82,7 @@ class GameController:
         self,
         match: Match,
         *,
-        players: tuple[str, str, str, str],
+        players: tuple[str, ...],
         bot_levels: dict[Seat, str],
         undo_allowed: bool,
         undo_used: bool = False,
@@ -114,7 +113,6 @@ class GameController:
         self.trick_stay: float | None = None
         self.auto_play = False
         self.bots: dict[Seat, Bot] = self._make_bots()
-        self.actors: list[Seat] = _actors(match)
         self.hold = False
         # At the instant pace the bots play on at once, and the trick they finished is
         # shown over the table for a moment instead (until the player's next click).
@@ -208,7 +206,7 @@ class GameController:
 
     def _make_bots(self) -> dict[Seat, Bot]:
         return {
-            seat: make_bot(level, seed=self.match.seed * 4 + seat)
+            seat: make_bot(level, seed=bot_seed(self.match.seed, seat))
             for seat, level in self.bot_levels.items()
         }
 
@@ -282,8 +280,7 @@ class GameController:
         """Whether the match is over and won by the human's side (their team, or in
         cutthroat the human alone)."""
         match = self.match
-        side = team_of(HUMAN_SEAT) if match.rules.partnerships else HUMAN_SEAT
-        return match.is_over and match.winner == side
+        return match.is_over and match.winner == match.rules.side_of(HUMAN_SEAT)
 
     @property
     def forced_card(self) -> Action | None:
@@ -343,13 +340,14 @@ class GameController:
     def _undo_point(self) -> int | None:
         if self.match.is_over or self.summary_for is not None:
             return None
-        start = len(self.match.history) - len(self.match.hand.history)
-        for index in range(len(self.actors) - 1, start - 1, -1):
+        events = self.match.hand.events
+        start = len(self.match.history) - len(events)
+        for index in range(len(events) - 1, -1, -1):
             # Looking at the cards cannot be taken back: it would reopen blind nil.
-            if self.match.history[index] == LOOK:
+            if events[index].action == LOOK:
                 return None
-            if self.actors[index] == HUMAN_SEAT:
-                return index
+            if events[index].seat == HUMAN_SEAT:
+                return start + index
         return None
 
     @property
@@ -405,19 +403,15 @@ class GameController:
         match.hand.verify(action)
         if not self._save(action, seat):
             return False
-        hands_before = len(match.finished)
-        match.apply(action)
-        self.actors.append(seat)
+        event = match.apply(action)
         self.hint = None
-        ended = len(match.finished) > hands_before
-        trick_done = is_card(action) and (ended or not match.hand.trick)
         # At the instant pace the bots do not wait for a finished trick: it is flashed over
         # the next one instead, but the match's last trick has none, so it is held as well.
         instant = self.pace == "instant" and not match.is_over and self.trick_stay is None
-        self.hold = trick_done and not instant and action != CLAIM
-        if trick_done and instant and action != CLAIM:
-            self.flash = (match.finished[-1] if ended else match.hand).tricks[-1]
-        if ended and not match.is_over:
+        self.hold = event.trick is not None and not instant
+        if event.trick is not None and instant:
+            self.flash = event.trick
+        if event.result is not None and not match.is_over:
             self.summary_for = len(match.finished) - 1
         if match.is_over:
             self._save_finish()
@@ -620,7 +614,6 @@ class GameController:
             return False
         actions = self.match.history[:point]
         self.match = Match.replay(self.rules, seed=self.match.seed, actions=actions)
-        self.actors = self.actors[:point]
         self.undo_used = True
         self.hold = False
         self.flash = None
@@ -644,15 +637,3 @@ class GameController:
     def describe(self, action: Action) -> str:
         """An action in words, such as ``play A♠``."""
         return self.match.hand.describe(action)
-
-
-def _actors(match: Match) -> list[Seat]:
-    """The seat behind each action of a match, found by replaying it."""
-    replay = Match(match.rules, seed=match.seed)
-    seats: list[Seat] = []
-    for action in match.history:
-        seat = replay.current_player
-        assert seat is not None
-        seats.append(seat)
-        replay.apply(action)
-    return seats

@@ -7,7 +7,7 @@ and seat 1 before (on their right).
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import Final
 
 from spades.engine.cards import SEAT_NAMES, SOUTH, Seat
 from spades.engine.rules import Rules
@@ -23,7 +23,7 @@ def bot_seats(rules: Rules) -> tuple[Seat, ...]:
     >>> bot_seats(Rules()), bot_seats(Rules(players=3, partnerships=False))
     ((0, 1, 3), (0, 1))
     """
-    return tuple(seat for seat in range(rules.players) if seat != HUMAN_SEAT)
+    return tuple(seat for seat in rules.seats if seat != HUMAN_SEAT)
 
 
 def seat_names(rules: Rules) -> tuple[str, ...]:
@@ -38,13 +38,13 @@ def seat_names(rules: Rules) -> tuple[str, ...]:
     return SEAT_NAMES
 
 
-def player_names(rules: Rules, name: str) -> tuple[str, str, str, str]:
+def player_names(rules: Rules, name: str) -> tuple[str, ...]:
     """The seats' names with the human's own (spaces tidied, at most 20 characters) at
-    South; typed for four, as the match's tuples are, while three players have three.
+    South.
 
     >>> player_names(Rules(players=3, partnerships=False), "  Ada   Lovelace ")
     ('Left', 'Right', 'Ada Lovelace')
     """
     names = list(seat_names(rules))
     names[HUMAN_SEAT] = " ".join(name.split())[:20] or "You"
-    return cast("tuple[str, str, str, str]", tuple(names))
+    return tuple(names)

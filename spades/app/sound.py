@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades.engine.cards import SOUTH, Seat, is_card, team_of
+from spades.engine.cards import SOUTH, Seat, is_card
 from spades.engine.match import Match
 
 RATE: Final = 22_050
@@ -218,7 +218,7 @@ def cues_between(
         cues.append("gather")
     if after.hands > before.hands:
         sides = match.results[-1].sides
-        mine = team_of(seat) if match.rules.partnerships else seat
+        mine = match.rules.side_of(seat)
         ours = sides[mine]
         if ours.made is not None:
             cues.append("made" if ours.made else "set")

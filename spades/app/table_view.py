@@ -28,10 +28,8 @@ from spades.engine.cards import (
     Seat,
     bid_action,
     bid_label,
-    partner,
-    team_of,
 )
-from spades.engine.deck import Trick, deck_for
+from spades.engine.deck import Trick, deck_for, play_order
 from spades.engine.match import Match
 from spades.engine.observation import Observation, Phase
 from spades.engine.rules import Rules
@@ -61,23 +59,12 @@ def team_bid_text(bids: tuple[int | None, ...], blind: tuple[bool, ...]) -> str:
     return " + ".join(parts)
 
 
-def side_seats(rules: Rules) -> tuple[tuple[Seat, ...], ...]:
-    """The seats of each side that scores: both teams (North/South first), or in
-    cutthroat each player alone.
-
-    >>> side_seats(Rules()), side_seats(Rules(players=3, partnerships=False))
-    (((0, 2), (1, 3)), ((0,), (1,), (2,)))
-    """
-    if rules.partnerships:
-        return tuple((team, partner(team)) for team in (0, 1))
-    return tuple((seat,) for seat in range(rules.players))
-
-
 def side_bids(rules: Rules, bids: Bids, blind: Flags) -> tuple[str, ...]:
-    """Each side's bid in words, from the seats' bids (see :func:`side_seats`)."""
+    """Each side's bid in words, from the seats' bids (see
+    :meth:`~spades.engine.rules.Rules.sides`)."""
     return tuple(
         team_bid_text(tuple(bids[s] for s in seats), tuple(blind[s] for s in seats))
-        for seats in side_seats(rules)
+        for seats in rules.sides()
     )
 
 
@@ -89,7 +76,9 @@ def side_names(rules: Rules, players: Sequence[str], seat: Seat = HUMAN_SEAT) ->
     ('Them', 'Us')
     """
     if rules.partnerships:
-        return TEAM_NAMES if team_of(seat) == 0 else TEAM_NAMES[::-1]
+        us, them = TEAM_NAMES
+        mine = rules.side_of(seat)
+        return tuple(us if side == mine else them for side in range(len(rules.sides())))
     return tuple(players[: rules.players])
 
 
@@ -305,7 +294,7 @@ def side_panels(
     rules = obs.rules
     names = side_names(rules, players, obs.seat)
     bids = side_bids(rules, obs.bids, obs.blind)
-    mine = team_of(obs.seat) if rules.partnerships else obs.seat
+    mine = rules.side_of(obs.seat)
     panels = [
         SidePanel(
             name=names[side],
@@ -317,6 +306,8 @@ def side_panels(
             if rules.partnerships
             else f"player_{side}",
         )
-        for side, seats in enumerate(side_seats(rules))
+        for side, seats in enumerate(rules.sides())
     ]
-    return tuple(panels[(mine + i) % len(panels)] for i in range(len(panels)))
+    # Each side where its first seat comes in play order from the seat's own.
+    order = dict.fromkeys(rules.side_of(seat) for seat in play_order(obs.seat, rules.players))
+    return tuple(panels[side] for side in order)

@@ -45,16 +45,17 @@ from datetime import datetime, timedelta
 from typing import Final, TypeVar
 
 from spades.app import sound
-from spades.app.moves import hand_actors, seat_why_not
+from spades.app.moves import seat_why_not
 from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
-from spades.bots import bot_names, make_bot
+from spades.bots import bot_names, bot_seed, make_bot
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import CLAIM, LOOK, SEAT_NAMES, Action, Card, Seat
 from spades.engine.deck import Trick
 from spades.engine.match import Match
 from spades.engine.observation import Observation, Phase
 from spades.engine.rules import Rules
+from spades.engine.scoring import Outcome
 from spades.engine.state import IllegalAction
 from spades.store import StaleWrite, Store, StoreError, StoreUnavailable
 from spades.store.checks import tidy_name
@@ -118,14 +119,14 @@ class PublicHand:
     phase: Phase
     dealer: Seat
     current_player: Seat | None
-    hand_sizes: tuple[int, int, int, int]
-    bids: tuple[int | None, int | None, int | None, int | None]
-    blind: tuple[bool, bool, bool, bool]
-    tricks_won: tuple[int, int, int, int]
+    hand_sizes: tuple[int, ...]
+    bids: tuple[int | None, ...]
+    blind: tuple[bool, ...]
+    tricks_won: tuple[int, ...]
     trick: tuple[tuple[Seat, Card], ...]
     tricks: tuple[Trick, ...]
-    scores: tuple[int, int]
-    bags: tuple[int, int]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
 
     @classmethod
     def of(cls, obs: Observation) -> PublicHand:
@@ -157,8 +158,8 @@ class SharedView:
     #: The seat's own observation (its hand and its legal moves); None for a spectator.
     own: Observation | None
     #: The match's scores so far, and its outcome once it is over.
-    scores: tuple[int, int]
-    outcome: str | None
+    scores: tuple[int, ...]
+    outcome: Outcome | None
     #: The table as the page's seat sees it (a spectator sees it from South, with no
     #: hand), for the same renderer as the Play page's; None before the match starts.
     drawn: TableView | None = None
@@ -302,7 +303,7 @@ class TableService:
         hand = match.finished[-1] if match.is_over else match.hand
         public = PublicHand.of(hand.observation(0))
         own = hand.observation(seat) if seat is not None else None
-        outcome = match.outcome.reason if match.is_over else None
+        outcome = match.outcome if match.is_over else None
         drawn = seat_table_view(info, match, seat)
         finished = finished_hands(match)
         moment = sound.moment(match, holding=False, game=info.game_id)
@@ -421,7 +422,7 @@ class TableService:
             return True
         if waited < info.pace:
             return False
-        bot = make_bot(holder.level, seed=len(match.history) * 4 + seat)
+        bot = make_bot(holder.level, seed=bot_seed(len(match.history), seat))
         action = bot.act(match.hand.observation(seat))
         try:
             self.tables.act(table_id, seat, action, after=match.history, person=False)
@@ -655,7 +656,7 @@ class Sweeper:
             _log.warning("the tables could not be %s", done, exc_info=True)
 
 
-def seat_names(info: TableInfo) -> tuple[str, str, str, str]:
+def seat_names(info: TableInfo) -> tuple[str, ...]:
     """Each seat's name at the table: a person's own (``Bob (bot playing)`` while a bot
     stands in), a bot's by seat and level (``North · standard bot``)."""
 
@@ -666,7 +667,7 @@ def seat_names(info: TableInfo) -> tuple[str, str, str, str]:
         bot = f"{SEAT_NAMES[seat]} · {held.level} bot"
         return bot if held.kind == "bot" else f"{bot} (open seat)"
 
-    return (name(0), name(1), name(2), name(3))
+    return tuple(map(name, info.rules.seats))
 
 
 def seat_table_view(info: TableInfo, match: Match, seat: Seat | None) -> TableView:
@@ -718,15 +719,15 @@ def undo_point(info: TableInfo, match: Match, seat: Seat) -> int | None:
     blind nil), or a person's seat has moved since (a bot standing in for them too)."""
     if not info.undo or match.is_over:
         return None
-    history = match.hand.history
-    start = len(match.history) - len(history)
-    actors = hand_actors(match)
-    for index in range(len(actors) - 1, -1, -1):
-        if history[index] == LOOK:
+    events = match.hand.events
+    start = len(match.history) - len(events)
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if event.action == LOOK:
             return None
-        if actors[index] == seat:
+        if event.seat == seat:
             return start + index
-        if info.seats[actors[index]].kind == "human":
+        if info.seats[event.seat].kind == "human":
             return None
     return None
 

@@ -53,7 +53,7 @@ def playout_rows(
         # Ignored by the playouts while the trick has no card.
         win_seat, win_card, led = seat, 0, 0
     return PlayoutBatch(
-        hands=np.repeat(np.array(deals, dtype=np.uint64).reshape(-1, 4), repeat, axis=0),
+        hands=np.repeat(np.array(deals, dtype=np.uint64), repeat, axis=0),
         seat=np.full(rows, seat, dtype=np.intp),
         led=np.full(rows, led, dtype=np.intp),
         win_seat=np.full(rows, win_seat, dtype=np.intp),

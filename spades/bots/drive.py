@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from spades.bots import make_bot
-from spades.bots.base import Bot
+from spades.bots.base import Bot, bot_seed, make_bot
 from spades.engine.cards import Action, Seat
 from spades.engine.match import Match
 from spades.engine.observation import Observation
@@ -64,7 +63,7 @@ def drive(
 
 def play_match(rules: Rules, seed: int, bots: Sequence[str], *, max_hands: int = 500) -> Match:
     """Play one match with the named bots in seats N, E, S, W (0, 1, 2 for three)."""
-    players = {seat: make_bot(name, seed=seed * 4 + seat) for seat, name in enumerate(bots)}
+    players = {seat: make_bot(name, seed=bot_seed(seed, seat)) for seat, name in enumerate(bots)}
     match = Match(rules, seed=seed)
     drive(match, players, until=lambda: len(match.finished) >= max_hands)
     return match

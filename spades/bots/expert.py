@@ -57,11 +57,11 @@ from spades.engine.cards import (
     LOOK,
     Action,
     Card,
-    Seat,
     action_card,
     bid_of,
     card_action,
 )
+from spades.engine.deck import play_order
 from spades.engine.observation import Observation
 from spades.engine.state import SPADES, Deck, Phase, trick_winner
 
@@ -129,7 +129,9 @@ def _partner_bids(
     bid, its expected tricks (the weighted mean of ``plain``, the rollouts' (own,
     partner's) tricks) moved by how far its hand's reading in that deal is from the
     average reading; without readings, the expected tricks in every deal."""
-    made = observation.bids[observation.partner]
+    mate = observation.partner
+    assert mate is not None, "a partner's bid, in the partnership game"
+    made = observation.bids[mate]
     if made is not None:
         return [made] * len(weights)
     total = sum(weights)
@@ -138,11 +140,6 @@ def _partner_bids(
         return [max(1, round(expected))] * len(weights)
     mean_reading = sum(w * r for w, r in zip(weights, readings, strict=True)) / total
     return [max(1, round(expected + r - mean_reading)) for r in readings]
-
-
-def _after(seats: Sequence[Seat], seat: Seat) -> list[Seat]:
-    """The ``seats`` in play order from ``seat``'s left (``seat`` itself last, if in)."""
-    return [s for s in seats if s > seat] + [s for s in seats if s <= seat]
 
 
 def _own_bid_worth(
@@ -301,8 +298,8 @@ class ExpertBot:
         if suit == SPADES or not unseen & deck.suit_masks[SPADES]:
             return True
         voids = observation.known_voids()
-        later = _after(seats, observation.seat)[:to_come]
-        return all(voids[s] >> SPADES & 1 for s in later)
+        order = play_order(observation.seat, observation.rules.players, observation.out)
+        return all(voids[s] >> SPADES & 1 for s in order[1 : 1 + to_come])
 
     def evaluate(
         self, observation: Observation, rng: random.Random | None = None
@@ -430,9 +427,9 @@ class ExpertBot:
         count of the partner's hand in it."""
         rules = observation.rules
         me = observation.seat
-        mate = observation.partner if rules.partnerships else None
+        mate = observation.partner
         sampler = _sampler(observation, bid_weight=self.bid_inference)
-        leader = _after(observation.seats_in, observation.dealer)[0]
+        leader = observation.leader
         plain: list[int | None] = list(observation.bids)
         plain[me] = 1
         as_nil = plain[:]
@@ -487,9 +484,9 @@ class ExpertBot:
         In cutthroat a bid is worth its own points alone (``outcomes`` then hold the
         tricks (own, 0)): the other players' points do not depend on it."""
         rules = observation.rules
-        if not rules.partnerships:
-            return _own_bid_worth(observation, weights, outcomes)
         mate = observation.partner
+        if mate is None:
+            return _own_bid_worth(observation, weights, outcomes)
         mate_bids = _partner_bids(observation, weights, outcomes[0], readings)
         blind = (False, observation.blind[mate])
         bags = observation.bags[observation.team]
@@ -501,7 +498,7 @@ class ExpertBot:
             total = 0.0
             rows = zip(weights, outcomes[1 if bid == 0 else 0], mate_bids, strict=True)
             for weight, taken, mate_bid in rows:
-                bids = (bid, min(mate_bid, 13 - bid))
+                bids = (bid, min(mate_bid, rules.hand_size - bid))
                 total += weight * team_econ(rules, bids, blind, taken, bags)[1]
             values[action] = total / sum(weights)
         return values
@@ -513,8 +510,9 @@ class ExpertBot:
         lead, each distinct outcome once with the summed weight of its deals."""
         rules = observation.rules
         sampler = _sampler(observation, bid_weight=self.bid_inference)
-        leader = _after(observation.seats_in, observation.dealer)[0]
+        leader = observation.leader
         me, mate = observation.seat, observation.partner
+        assert mate is not None, "the random rollouts play the partnership game only"
         deck = rules_deck(rules)
         deadline = self._deadline()
         generator = np.random.default_rng(rng.getrandbits(64))
@@ -523,7 +521,7 @@ class ExpertBot:
         left = self.bid_samples
         while left > 0:
             drawn, weight = draw(sampler, rng, min(_BATCH_ROWS, left), deadline)
-            batch = playout_rows(drawn, 1, leader, (), deck, False, (0, 0, 0, 0))
+            batch = playout_rows(drawn, 1, leader, (), deck, False, (0,) * rules.players)
             won = random_playouts(batch, rules, generator)
             keys.append(won[:, me] << 4 | won[:, mate])
             weights.extend(weight)

@@ -26,7 +26,7 @@ the textbook approximation players use at the table; it ignores what the bids su
 ...     "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C")]
 >>> h = HandState.from_hands(Rules(), hands, dealer=3)
 >>> for b in (13, 0, 0, 0):
-...     h.apply(bid_action(b))
+...     event = h.apply(bid_action(b))
 >>> k = Knowledge(h.observation(0))
 >>> k.is_master(parse_card("AS")), k.need(0), k.nil_alive(1)
 (True, 13, True)
@@ -48,8 +48,8 @@ from spades.engine.cards import (
     bid_of,
     card_label,
     cards_mask,
-    team_of,
 )
+from spades.engine.deck import play_order
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, Deck, deck_for, trick_winner
@@ -80,9 +80,12 @@ class Knowledge:
         "deck",
         "seat",
         "seats_in",
+        "after",
+        "sides",
         "elsewhere",
         "partner",
         "team",
+        "rivals",
         "opponents",
         "hand",
         "played",
@@ -98,19 +101,26 @@ class Knowledge:
     seat: Seat
     #: The seats that play this hand, in seat order.
     seats_in: tuple[Seat, ...]
+    #: The other seats that play, in play order from this seat's left.
+    after: tuple[Seat, ...]
+    #: The seats of each side (see :meth:`~spades.engine.rules.Rules.sides`).
+    sides: tuple[tuple[Seat, ...], ...]
     #: How many unseen cards are in no hand that plays (set aside unseen, or left out).
     elsewhere: int
     #: The partner's seat, or None in cutthroat.
     partner: Seat | None
     #: This seat's side: its team, or in cutthroat the seat itself.
     team: int
+    #: The other sides with a seat in play.
+    rivals: tuple[int, ...]
     #: The seats of the other sides, in play order from this seat's left.
     opponents: tuple[Seat, ...]
     hand: Mask
     played: Mask
     unseen: Mask
-    voids: tuple[int, int, int, int]
-    known: tuple[Mask, Mask, Mask, Mask]
+    voids: tuple[int, ...]
+    #: The cards this seat knows another seat holds (one mask a seat).
+    known: tuple[Mask, ...]
     led_suit: int | None
     winner: tuple[Seat, Card] | None
 
@@ -119,10 +129,19 @@ class Knowledge:
         self.deck = rules_deck(obs.rules)
         self.seat = obs.seat
         self.seats_in = obs.seats_in
-        partnerships = obs.rules.partnerships
-        self.partner = obs.partner if partnerships else None
-        self.team = obs.team if partnerships else obs.seat
-        self.opponents = tuple(s for s in self._after(self.seat) if s != self.partner)
+        rules = obs.rules
+        self.partner = obs.partner
+        self.team = obs.team
+        self.sides = rules.sides()
+        self.rivals = tuple(
+            side
+            for side, seats in enumerate(self.sides)
+            if side != self.team and any(seat in self.seats_in for seat in seats)
+        )
+        self.after = tuple(
+            s for s in play_order(self.seat, rules.players, obs.out) if s != self.seat
+        )
+        self.opponents = tuple(s for s in self.after if s != self.partner)
         self.hand = obs.hand_mask
         self.played = obs.played_mask
         self.unseen = self.deck.cards & ~self.played & ~self.hand & ~obs.set_aside
@@ -132,10 +151,10 @@ class Knowledge:
         self.voids = obs.known_voids()
         # The cards this seat passed in a blind-nil exchange sit with the partner
         # until they show up on the table.
-        known = [0, 0, 0, 0]
+        known = [0] * rules.players
         if obs.received and self.partner is not None:
             known[self.partner] = cards_mask(obs.passed) & self.unseen
-        self.known = (known[0], known[1], known[2], known[3])
+        self.known = tuple(known)
         self.led_suit = self.deck.suit[obs.trick[0][1]] if obs.trick else None
         self.winner = self._trick_winner()
 
@@ -206,13 +225,9 @@ class Knowledge:
         """Whether ``card`` would be winning the trick right after this seat plays it."""
         return self.winner is None or self.beats(card, self.winner[1])
 
-    def _after(self, seat: Seat) -> list[Seat]:
-        """The other seats that play, in play order from ``seat``'s left."""
-        return [s for s in self.seats_in if s > seat] + [s for s in self.seats_in if s < seat]
-
     def still_to_play(self) -> list[Seat]:
         """The seats that play to the current trick after this one, in order."""
-        return self._after(self.seat)[: len(self.seats_in) - 1 - len(self.obs.trick)]
+        return list(self.after[: len(self.seats_in) - 1 - len(self.obs.trick)])
 
     def played_in_trick(self, seat: Seat) -> Card | None:
         """The card ``seat`` has played to the current trick, if any."""
@@ -301,10 +316,11 @@ class Knowledge:
             return 0.0
         seat, card = self.winner
         led = self.led_suit if self.led_suit is not None else self.deck.suit[card]
-        side = self.side_of(seat)
+        side_of = self.obs.rules.side_of
+        side = side_of(seat)
         chance = 1.0
         for later in self.still_to_play():
-            if self.side_of(later) != side:
+            if side_of(later) != side:
                 chance *= 1.0 - self.p_beaten_by(later, card, led)
         return chance
 
@@ -328,10 +344,6 @@ class Knowledge:
         """The tricks still to be won, the current one included."""
         return self.obs.rules.hand_size - len(self.obs.tricks)
 
-    def side_of(self, seat: Seat) -> int:
-        """The side ``seat`` plays for: its team, or in cutthroat the seat itself."""
-        return seat if self.partner is None else team_of(seat)
-
     def partner_bid(self) -> int | None:
         """The partner's bid (None before it bids, and always in cutthroat)."""
         return None if self.partner is None else self.obs.bids[self.partner]
@@ -347,16 +359,14 @@ class Knowledge:
 
     def team_bid(self, team: int) -> int:
         """The side's numeric contract (nil bids add nothing)."""
-        return sum(b or 0 for s, b in enumerate(self.obs.bids) if self.side_of(s) == team)
+        bids = self.obs.bids
+        return sum(bids[s] or 0 for s in self.sides[team])
 
     def team_tricks(self, team: int) -> int:
         """The tricks that count toward the side's contract so far."""
-        count_nil = self.obs.rules.nil_tricks_count_toward_bid
-        return sum(
-            won
-            for s, won in enumerate(self.obs.tricks_won)
-            if self.side_of(s) == team and (count_nil or self.obs.bids[s] != 0)
-        )
+        obs = self.obs
+        count_nil = obs.rules.nil_tricks_count_toward_bid
+        return sum(obs.tricks_won[s] for s in self.sides[team] if count_nil or obs.bids[s] != 0)
 
     def need(self, team: int) -> int:
         """Tricks the team still needs for its contract (zero or less once made)."""
@@ -376,11 +386,9 @@ class Knowledge:
         return min(1.0, self.obs.bags[team] / max(1, limit - 1))
 
     def best_rival_score(self) -> int:
-        """The highest score of the other sides."""
+        """The highest score of the other sides in play."""
         scores = self.obs.scores
-        if self.partner is not None:
-            return scores[1 - self.team]
-        return max(scores[s] for s in self.opponents)
+        return max(scores[side] for side in self.rivals)
 
     def deficit(self) -> int:
         """How far this seat's side trails the best other side (negative when it leads)."""

@@ -20,7 +20,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from spades.engine.cards import FULL_DECK, NUM_CARDS
+from spades.engine.cards import FULL_DECK
+from spades.engine.deck import seats_after
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, HandState, Phase, deck_for
 
@@ -111,13 +112,13 @@ class PlayoutBatch:
     that number.
     """
 
-    hands: Masks  #: (N, 4) the cards each seat holds, as bitmasks of card ids.
+    hands: Masks  #: (N, seats) the cards each seat holds, as bitmasks of card ids.
     seat: Ints  #: (N,) the seat to play.
     led: Ints  #: (N,) the led suit of the current trick (ignored when it has no card).
     win_seat: Ints  #: (N,) the seat winning the current trick so far (likewise).
     win_card: Ints  #: (N,) the card winning it (likewise).
     broken: Flags  #: (N,) whether spades are broken.
-    won: Ints  #: (N, 4) the tricks each seat has won so far.
+    won: Ints  #: (N, seats) the tricks each seat has won so far.
 
     @classmethod
     def of(cls, states: Sequence[HandState]) -> PlayoutBatch:
@@ -127,13 +128,13 @@ class PlayoutBatch:
             if state.phase is not Phase.PLAYING:
                 raise ValueError(f"state {index} is not in the play phase ({state.phase.name})")
         return cls(
-            hands=np.array([state.hands for state in states], dtype=np.uint64).reshape(-1, 4),
+            hands=np.array([state.hands for state in states], dtype=np.uint64),
             seat=np.array([state.current for state in states], dtype=np.intp),
             led=np.array([s.deck.suit[s.trick[0]] if s.trick else 0 for s in states], np.intp),
             win_seat=np.array([s.win_seat if s.trick else 0 for s in states], np.intp),
             win_card=np.array([s.win_card if s.trick else 0 for s in states], np.intp),
             broken=np.array([state.broken for state in states], dtype=np.bool_),
-            won=np.array([state.tricks_won for state in states], dtype=np.intp).reshape(-1, 4),
+            won=np.array([state.tricks_won for state in states], dtype=np.intp),
         )
 
 
@@ -146,7 +147,7 @@ def random_playouts(
     plays: npt.NDArray[np.int8] | None = None,
     common: int = 1,
 ) -> Ints:
-    """The tricks each seat ends with, shape (N, 4), when every game of ``batch`` is
+    """The tricks each seat ends with, shape (N, seats), when every game of ``batch`` is
     played out with a uniformly random legal card at every turn under ``rules``.
 
     ``first_cards``, if given, is the card each game plays first (it must be legal), the
@@ -171,18 +172,20 @@ def random_playouts(
         raise ValueError(f"plays must have shape {(count, steps)}, not {plays.shape}")
     tables = _tables(rules.jokers)
     lead_free, no_first = rules.spades_lead_any_time, rules.no_spades_first_trick
+    seats = rules.players
+    after = np.array(seats_after(seats), dtype=np.intp)
     # Row-major offsets of each game's seat 0, to address one seat a game in the flat arrays.
-    rows = np.arange(0, 4 * count, 4, dtype=np.intp)
+    rows = np.arange(0, seats * count, seats, dtype=np.intp)
     hands, won = batch.hands.flatten(), batch.won.flatten()
     broken = batch.broken.copy()
     seat, win_seat, win_card = batch.seat, batch.win_seat, batch.win_card
     led_mask = tables.suit_masks[batch.led]
-    played = NUM_CARDS - steps
+    played = seats * rules.hand_size - steps
     for step in range(steps):
-        trick_len = played % 4
+        trick_len = played % seats
         hand = hands[rows + seat]
         legal = legal_play_masks(
-            hand, trick_len, led_mask, broken, played < 4, lead_free, no_first, tables.spades
+            hand, trick_len, led_mask, broken, played < seats, lead_free, no_first, tables.spades
         )
         if step == 0 and first_cards is not None:
             card = np.asarray(first_cards, dtype=np.intp)
@@ -211,12 +214,12 @@ def random_playouts(
             win_seat = np.where(beats, seat, win_seat)
             win_card = np.where(beats, card, win_card)
         played += 1
-        if played % 4:
-            seat = (seat + 1) & 3
+        if played % seats:
+            seat = after[seat]
         else:
             won[rows + win_seat] += 1
             seat = win_seat
-    return won.reshape(count, 4)
+    return won.reshape(count, seats)
 
 
 def random_playouts_of(
@@ -229,7 +232,7 @@ def random_playouts_of(
     """:func:`random_playouts` of ``states``: hands in the play phase, all under the same
     rules and with the same number of cards left; they are not changed."""
     if not states:
-        return np.zeros((0, 4), dtype=np.intp)
+        return np.zeros((0, 0), dtype=np.intp)
     rules = states[0].rules
     for index, state in enumerate(states):
         if state.rules != rules:
@@ -258,7 +261,10 @@ def bench_playouts(seconds: float, seed: int = 0, size: int = BENCH_BATCH) -> di
     batches of ``size`` games dealt from 64 seeds."""
     rng = random.Random(seed)
     rules = Rules()
-    deals = [finish_bidding(HandState.deal(rules, dealer=i & 3, seed=i), rng) for i in range(64)]
+    deals = [
+        finish_bidding(HandState.deal(rules, dealer=i % rules.players, seed=i), rng)
+        for i in range(64)
+    ]
     batch = PlayoutBatch.of([deals[i % len(deals)] for i in range(size)])
     generator = np.random.default_rng(seed)
     done = 0

@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from spades.engine.cards import Card, Mask, Seat
+from spades.engine.cards import BIG_JOKER, LITTLE_JOKER, Card, Mask, Seat
+from spades.engine.deck import seats_after
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, Deck, deck_for, legal_play_mask, trick_winner
 
-_JOKERS: Final = 1 | 1 << 13
+_JOKERS: Final = 1 << BIG_JOKER | 1 << LITTLE_JOKER
 
 
 def _lowbit(mask: Mask) -> Card:
@@ -57,6 +58,7 @@ class RolloutTable:
         "tricks",
         "mates",
         "partnerships",
+        "sides",
     )
 
     def __init__(
@@ -79,27 +81,27 @@ class RolloutTable:
         self.no_first = rules.no_spades_first_trick
         self.nil_live = [b == 0 for b in bids]
         self.live = self.nil_live[:]
-        self.seats_in = tuple(range(rules.players) if seats_in is None else seats_in)
+        self.seats_in = rules.seats if seats_in is None else tuple(seats_in)
         self.players = len(self.seats_in)
         # The seat that plays after each seat in play.
-        self.next_seat = [0, 0, 0, 0]
-        for index, seat in enumerate(self.seats_in):
-            self.next_seat[seat] = self.seats_in[(index + 1) % self.players]
+        out = tuple(seat for seat in rules.seats if seat not in self.seats_in)
+        self.next_seat = seats_after(rules.players, out)
         self.tricks = rules.hand_size
         self.partnerships = rules.partnerships
         # A cutthroat seat is its own "mate": every test on the mate then fails, as the
         # seat's own nil is handled first and it never wins a trick before playing to it.
-        self.mates = [seat ^ 2 if rules.partnerships else seat for seat in range(4)]
+        self.mates = [
+            seat if (mate := rules.partner(seat)) is None else mate for seat in rules.seats
+        ]
         # The seats whose tricks count toward their side's contract, and the contracts
         # of the teams, or in cutthroat of the players (0 while unknown: then nobody
         # plays for bags).
         counts_nil = rules.nil_tricks_count_toward_bid
         self.bidders = [counts_nil or b != 0 for b in bids]
         known = all(bids[s] is not None for s in self.seats_in)
-        if rules.partnerships:
-            self.contract = [sum(b or 0 for b in bids[team::2]) if known else 0 for team in (0, 1)]
-        else:
-            self.contract = [(b or 0) if known else 0 for b in bids]
+        sides = rules.sides()
+        self.contract = [sum(bids[s] or 0 for s in seats) if known else 0 for seats in sides]
+        self.sides = sides
         self.settled = False
         self.epsilon = epsilon
 
@@ -115,8 +117,10 @@ class RolloutTable:
         """Note whether every side has made its contract."""
         contract, bidders = self.contract, self.bidders
         if self.partnerships:
-            self.settled = bool(contract[0] or contract[1]) and all(
-                won[t] * bidders[t] + won[t + 2] * bidders[t + 2] >= contract[t] for t in (0, 1)
+            (a, c), (b, d) = self.sides
+            self.settled = bool(contract[0] or contract[1]) and (
+                won[a] * bidders[a] + won[c] * bidders[c] >= contract[0]
+                and won[b] * bidders[b] + won[d] * bidders[d] >= contract[1]
             )
         else:
             self.settled = any(contract) and all(won[s] >= contract[s] for s in self.seats_in)
@@ -127,12 +131,12 @@ class RolloutTable:
             plain = mask & ~_JOKERS
             if plain:
                 return _lowbit(plain)
-            return 13 if mask >> 13 & 1 else 0
+            return LITTLE_JOKER if mask >> LITTLE_JOKER & 1 else BIG_JOKER
         return _lowbit(mask)
 
     def high_in(self, mask: Mask) -> Card:
         if self.jokers and mask & _JOKERS:
-            return 0 if mask & 1 else 13
+            return BIG_JOKER if mask >> BIG_JOKER & 1 else LITTLE_JOKER
         return mask.bit_length() - 1
 
     def lowest(self, mask: Mask) -> Card:

@@ -116,8 +116,8 @@ class DealSampler:
         unseen = observation.unseen_mask
         # Cards passed to the partner in a finished exchange are in the partner's hand
         # until played.
-        if observation.received and observation.hand is not None:
-            mate = observation.partner
+        mate = observation.partner
+        if observation.received and observation.hand is not None and mate is not None:
             self.fixed[mate] = cards_mask(observation.passed) & unseen
             unseen &= ~self.fixed[mate]
         sizes = [*observation.hand_sizes, 0][:4]

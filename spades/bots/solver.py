@@ -40,13 +40,30 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from spades.engine.cards import Card, Mask, Seat, cards_mask, team_of
+from spades.engine.cards import Card, Mask, Seat, cards_mask
+from spades.engine.deck import play_order, seats_after
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, HandState, Phase, deck_for, legal_play_mask, trick_winner
 
 _SUIT_BITS: Final = 16
 _SUIT_MASKS: Final = tuple(((1 << _SUIT_BITS) - 1) << (_SUIT_BITS * s) for s in range(4))
 _SPADE_MASK: Final = _SUIT_MASKS[SPADES]
+# The partnership table as the engine seats it, looked up by seat in the search: the seat
+# after each, the other three in play order, the two opponents (left, then right), the
+# partner, and 1 for a seat of North/South, the side the search maximises (0 for East/West).
+_TABLE: Final = Rules()
+_NEXT: Final = seats_after(_TABLE.players)
+_AFTER: Final = tuple(tuple(play_order(seat, _TABLE.players)[1:]) for seat in _TABLE.seats)
+_OPPONENTS: Final = tuple(
+    tuple(s for s in _AFTER[seat] if _TABLE.side_of(s) != _TABLE.side_of(seat))
+    for seat in _TABLE.seats
+)
+_PARTNER: Final = tuple(
+    mate for seat in _TABLE.seats for mate in _TABLE.sides()[_TABLE.side_of(seat)] if mate != seat
+)
+_NORTH_SOUTH: Final = tuple(int(_TABLE.side_of(seat) == 0) for seat in _TABLE.seats)
+#: The place in a trick of its last card.
+_LAST: Final = _TABLE.players - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +101,9 @@ def solve(state: HandState) -> Solution:
     >>> from spades.engine.cards import bid_action
     >>> h = HandState.deal(Rules(), dealer=0, seed=4)
     >>> for _ in range(4):
-    ...     h.apply(bid_action(3))
+    ...     event = h.apply(bid_action(3))
     >>> while len(h.tricks) < 10:
-    ...     h.apply(h.legal_actions()[0])
+    ...     event = h.apply(h.legal_actions()[0])
     >>> solution = solve(h)
     >>> sum(solution.tricks), solution.card in h.legal_actions()
     (3, True)
@@ -128,9 +145,9 @@ def solve_position(
     if not rules.partnerships:
         raise ValueError("the solver counts the tricks of two partnerships; cutthroat has none")
     bits, cards_of = _layout(rules.jokers)
-    if len(hands) != 4:
+    if len(hands) != rules.players:
         raise ValueError(f"four hands are needed, not {len(hands)}")
-    if not 0 <= len(trick) <= 3:
+    if not 0 <= len(trick) < rules.players:
         raise ValueError(f"a trick in progress has 0 to 3 cards, not {len(trick)}")
     masks = [cards_mask(hand) for hand in hands]
     union = cards_mask(trick)
@@ -143,9 +160,10 @@ def solve_position(
     if total != union.bit_count():
         raise ValueError("a card is in two places")
     left = masks[seat].bit_count()
-    leader = (seat - len(trick)) % 4
-    for step in range(4):
-        other = (leader + step) % 4
+    # The cards of the trick were played by the seats before ``seat``, from its leader.
+    leader = play_order(seat, rules.players)[-len(trick)] if trick else seat
+    order = play_order(leader, rules.players)
+    for step, other in enumerate(order):
         expected = left - 1 if step < len(trick) else left
         if masks[other].bit_count() != expected:
             raise ValueError(
@@ -158,9 +176,7 @@ def solve_position(
     internal = [_to_layout(bits, deck.chunks(mask)) for mask in masks]
     search = _Search(internal, rules.spades_lead_any_time, rules.no_spades_first_trick)
     if trick:
-        win_seat, win_card = trick_winner(
-            deck, [((leader + step) % 4, card) for step, card in enumerate(trick)]
-        )
+        win_seat, win_card = trick_winner(deck, list(zip(order, trick, strict=False)))
         win = bits[win_card].bit_length() - 1
         led_mask = _SUIT_MASKS[deck.suit[trick[0]]]
     else:
@@ -233,8 +249,9 @@ def _quick_tricks(hands: list[Mask], seat: Seat, spades_open: bool, left: int) -
     (3, 1)
     """
     hand = hands[seat]
-    left_opponent, right_opponent = hands[(seat + 1) & 3], hands[(seat + 3) & 3]
-    others = left_opponent | right_opponent | hands[seat ^ 2]
+    left_seat, right_seat = _OPPONENTS[seat]
+    left_opponent, right_opponent = hands[left_seat], hands[right_seat]
+    others = left_opponent | right_opponent | hands[_PARTNER[seat]]
     total = 0
     spades = hand & _SPADE_MASK
     if spades and (spades_open or hand == spades):
@@ -281,7 +298,7 @@ def _sure_bounds(hands: list[Mask], leader: Seat, spades_open: bool, left: int) 
         (east & spade_mask & above_north_south).bit_count(),
         (west & spade_mask & above_north_south).bit_count(),
     )
-    if leader & 1:
+    if not _NORTH_SOUTH[leader]:
         return north_south, left - max(quick, east_west)
     return max(quick, north_south), left - east_west
 
@@ -322,6 +339,11 @@ class _Search:
         rule = legal_play_mask
         moves_of = _moves
         sure_bounds = _sure_bounds
+        following = _AFTER
+        seat_after = _NEXT
+        partner = _PARTNER
+        north_south = _NORTH_SOUTH
+        last = _LAST
         count = 0
         chosen = 0
 
@@ -329,13 +351,12 @@ class _Search:
             """North/South's share (0 or 1) of the last trick, each hand holding one card."""
             win_seat = leader
             win = hands[leader].bit_length() - 1
-            for step in (1, 2, 3):
-                other = (leader + step) & 3
+            for other in following[leader]:
                 index = hands[other].bit_length() - 1
                 suit = index >> 4
                 if (index > win) if suit == win >> 4 else suit == SPADES:
                     win_seat, win = other, index
-            return 1 - (win_seat & 1)
+            return north_south[win_seat]
 
         def node(
             seat: Seat,
@@ -383,8 +404,8 @@ class _Search:
             window = alpha, beta
             legal = rule(hand, trick_len, led_mask, broken, first, lead_free, no_first, _SPADE_MASK)
             live = hands[0] | hands[1] | hands[2] | hands[3] | in_trick
-            maximise = not seat & 1
-            moves = moves_of(hand, legal, live, trick_len, win_seat == seat ^ 2, win, hint)
+            maximise = north_south[seat]
+            moves = moves_of(hand, legal, live, trick_len, win_seat == partner[seat], win, hint)
             best = -1 if maximise else 99
             best_move = moves[0]
             for bit in moves:
@@ -397,8 +418,8 @@ class _Search:
                     next_led, next_seat, next_win = led_mask, seat, index
                 else:
                     next_led, next_seat, next_win = led_mask, win_seat, win
-                if trick_len == 3:
-                    won = 1 - (next_seat & 1)
+                if trick_len == last:
+                    won = north_south[next_seat]
                     value = won + node(
                         next_seat,
                         0,
@@ -413,7 +434,7 @@ class _Search:
                     )
                 else:
                     value = node(
-                        (seat + 1) & 3,
+                        seat_after[seat],
                         trick_len + 1,
                         next_led,
                         next_seat,
@@ -464,7 +485,7 @@ class _Search:
             else:
                 low = guess
         # One more search whose cut at the root is made by a card reaching the value.
-        alpha = low - 1 if team_of(seat) == 0 else low
+        alpha = low - 1 if _NORTH_SOUTH[seat] else low
         node(
             seat,
             trick_len,

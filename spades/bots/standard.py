@@ -56,6 +56,8 @@ _CUTTHROAT_NIL: Final = {3: (0.3, -2.3), 4: (0.9, -2.4)}
 # (300 three-handed deals, seed 6000): a total bias of -0.9 beat -0.3 by +5.2 points a
 # hand (95% CI +3.0 to +7.4), and +1.8 with bags at their cost; -1.2 did no better.
 _THREE_HANDED_BIAS: Final = -0.6
+# The tricks a seat has in the partnership game, the scale of a reading.
+_TRICKS_A_SEAT: Final = Rules().hand_size / Rules().players
 
 
 @register("standard")
@@ -98,7 +100,7 @@ def blind_nil_choice(k: Knowledge) -> Action:
     if BLIND_NIL not in obs.legal_actions or k.partner_bid() == 0 or k.partner is None:
         return LOOK
     deficit = k.deficit()
-    theirs = obs.scores[1 - k.team]
+    theirs = k.best_rival_score()
     target = obs.rules.target_score
     # Blind nil fails more often than not, so it is only worth it when a normal hand
     # cannot save the match.
@@ -195,7 +197,7 @@ def wanted_tricks(k: Knowledge, value: HandValue, bid_bias: float) -> int:
     if others:
         tricks = rules.hand_size
         players = len(k.seats_in)
-        per_seat = 3.0 * (tricks / players) / (13 / 4)
+        per_seat = 3.0 * (tricks / players) / _TRICKS_A_SEAT
         table = sum(others) + value.tricks + per_seat * (players - 1 - len(others))
         bias += max(-0.6, min(0.6, 0.2 * (tricks - 1.5 - table)))
     wanted = max(1, int(value.tricks + 0.5 + bias))
@@ -274,7 +276,7 @@ def wants_tricks(k: Knowledge) -> bool:
     mate = k.partner
     if mate is None:
         return set_target(k) is not None
-    them = 1 - k.team
+    (them,) = k.rivals
     their_need = k.need(them)
     if k.team_bid(them) == 0 or their_need <= 0 or their_need > k.tricks_left:
         return False
@@ -522,7 +524,7 @@ def bust_play(k: Knowledge, legal: list[Card]) -> Card | None:
         if k.winner[0] in nils and losers:
             return shed(k, losers, keep_high=wants_tricks(k))
         return None
-    if k.side_of(k.winner[0]) != k.team:
+    if k.obs.rules.side_of(k.winner[0]) != k.team:
         # Another side is winning: the nil bidder will duck under its card anyway.
         return None
     if losers:

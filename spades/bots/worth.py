@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from operator import add
 from typing import Final
 
 from spades.engine.observation import Observation
@@ -100,27 +101,28 @@ def _team_value(observation: Observation) -> HandValue:
     blind = observation.blind
     team = observation.team
     scores, bags = observation.scores, observation.bags
-    cache: dict[int, float] = {}
+    teams = rules.sides()
+    cache: dict[tuple[int, ...], float] = {}
 
     def value(won: Sequence[int]) -> float:
-        key = won[0] | won[1] << 4 | won[2] << 8 | won[3] << 12
+        key = tuple(won)
         cached = cache.get(key)
         if cached is not None:
             return cached
         points = []
         worth = []
-        for t in (0, 1):
+        for side, seats in enumerate(teams):
             p, w = team_econ(
                 rules,
-                (bids[t], bids[t + 2]),
-                (blind[t], blind[t + 2]),
-                (won[t], won[t + 2]),
-                bags[t],
+                tuple(bids[s] for s in seats),
+                tuple(blind[s] for s in seats),
+                tuple(won[s] for s in seats),
+                bags[side],
             )
             points.append(p)
             worth.append(w)
-        total = worth[team] - worth[1 - team]
-        outcome = match_outcome(rules, (scores[0] + points[0], scores[1] + points[1]))
+        total = worth[team] - sum(w for side, w in enumerate(worth) if side != team)
+        outcome = match_outcome(rules, tuple(map(add, scores, points)))
         if outcome.over and outcome.winner is not None:
             total += MATCH_BONUS if outcome.winner == team else -MATCH_BONUS
         cache[key] = total

@@ -56,7 +56,6 @@ class Rank(IntEnum):
 
 
 NUM_CARDS: Final = 52
-NUM_SEATS: Final = 4
 SEAT_NAMES: Final = ("North", "East", "South", "West")
 #: North and South, the seats named in code: a person alone at a table sits South.
 NORTH: Final = 0

@@ -42,6 +42,16 @@ def play_order(leader: Seat, seats: int, out: tuple[Seat, ...] = ()) -> list[Sea
     return [seat for seat in order if seat not in out] if out else order
 
 
+def seats_after(seats: int, out: tuple[Seat, ...] = ()) -> tuple[Seat, ...]:
+    """The seat that plays after each seat of a table of ``seats``, passing over the seats
+    ``out`` (the seat after one that is out is the next one in).
+
+    >>> seats_after(4), seats_after(3, out=(1,))
+    ((1, 2, 3, 0), (2, 2, 0))
+    """
+    return tuple(play_order(seat + 1, seats, out)[0] for seat in range(seats))
+
+
 class Trick(NamedTuple):
     """A finished trick: who led, the cards in play order, and who won it; ``out`` names
     the seats knocked out of a three-handed match, which play no card.

@@ -5,8 +5,8 @@ deal, and the actions are applied in order, hand after hand.
 
 The seed is an int; anything else, a bool included, raises ``ValueError``.
 
-In cutthroat the scores and bags are one a player, and the winner is a seat. They are
-typed for the two teams of the partnership game that every reader knows.
+The scores and bags are one a side: a team, or in cutthroat a player, and the winner is
+a side (see :meth:`~spades.engine.rules.Rules.sides`).
 
 Three-handed cutthroat knocks a player at or below the mercy score out (:attr:`Match.out`,
 see :func:`spades.engine.scoring.match_outcome`): the other two play on. The hands after that
@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
 
 from spades.engine.cards import Action, Seat
+from spades.engine.events import Event
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
 from spades.engine.scoring import HandResult, Outcome, match_outcome
@@ -55,6 +55,7 @@ class Match:
         "scores",
         "bags",
         "history",
+        "events",
         "outcome",
     )
 
@@ -64,9 +65,11 @@ class Match:
     hand: HandState
     finished: list[HandState]
     results: list[HandResult]
-    scores: tuple[int, int]
-    bags: tuple[int, int]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
     history: list[Action]
+    #: What each action of every hand did, in order (see :class:`Event`).
+    events: list[Event]
     outcome: Outcome
 
     def __init__(self, rules: Rules, *, seed: int) -> None:
@@ -79,11 +82,12 @@ class Match:
         self.first_dealer = random.Random(f"spades:{seed}:dealer").randrange(rules.players)
         self.finished = []
         self.results = []
-        zeros: Any = (0,) * (2 if rules.partnerships else rules.players)
+        zeros = (0,) * len(rules.sides())
         self.scores = zeros
         self.bags = zeros
         self.history = []
-        self.outcome = Outcome(False, None, "")
+        self.events = []
+        self.outcome = match_outcome(rules, zeros)
         self.hand = self._deal()
 
     @classmethod
@@ -119,8 +123,8 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The winning team (0 N/S, 1 E/W) or in cutthroat seat, or None while playing or
-        after a draw."""
+        """The winning side (the team 0 N/S or 1 E/W, or in cutthroat the seat), or None
+        while playing or after a draw (see :attr:`outcome`)."""
         return self.outcome.winner
 
     @property
@@ -145,58 +149,49 @@ class Match:
         """What ``seat`` may know of the current hand (the last one once the match is over)."""
         return self.hand.observation(seat)
 
-    def apply(self, action: Action) -> HandResult | None:
-        """Apply an action to the current hand; returns the result when it ends the hand.
+    def apply(self, action: Action) -> Event:
+        """Apply an action to the current hand and return what happened (also kept in
+        :attr:`events`): the event holds the hand's result when the action ends it.
 
         Raises ``IllegalAction`` (and changes nothing) for an illegal action, and
         ``ValueError`` once the match is over.
         """
         if self.is_over:
             raise ValueError("the match is over")
-        self.hand.apply(action)
+        event = self.hand.apply(action)
         self.history.append(action)
-        if not self.hand.is_over:
-            return None
-        result = self.hand.result()
+        self.events.append(event)
+        result = event.result
+        if result is None:
+            return event
         self.finished.append(self.hand)
         self.results.append(result)
         sides = result.sides
-        scores: Any = tuple(
+        self.scores = tuple(
             score + side.points for score, side in zip(self.scores, sides, strict=True)
         )
-        bags: Any = tuple(side.bags_after for side in sides)
-        self.scores = scores
-        self.bags = bags
+        self.bags = tuple(side.bags_after for side in sides)
         self.outcome = match_outcome(self.rules, self.scores, self.outcome.out)
         if not self.outcome.over:
             self.hand = self._deal()
-        return result
+        return event
 
     def places(self) -> tuple[int, ...]:
-        """Each side's place at the end of the match, 1 the winner's: the sides still in by
-        their scores, then those knocked out, a later hand's above an earlier one's and
-        those of the same hand by their scores. Level sides share a place.
+        """Each side's place as the match stands, 1 the winner's (see :class:`Outcome`):
+        the sides still in by their scores, then those knocked out, a later hand's above
+        an earlier one's and those of the same hand by their scores. Level sides share a
+        place.
 
         >>> m = Match(Rules(players=3, partnerships=False), seed=1)
-        >>> m.scores = (120, 340, 90)
         >>> m.places()
-        (2, 1, 3)
+        (1, 1, 1)
         """
-        out = self.out
-        # A seat out played every hand up to the one that knocked it out, so the number of
-        # hands it played tells the knock-outs of different hands apart.
-        keys = [
-            (0, sum(side not in hand.out for hand in self.finished), score)
-            if side in out
-            else (1, 0, score)
-            for side, score in enumerate(self.scores)
-        ]
-        return tuple(1 + sum(other > key for other in keys) for key in keys)
+        return self.outcome.places
 
-    def score_history(self) -> list[tuple[int, int]]:
+    def score_history(self) -> list[tuple[int, ...]]:
         """The running scores after each finished hand."""
         totals = []
-        running: Any = (0,) * len(self.scores)
+        running = (0,) * len(self.scores)
         for result in self.results:
             running = tuple(
                 score + side.points for score, side in zip(running, result.sides, strict=True)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import cast
 
-from spades.engine.cards import Action, Card, Mask, Seat, cards_mask, partner, team_of
+from spades.engine.cards import Action, Card, Mask, Seat, cards_mask
 from spades.engine.deck import SPADES, Trick, deck_for, legal_play_mask
 from spades.engine.rules import Rules
 
@@ -25,11 +24,12 @@ class Observation:
     """One seat's view of a hand.
 
     ``hand`` is None while a blind-nil candidate has not yet chosen blind nil or looked
-    at the cards. ``legal_actions`` is empty unless it is this seat's turn.
+    at the cards. ``legal_actions`` is empty unless it is this seat's turn. ``leader``
+    leads the current trick (before the play, the first one: the dealer's left).
 
-    The per-seat tuples have one entry a seat, and ``scores`` and ``bags`` one a team,
-    or in cutthroat one a player: they are typed for the partnership game that every
-    reader knows, and three-handed cutthroat fills them with three. ``set_aside`` is
+    The per-seat tuples have one entry a seat (four, or three in three-handed cutthroat),
+    and ``scores`` and ``bags`` one a side: a team, or in cutthroat a player (see
+    :meth:`~spades.engine.rules.Rules.sides`). ``set_aside`` is
     the mask of the card three players set aside when everyone knows it (the 2♣), and
     0 otherwise: a card set aside unseen stays among the unseen cards.
 
@@ -50,16 +50,16 @@ class Observation:
     phase: Phase
     current_player: Seat | None
     hand: tuple[Card, ...] | None
-    hand_sizes: tuple[int, int, int, int]
-    bids: tuple[int | None, int | None, int | None, int | None]
-    blind: tuple[bool, bool, bool, bool]
-    tricks_won: tuple[int, int, int, int]
+    hand_sizes: tuple[int, ...]
+    bids: tuple[int | None, ...]
+    blind: tuple[bool, ...]
+    tricks_won: tuple[int, ...]
     leader: Seat
     trick: tuple[tuple[Seat, Card], ...]
     tricks: tuple[Trick, ...]
     spades_broken: bool
-    scores: tuple[int, int]
-    bags: tuple[int, int]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
     legal_actions: tuple[Action, ...]
     can_claim: bool
     blind_nil_eligible: bool
@@ -70,16 +70,18 @@ class Observation:
 
     @property
     def team(self) -> int:
-        return team_of(self.seat)
+        """This seat's side: its team, or in cutthroat the seat itself."""
+        return self.rules.side_of(self.seat)
 
     @property
-    def partner(self) -> Seat:
-        return partner(self.seat)
+    def partner(self) -> Seat | None:
+        """This seat's partner, or None in cutthroat."""
+        return self.rules.partner(self.seat)
 
     @property
     def seats_in(self) -> tuple[Seat, ...]:
         """The seats that play this hand: every seat but those knocked out."""
-        return tuple(seat for seat in range(len(self.hand_sizes)) if seat not in self.out)
+        return tuple(seat for seat in self.rules.seats if seat not in self.out)
 
     @property
     def hand_mask(self) -> Mask:
@@ -100,7 +102,7 @@ class Observation:
         cards = deck_for(self.rules.jokers, self.rules.jokers_added).cards
         return cards & ~self.played_mask & ~self.hand_mask & ~self.set_aside
 
-    def known_voids(self) -> tuple[int, int, int, int]:
+    def known_voids(self) -> tuple[int, ...]:
         """For each seat, a bitmask of the suits it has shown it no longer holds.
 
         Read from the play rule itself: a seat that played a card the rule forbids to a
@@ -139,5 +141,4 @@ class Observation:
                     if not legal & bit:
                         voids[seat] |= 1 << suit
                 broken = broken or deck.suit[card] == SPADES
-        # One a seat: see the class's note on the types.
-        return cast("tuple[int, int, int, int]", tuple(voids))
+        return tuple(voids)

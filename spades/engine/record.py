@@ -6,7 +6,7 @@ wrong raises :class:`RecordError` naming what and where; nothing is half-loaded.
 
 >>> from spades.engine.rules import Rules
 >>> m = Match(Rules(), seed=1)
->>> m.apply(m.legal_actions()[0])
+>>> event = m.apply(m.legal_actions()[0])
 >>> text = dumps(GameRecord.of(m))
 >>> loads(text).match.history == m.history
 True
@@ -40,13 +40,13 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A game as data: rules, seed and actions, plus player names (one a seat, typed for
-    the four of the partnership game) and free-form notes."""
+    """A game as data: rules, seed and actions, plus player names (one a seat) and
+    free-form notes."""
 
     rules: Rules
     seed: int
     actions: tuple[int, ...]
-    players: tuple[str, str, str, str] = DEFAULT_PLAYERS
+    players: tuple[str, ...] = DEFAULT_PLAYERS
     meta: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -60,14 +60,13 @@ class GameRecord:
         cls,
         match: Match,
         *,
-        players: tuple[str, str, str, str] | None = None,
+        players: tuple[str, ...] | None = None,
         meta: Mapping[str, str] | None = None,
     ) -> GameRecord:
         """The record of a match as it stands (``players`` left out: the seats' names)."""
-        names: Any = players
-        if names is None:
-            names = DEFAULT_PLAYERS if match.rules.players == 4 else THREE_PLAYERS
-        return cls(match.rules, match.seed, tuple(match.history), names, dict(meta or {}))
+        if players is None:
+            players = DEFAULT_PLAYERS if match.rules.players == 4 else THREE_PLAYERS
+        return cls(match.rules, match.seed, tuple(match.history), players, dict(meta or {}))
 
     def replay(self) -> Match:
         """The match these actions lead to (raises ``IllegalAction``)."""
@@ -151,7 +150,7 @@ def from_json_dict(data: Any) -> LoadedGame:
     players = _expect(data["players"], list, "players")
     if len(players) != rules.players:
         raise RecordError(f"players: expected {rules.players} names, found {len(players)}")
-    names: Any = tuple(_text(p, f"players[{i}]") for i, p in enumerate(players))
+    names = tuple(_text(p, f"players[{i}]") for i, p in enumerate(players))
     meta = _expect(data["meta"], dict, "meta")
     if len(meta) > 50:
         raise RecordError("meta: more than 50 entries")

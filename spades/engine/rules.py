@@ -43,7 +43,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Final, Literal
+
+from spades.engine.cards import Seat, partner, team_of
 
 TiePolicy = Literal["play_on", "draw"]
 SetAside = Literal["two_of_clubs", "random"]
@@ -305,6 +308,41 @@ class Rules:
             return 13
         return 18 if self.jokers_added else 17
 
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats of the table, in play order from North (seat 0).
+
+        >>> Rules().seats, Rules(players=3, partnerships=False).seats
+        ((0, 1, 2, 3), (0, 1, 2))
+        """
+        return _table(self.players, self.partnerships).seats
+
+    def sides(self) -> tuple[tuple[Seat, ...], ...]:
+        """The seats of each side that scores: the two teams, North/South (side 0) and
+        East/West (side 1), in partnership play; each player alone in cutthroat, side
+        ``n`` being seat ``n``.
+
+        >>> Rules().sides(), Rules(players=3, partnerships=False).sides()
+        (((0, 2), (1, 3)), ((0,), (1,), (2,)))
+        """
+        return _table(self.players, self.partnerships).sides
+
+    def side_of(self, seat: Seat) -> int:
+        """The side ``seat`` plays for: its team, or in cutthroat the seat itself.
+
+        >>> Rules().side_of(3), Rules(partnerships=False).side_of(3)
+        (1, 3)
+        """
+        return _table(self.players, self.partnerships).side_of[seat]
+
+    def partner(self, seat: Seat) -> Seat | None:
+        """The partner of ``seat``, across the table; None in cutthroat.
+
+        >>> Rules().partner(1), Rules(partnerships=False).partner(1)
+        (3, None)
+        """
+        return _table(self.players, self.partnerships).partners[seat]
+
     def to_dict(self) -> dict[str, Any]:
         """The options of this game as a plain dict (for JSON).
 
@@ -331,6 +369,25 @@ class Rules:
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated again)."""
         return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """The seats of a table's shape and the sides they play for (see :meth:`Rules.sides`)."""
+
+    seats: tuple[Seat, ...]
+    sides: tuple[tuple[Seat, ...], ...]
+    side_of: tuple[int, ...]
+    partners: tuple[Seat | None, ...]
+
+
+@cache
+def _table(players: int, partnerships: bool) -> _Table:
+    seats = tuple(range(players))
+    if not partnerships:
+        return _Table(seats, tuple((seat,) for seat in seats), seats, (None,) * players)
+    teams = tuple(tuple(seat for seat in seats if team_of(seat) == team) for team in (0, 1))
+    return _Table(seats, teams, tuple(map(team_of, seats)), tuple(map(partner, seats)))
 
 
 #: Plain words for the option values that are names or "off".

@@ -13,8 +13,10 @@ see :func:`match_outcome`. A player who is out scores nothing more.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Final, Literal, NamedTuple
 
 from spades.engine.cards import Seat, bid_label
 from spades.engine.rules import Rules
@@ -249,20 +251,131 @@ def score_players(
     )
 
 
+class EndReason(Enum):
+    """Why a match ended after a hand, or why it goes on: the code of an :class:`Outcome`'s
+    reason."""
+
+    #: No side has reached the target or fallen to the mercy score.
+    PLAYING = "playing"
+    #: One side reached the target, and wins.
+    TARGET = "target"
+    #: More than one side reached the target in the same hand: the highest score wins.
+    HIGHER_SCORE = "higher_score"
+    #: Both teams fell to the mercy score in the same hand: the less negative score wins.
+    LESS_NEGATIVE = "less_negative"
+    #: A side fell to the mercy score, which ended the match: in the partnership game the
+    #: other team wins; in cutthroat the highest score among the players still in.
+    MERCY = "mercy"
+    #: Three-handed cutthroat: a player fell to the mercy score and is out; the others
+    #: play on.
+    KNOCKED_OUT = "knocked_out"
+    #: Three-handed cutthroat: the others fell to the mercy score, and the last player in
+    #: wins.
+    LAST_IN = "last_in"
+    #: The sides level at the top play another hand.
+    TIE = "tie"
+    #: The sides level at the top share the game (``tie_policy="draw"``).
+    SHARED = "shared"
+
+
+#: The reasons that leave a match going on.
+_GOING_ON: Final = frozenset((EndReason.PLAYING, EndReason.KNOCKED_OUT, EndReason.TIE))
+TEAM_NAMES: Final = ("North/South", "East/West")
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Whether a match is over after a hand, and who won (a team, or in cutthroat a seat;
-    None with a draw).
+    """Where a match stands after a hand (see :func:`match_outcome`): whether it is over and
+    why, as a code and as a sentence, who won and everyone's place.
 
-    ``out`` lists the players knocked out in three-handed cutthroat, in the order they
-    finish from the bottom up: the first one out finishes last (of players falling in the
-    same hand, the lower score finishes below). It is empty in every other game.
+    Sides are the two teams of the partnership game (0 North/South, 1 East/West), or in
+    cutthroat the players (side ``n`` is seat ``n``). ``places`` holds each side's place,
+    1 the best, level sides sharing one; ``winners`` the sides that won (more than one
+    when they share the game; none while the match goes on); ``fallen`` the sides the
+    reason names as falling to the mercy score, and ``out`` the players knocked out of a
+    three-handed match, in the order they finish from the bottom up: the first one out
+    finishes last (of players falling in the same hand, the lower score finishes below).
+    ``out`` is empty in every other game.
     """
 
-    over: bool
-    winner: int | None
-    reason: str
+    rules: Rules = field(repr=False)
+    code: EndReason
+    places: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    fallen: tuple[int, ...] = ()
     out: tuple[Seat, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        """Whether the match is over."""
+        return self.code not in _GOING_ON
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won alone, or None while the match goes on or when it is shared."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def reason(self) -> str:
+        """The reason as a sentence, empty while nothing has happened yet (see
+        :meth:`words`)."""
+        return self.words()
+
+    def words(self, players: Sequence[str] | None = None) -> str:
+        """The reason as a sentence: the teams are North/South and East/West, and the
+        players of cutthroat are named by ``players`` (one name a seat), or without it
+        ``seat 1``.
+
+        >>> three = Rules(players=3, partnerships=False)
+        >>> outcome = match_outcome(three, (150, -210, -220), (1,))
+        >>> outcome.words(), outcome.words(["Left", "Right", "Ada"])
+        ('seat 2 fell to the mercy score: seat 0 wins as the last player in', \
+'Ada fell to the mercy score: Left wins as the last player in')
+        """
+        code = self.code
+        if code is EndReason.PLAYING:
+            return ""
+        if code is EndReason.TIE:
+            return "exact tie: another hand is played"
+        if code is EndReason.SHARED:
+            return "exact tie: the game is shared"
+        winner = self._names(self.winners, players)
+        if self.rules.partnerships:
+            if code is EndReason.TARGET:
+                return f"{winner} reached {self.rules.target_score}"
+            if code is EndReason.MERCY:
+                return f"{self._names(self.fallen, players)} fell to the mercy score"
+            why = "higher" if code is EndReason.HIGHER_SCORE else "less negative"
+            return f"{winner} wins with the {why} score"
+        fell = f"{self._names(self.fallen, players)} fell to the mercy score"
+        if code is EndReason.KNOCKED_OUT:
+            return f"{fell} and is out"
+        if code is EndReason.LAST_IN:
+            return f"{fell}: {winner} wins as the last player in"
+        wins = f"{winner} wins with the highest score"
+        return f"{fell}: {wins}" if code is EndReason.MERCY else wins
+
+    def _names(self, sides: Sequence[int], players: Sequence[str] | None) -> str:
+        """``North/South``; in cutthroat ``Ada``, ``Ada and Left``, or without names
+        ``seat 1`` or ``seats 0 and 2``."""
+        if self.rules.partnerships:
+            return _and_words([TEAM_NAMES[side] for side in sides])
+        if players is None:
+            numbers = _and_words([str(seat) for seat in sides])
+            return f"seat{'s' if len(sides) > 1 else ''} {numbers}"
+        return _and_words([players[seat] for seat in sides])
+
+
+def _and_words(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _places(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """Each side's place from its key (the higher the better): 1 plus the sides above."""
+    return tuple(1 + sum(other > key for other in keys) for key in keys)
 
 
 def match_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...] = ()) -> Outcome:
@@ -271,36 +384,28 @@ def match_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...] =
 
     >>> match_outcome(Rules(), (510, 480)).winner
     0
-    >>> match_outcome(Rules(), (-210, 100)).reason
-    'North/South fell to the mercy score'
+    >>> outcome = match_outcome(Rules(), (-210, 100))
+    >>> outcome.code, outcome.reason, outcome.places
+    (<EndReason.MERCY: 'mercy'>, 'North/South fell to the mercy score', (2, 1))
     """
     if not rules.partnerships:
         return _players_outcome(rules, scores, out)
-    names = ("North/South", "East/West")
+    places = _places([(score,) for score in scores])
     reached = [s >= rules.target_score for s in scores]
     busted = [rules.mercy_score is not None and s <= rules.mercy_score for s in scores]
-    if any(reached) or any(busted):
-        if reached[0] != reached[1]:
-            winner = 0 if reached[0] else 1
-            return Outcome(True, winner, f"{names[winner]} reached {rules.target_score}")
-        if busted[0] != busted[1]:
-            winner = 1 if busted[0] else 0
-            return Outcome(True, winner, f"{names[1 - winner]} fell to the mercy score")
-        if scores[0] != scores[1]:
-            winner = 0 if scores[0] > scores[1] else 1
-            why = "higher score" if reached[0] else "less negative score"
-            return Outcome(True, winner, f"{names[winner]} wins with the {why}")
-        if rules.tie_policy == "draw":
-            return Outcome(True, None, "exact tie: the game is shared")
-        return Outcome(False, None, "exact tie: another hand is played")
-    return Outcome(False, None, "")
-
-
-def _seats_words(seats: list[Seat]) -> str:
-    """``seat 1`` or ``seats 0 and 2``."""
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+    if not any(reached) and not any(busted):
+        return Outcome(rules, EndReason.PLAYING, places)
+    if reached[0] != reached[1]:
+        return Outcome(rules, EndReason.TARGET, places, (0 if reached[0] else 1,))
+    if busted[0] != busted[1]:
+        loser = 0 if busted[0] else 1
+        return Outcome(rules, EndReason.MERCY, places, (1 - loser,), (loser,))
+    if scores[0] != scores[1]:
+        code = EndReason.HIGHER_SCORE if reached[0] else EndReason.LESS_NEGATIVE
+        return Outcome(rules, code, places, (0 if scores[0] > scores[1] else 1,))
+    if rules.tie_policy == "draw":
+        return Outcome(rules, EndReason.SHARED, places, (0, 1))
+    return Outcome(rules, EndReason.TIE, places)
 
 
 def _players_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...]) -> Outcome:
@@ -316,11 +421,16 @@ def _players_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...
     player still in falls in the same hand, the highest score among them wins, and those
     level at the top play on (or share the game) while the others are out.
 
+    The players still in are placed above those out by their scores; those out in this
+    hand above those out before (only one player can be out while a match goes on), and
+    those out in the same hand by their scores.
+
     >>> cutthroat = Rules(players=3, partnerships=False)
     >>> match_outcome(cutthroat, (480, 530, 510)).reason
     'seat 1 wins with the highest score'
     >>> match_outcome(cutthroat, (120, -210, 90))
-    Outcome(over=False, winner=None, reason='seat 1 fell to the mercy score and is out', out=(1,))
+    Outcome(code=<EndReason.KNOCKED_OUT: 'knocked_out'>, places=(1, 3, 2), winners=(), \
+fallen=(1,), out=(1,))
     >>> match_outcome(cutthroat, (150, -210, -220), (1,)).reason
     'seat 2 fell to the mercy score: seat 0 wins as the last player in'
     >>> match_outcome(cutthroat, (-230, -210, -220), (1,)).out
@@ -330,19 +440,21 @@ def _players_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...
     >>> match_outcome(Rules(players=4, partnerships=False), (120, -210, 90, 0)).reason
     'seat 1 fell to the mercy score: seat 0 wins with the highest score'
     """
+    before = out
     mercy = rules.mercy_score
     standing = [seat for seat in range(len(scores)) if seat not in out]
     fallen = [] if mercy is None else [seat for seat in standing if scores[seat] <= mercy]
-    prefix = ""
+    named: tuple[Seat, ...] = ()
+    code = None
     if fallen and rules.players == 3:
         # Highest first, as they are named and the top of them may win; of the players
         # falling in the same hand the lower score finishes below, so is out first.
         fallen.sort(key=scores.__getitem__, reverse=True)
-        prefix = f"{_seats_words(fallen)} fell to the mercy score"
+        named = tuple(fallen)
         rest = [seat for seat in standing if seat not in fallen]
         if len(rest) == 1:
-            why = f"{prefix}: seat {rest[0]} wins as the last player in"
-            return Outcome(True, rest[0], why, (*out, *reversed(fallen)))
+            out = (*out, *reversed(fallen))
+            return _placed(rules, EndReason.LAST_IN, scores, before, out, rest, named)
         if rest:
             out, standing, fallen = (*out, *reversed(fallen)), rest, []
         else:
@@ -350,16 +462,42 @@ def _players_outcome(rules: Rules, scores: tuple[int, ...], out: tuple[Seat, ...
             out += tuple(seat for seat in reversed(fallen) if scores[seat] < top)
             standing = [seat for seat in fallen if scores[seat] == top]
     elif fallen:
-        prefix = f"seat {fallen[0]} fell to the mercy score"
+        named = (fallen[0],)
     top = max(scores[seat] for seat in standing)
     if top < rules.target_score and not fallen:
-        return Outcome(False, None, prefix and f"{prefix} and is out", out)
+        code = EndReason.KNOCKED_OUT if named else EndReason.PLAYING
+        return _placed(rules, code, scores, before, out, [], named)
     leaders = [seat for seat in standing if scores[seat] == top]
-    if len(leaders) == 1:
-        why = f"seat {leaders[0]} wins with the highest score"
-        if top < rules.target_score:
-            why = f"{prefix}: {why}"
-        return Outcome(True, leaders[0], why, out)
-    if rules.tie_policy == "draw":
-        return Outcome(True, None, "exact tie: the game is shared", out)
-    return Outcome(False, None, "exact tie: another hand is played", out)
+    if len(leaders) > 1:
+        code = EndReason.SHARED if rules.tie_policy == "draw" else EndReason.TIE
+        won = leaders if code is EndReason.SHARED else []
+        return _placed(rules, code, scores, before, out, won, ())
+    if top < rules.target_score:
+        code = EndReason.MERCY
+    else:
+        reached = sum(scores[seat] >= rules.target_score for seat in standing)
+        code = EndReason.TARGET if reached == 1 else EndReason.HIGHER_SCORE
+        named = ()
+    return _placed(rules, code, scores, before, out, leaders, named)
+
+
+def _placed(
+    rules: Rules,
+    code: EndReason,
+    scores: tuple[int, ...],
+    before: tuple[Seat, ...],
+    out: tuple[Seat, ...],
+    winners: Sequence[Seat],
+    fallen: tuple[Seat, ...],
+) -> Outcome:
+    """The cutthroat outcome with every player's place: those in by their scores, then
+    those out in this hand by theirs, then those out ``before`` it, the first out last."""
+    keys = [
+        (0, before.index(seat), 0)
+        if seat in before
+        else (1, 0, score)
+        if seat in out
+        else (2, 0, score)
+        for seat, score in enumerate(scores)
+    ]
+    return Outcome(rules, code, _places(keys), tuple(winners), fallen, out)

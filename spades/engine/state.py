@@ -2,7 +2,8 @@
 
 All legality lives here. ``legal_actions()`` lists the moves, ``verify(action)`` raises
 :class:`IllegalAction` with a reason, ``can(action)`` asks the same question, and
-``apply(action)`` makes the move (or raises and leaves the state as it was).
+``apply(action)`` makes the move and returns what happened, an
+:class:`~spades.engine.events.Event` (or raises and leaves the state as it was).
 ``apply_fast`` is the unchecked path the bots' playouts vouch for.
 
 The module is long because it is one thing: :class:`HandState` is where every rule of a
@@ -14,11 +15,11 @@ hand is stated once (the deck and the play rule below it live in :mod:`spades.en
 >>> h.current_player, h.phase.name
 (0, 'BIDDING')
 >>> for seat in range(4):
-...     h.apply(bid_action(3))
+...     event = h.apply(bid_action(3))
 >>> h.phase.name, h.current_player
 ('PLAYING', 0)
->>> h.apply(h.legal_actions()[0]); len(h.trick)
-1
+>>> h.apply(h.legal_actions()[0]).seat, len(h.trick)
+(0, 1)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import _random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache, partial
 from itertools import starmap
-from typing import Any, Final
+from typing import Final
 
 from spades.engine.cards import (
     BID_BASE,
@@ -61,8 +62,9 @@ from spades.engine.deck import Deck as Deck
 from spades.engine.deck import Trick as Trick
 from spades.engine.deck import deck_for as deck_for
 from spades.engine.deck import legal_play_mask as legal_play_mask
-from spades.engine.deck import play_order
+from spades.engine.deck import play_order, seats_after
 from spades.engine.deck import trick_winner as trick_winner
+from spades.engine.events import Event
 from spades.engine.observation import Observation
 from spades.engine.observation import Phase as Phase
 from spades.engine.rules import Rules
@@ -78,7 +80,7 @@ _NOBODY: Final = (False, False, False, False)
 _NIL_BIT: Final = 1 << BID_BASE
 _COUNT_WORDS: Final = {3: "three", 4: "four"}
 #: ``_SEAT_AFTER[n][seat]``: the seat to play after ``seat`` at a table of ``n``.
-_SEAT_AFTER: Final = {n: tuple((seat + 1) % n for seat in range(n)) for n in (3, 4)}
+_SEAT_AFTER: Final = {n: seats_after(n) for n in (3, 4)}
 #: Cutthroat: the numeric bids (1 to the hand size) as a mask over action ids.
 _PLAYER_BIDS: Final = {
     size: sum(1 << bid_action(n) for n in range(1, size + 1)) for size in (13, 17, 18)
@@ -97,8 +99,9 @@ class IllegalAction(ValueError):
 
 
 #: ``Trick(leader, cards, winner)`` from one tuple, without the Python-level constructor
-#: (a trick is made 13 times a hand).
+#: (a trick is made 13 times a hand), and an :class:`Event` likewise (one an action).
 _new_trick: Final = partial(tuple.__new__, Trick)
+_new_event: Final = partial(tuple.__new__, Event)
 
 
 @lru_cache(maxsize=4096)
@@ -244,6 +247,7 @@ class HandState:
         "broken",
         "played",
         "history",
+        "events",
         "claimed_by",
         "seat_count",
         "seat_after",
@@ -279,6 +283,8 @@ class HandState:
     broken: bool
     played: Mask
     history: list[Action]
+    #: What each action did, in order (see :class:`~spades.engine.events.Event`).
+    events: list[Event]
     claimed_by: Seat | None
     seat_count: int
     seat_after: tuple[Seat, ...]
@@ -434,6 +440,7 @@ class HandState:
         self.broken = False
         self.played = 0
         self.history = []
+        self.events = []
         self.claimed_by = None
         self.seat_count = n
         self.hand_size = rules.hand_size
@@ -450,7 +457,7 @@ class HandState:
             masks[seat] = 0
         n = len(masks)
         self.left_out = left_out
-        self.seat_after = tuple(play_order(seat + 1, n, out)[0] for seat in range(n))
+        self.seat_after = seats_after(n, out)
         self.trick_size = n - len(out)
 
     def clone(self) -> HandState:
@@ -480,6 +487,7 @@ class HandState:
         other.broken = self.broken
         other.played = self.played
         other.history = self.history[:]
+        other.events = self.events[:]
         other.claimed_by = self.claimed_by
         other.seat_count = self.seat_count
         other.seat_after = self.seat_after
@@ -504,6 +512,12 @@ class HandState:
     @property
     def spades_broken(self) -> bool:
         return self.broken
+
+    @property
+    def trick_plays(self) -> tuple[tuple[Seat, Card], ...]:
+        """The current trick's plays, (seat, card) in play order."""
+        seats = play_order(self.leader, self.seat_count, self.out)
+        return tuple(zip(seats, self.trick, strict=False))
 
     @property
     def led_suit(self) -> int | None:
@@ -637,7 +651,12 @@ class HandState:
         if self.phase is not Phase.BIDDING:
             return "The bidding is over"
         if action == LOOK:
-            return None if not self.looked[seat] else "You have already looked at your cards"
+            if not self.looked[seat]:
+                return None
+            if not self.eligible[seat]:
+                # Looking turns blind nil down; a seat never offered it holds its cards.
+                return "There is no blind nil to turn down: your cards are already in your hand"
+            return "You have already looked at your cards"
         if action == BLIND_NIL:
             if not self.rules.blind_nil:
                 return "Blind nil is not played at this table"
@@ -747,49 +766,50 @@ class HandState:
         return None
 
     # ------------------------------------------------------------------ actions
-    def apply(self, action: Action) -> None:
-        """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
+    def apply(self, action: Action) -> Event:
+        """Apply a legal action and return what happened (also kept in :attr:`events`), or
+        raise :class:`IllegalAction` and change nothing."""
         if (
             type(action) is int
             and 0 <= action < NUM_ACTIONS
             and (self._legal if self._legal >= 0 else self._legal_mask()) >> action & 1
         ):
             if action < NUM_CARDS:
-                self._play(action)
-                return
+                return self._play(action, action)
             if self.phase is not _PLAYING:  # in the play the bits above are the jokers
                 if action < EXCHANGE_BASE or action > CLAIM:
-                    self._bid(action)
-                else:
-                    self._pass(action - EXCHANGE_BASE)
-                return
+                    return self._bid(action)
+                return self._pass(action - EXCHANGE_BASE)
         self.verify(action)  # raises unless the action is a sound claim or plays a joker
         if action == CLAIM:
-            self._claim()
-        else:
-            self._play_joker(action)
+            return self._claim()
+        return self._play(action, action - JOKER_PLAY_BASE + NUM_CARDS)
 
-    def apply_fast(self, action: Action) -> None:
+    def apply_fast(self, action: Action) -> Event:
         """Apply an action the caller knows is legal (the bots' fast path)."""
         if action < NUM_CARDS:
-            self._play(action)
-        elif action == CLAIM:
-            self._claim()
-        elif action >= JOKER_PLAY_BASE:
-            self._play_joker(action)
-        elif action < EXCHANGE_BASE or action > CLAIM:
-            self._bid(action)
-        else:
-            self._pass(action - EXCHANGE_BASE)
+            return self._play(action, action)
+        if action == CLAIM:
+            return self._claim()
+        if action >= JOKER_PLAY_BASE:
+            return self._play(action, action - JOKER_PLAY_BASE + NUM_CARDS)
+        if action < EXCHANGE_BASE or action > CLAIM:
+            return self._bid(action)
+        return self._pass(action - EXCHANGE_BASE)
 
-    def _bid(self, action: Action) -> None:
+    def _logged(self, event: Event) -> Event:
+        self.history.append(event.action)
+        self.events.append(event)
+        return event
+
+    def _bid(self, action: Action) -> Event:
         seat = self.current
         assert seat is not None
         self._legal = -1
-        self.history.append(action)
+        event = self._logged(_new_event((seat, action, None, None)))
         if action == LOOK:
             self.looked[seat] = True
-            return
+            return event
         self.looked[seat] = True
         if action == BLIND_NIL:
             self.bids[seat] = 0
@@ -798,11 +818,10 @@ class HandState:
             self.bids[seat] = action - BID_BASE if action < CLAIM else action - HIGH_BID_BASE + 14
         if seat != self.dealer:
             self.current = self.seat_after[seat]
-            return
+            return event
         if self.rules.blind_nil_exchange:
             teams: set[int] = set()
-            for s in range(4):
-                bidder = (self.dealer + 1 + s) % 4
+            for bidder in play_order(self.seat_after[seat], self.seat_count):
                 if self.blind[bidder] and team_of(bidder) not in teams:
                     teams.add(team_of(bidder))
                     mate = partner(bidder)
@@ -813,11 +832,12 @@ class HandState:
         else:
             self.phase = Phase.PLAYING
             self.current = self.leader
+        return event
 
-    def _pass(self, card: Card) -> None:
+    def _pass(self, card: Card) -> Event:
         self._legal = -1
         seat = self.exchange_queue.pop(0)
-        self.history.append(EXCHANGE_BASE + card)
+        event = self._logged(_new_event((seat, EXCHANGE_BASE + card, None, None)))
         self.passes[seat].append(card)
         mate = partner(seat)
         if len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2:
@@ -829,12 +849,14 @@ class HandState:
         else:
             self.phase = Phase.PLAYING
             self.current = self.leader
+        return event
 
-    def _play(self, card: Card) -> None:
+    def _play(self, action: Action, card: Card) -> Event:
+        """Play ``card`` by ``action`` (its id, but for the jokers of the 54-card deck, whose
+        ids are other actions')."""
         seat = self.current
         assert seat is not None
         self._legal = -1
-        self.history.append(card)
         bit = 1 << card
         self.hands[seat] ^= bit
         self.played |= bit
@@ -846,25 +868,26 @@ class HandState:
         if deck.is_trump(card):
             self.broken = True
         trick.append(card)
+        done = result = None
         if len(trick) < self.trick_size:
             self.current = self.seat_after[seat]
-            return
-        winner = self.win_seat
-        self.tricks.append(_new_trick((self.leader, tuple(trick), winner, self.out)))
-        self.tricks_won[winner] += 1
-        self.trick = []
-        self.leader = winner
-        if len(self.tricks) == self.hand_size:
-            self.phase = Phase.OVER
-            self.current = None
         else:
-            self.current = winner
-
-    def _play_joker(self, action: Action) -> None:
-        """Play a joker of the 54-card deck, recording the action that plays it (its
-        card id is another action's)."""
-        self._play(action - JOKER_PLAY_BASE + NUM_CARDS)
-        self.history[-1] = action
+            winner = self.win_seat
+            done = _new_trick((self.leader, tuple(trick), winner, self.out))
+            self.tricks.append(done)
+            self.tricks_won[winner] += 1
+            self.trick = []
+            self.leader = winner
+            if len(self.tricks) < self.hand_size:
+                self.current = winner
+            else:
+                self.phase = Phase.OVER
+                self.current = None
+                result = self._score()
+        event: Event = _new_event((seat, action, done, result))
+        self.history.append(action)
+        self.events.append(event)
+        return event
 
     # -------------------------------------------------------------------- claim
     def can_claim(self) -> bool:
@@ -933,23 +956,29 @@ class HandState:
             return False
         return deck.power[card] > self._top(unseen, suit)
 
-    def _claim(self) -> None:
+    def _claim(self) -> Event:
         seat = self.current
         assert seat is not None
         self._legal = -1
-        self.history.append(CLAIM)
         remaining = self.hand_size - len(self.tricks)
         self.tricks_won[seat] += remaining
         self.claimed_by = seat
         self.trick = []
         self.phase = Phase.OVER
         self.current = None
+        return self._logged(_new_event((seat, CLAIM, None, self._score())))
 
     # ------------------------------------------------------------------ results
     def result(self) -> HandResult:
-        """The scored hand. Raises ``ValueError`` before the hand is over."""
-        if self.phase is not Phase.OVER:
+        """The scored hand, as the event of its last action holds it. Raises
+        ``ValueError`` before the hand is over."""
+        result = self.events[-1].result if self.phase is Phase.OVER else None
+        if result is None:
             raise ValueError("the hand is not over yet")
+        return result
+
+    def _score(self) -> HandResult:
+        """Score the hand that has just ended."""
         bids = self.bids  # every seat has bid by now: `or 0` only tells the type checker
         if not self.rules.partnerships:
             return score_players(
@@ -989,15 +1018,6 @@ class HandState:
         exchanged = self.rules.blind_nil_exchange and (
             len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2
         )
-        trick_start = self.leader
-        seats = play_order(trick_start, n, self.out)
-        # Typed as the four seats and two teams of the partnership game (see Observation).
-        hand_sizes: Any = tuple(map(int.bit_count, self.hands))
-        bids: Any = tuple(self.bids)
-        blind: Any = tuple(self.blind)
-        tricks_won: Any = tuple(self.tricks_won)
-        scores: Any = self.scores
-        bags: Any = self.bags
         return Observation(
             seat=seat,
             rules=self.rules,
@@ -1005,16 +1025,16 @@ class HandState:
             phase=self.phase,
             current_player=self.current,
             hand=None if hidden else tuple(self.hand(seat)),
-            hand_sizes=hand_sizes,
-            bids=bids,
-            blind=blind,
-            tricks_won=tricks_won,
-            leader=trick_start,
-            trick=tuple(zip(seats, self.trick, strict=False)),
+            hand_sizes=tuple(map(int.bit_count, self.hands)),
+            bids=tuple(self.bids),
+            blind=tuple(self.blind),
+            tricks_won=tuple(self.tricks_won),
+            leader=self.leader,
+            trick=self.trick_plays,
             tricks=tuple(self.tricks),
             spades_broken=self.broken,
-            scores=scores,
-            bags=bags,
+            scores=self.scores,
+            bags=self.bags,
             legal_actions=tuple(self.legal_actions()) if mine else (),
             can_claim=mine and self.phase is Phase.PLAYING and self.can_claim(),
             blind_nil_eligible=self.eligible[seat],

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any, TypeVar
 
-from spades.bots import Bot, make_bot
+from spades.bots import Bot, bot_seed, make_bot
 from spades.bots.drive import drive
 from spades.engine.cards import Action, Seat
 from spades.engine.match import Match
@@ -269,7 +269,8 @@ def _play(
     tallied into ``stats`` of its bot."""
     players = {
         seat: Timed(
-            make_bot(bots[index][0], seed=seed * 4 + seat, **bots[index][1]), stats[index].times
+            make_bot(bots[index][0], seed=bot_seed(seed, seat), **bots[index][1]),
+            stats[index].times,
         )
         for seat, index in enumerate(at)
     }
@@ -277,8 +278,9 @@ def _play(
     drive(match, players, until=lambda: len(match.finished) >= hands)
     for hand, result in zip(match.finished, match.results, strict=True):
         for side, outcome in enumerate(result.sides):
-            tally = stats[at[side]]
-            _tally(rules, tally, hand, range(side, rules.players, len(result.sides)))
+            seats = [seat for seat in rules.seats if rules.side_of(seat) == side]
+            tally = stats[at[seats[0]]]
+            _tally(rules, tally, hand, seats)
             tally.hands += 1
             tally.points += outcome.points
             tally.bags += outcome.bags
@@ -314,11 +316,8 @@ def _tally(rules: Rules, side: SideStats, hand: HandState, seats: Iterable[Seat]
 def _leader(match: Match) -> int | None:
     """The side that won the match, or of one stopped early the side ahead; None for a
     draw or sides level at the top."""
-    if match.is_over:
-        return match.winner
-    top = max(match.scores)
-    leaders = [side for side, score in enumerate(match.scores) if score == top]
-    return leaders[0] if len(leaders) == 1 else None
+    places = match.places()
+    return places.index(1) if places.count(1) == 1 else None
 
 
 def play_pair(task: tuple[Rules, int, tuple[BotSpec, ...]]) -> list[GameResult]:
@@ -330,7 +329,8 @@ def play_pair(task: tuple[Rules, int, tuple[BotSpec, ...]]) -> list[GameResult]:
         stats = [SideStats() for _ in bots]
         match = _play(rules, seed, bots, at, stats, hands=MAX_HANDS)
         leader = _leader(match)
-        winner = None if leader is None else at[leader]
+        seats = [seat for seat in rules.seats if rules.side_of(seat) == leader]
+        winner = at[seats[0]] if seats else None
         games.append(GameResult(seed, at, winner, not match.is_over, len(match.finished), stats))
     return games
 

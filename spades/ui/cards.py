@@ -30,6 +30,8 @@ from spades.engine.cards import (
     Card,
     card_name,
     card_str,
+    rank_of,
+    suit_of,
 )
 from spades.engine.deck import deck_for
 from spades.ui.points import points
@@ -68,8 +70,8 @@ def _face(card: Card, jokers: bool) -> tuple[str, str, bool]:
         return ("BJ" if card == BIG_JOKER else "LJ"), "★", card == BIG_JOKER
     if card >= NUM_CARDS:
         return ("BJ" if card == ADDED_BIG_JOKER else "LJ"), "★", card == ADDED_BIG_JOKER
-    rank = RANK_LETTERS[card % 13]
-    return ("10" if rank == "T" else rank), SUIT_SYMBOLS[card // 13], card // 13 in RED_SUITS
+    rank = RANK_LETTERS[rank_of(card)]
+    return ("10" if rank == "T" else rank), SUIT_SYMBOLS[suit_of(card)], suit_of(card) in RED_SUITS
 
 
 def button_label(card: Card, *, jokers: bool = False) -> str:

@@ -4,7 +4,6 @@ player (drawn from the public :class:`~spades.app.table_view.FinishedHand`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import streamlit as st
@@ -13,6 +12,7 @@ from spades.app.play import GameController
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import FinishedHand, side_names
 from spades.engine.cards import Seat, bid_label
+from spades.engine.scoring import Outcome
 from spades.ui import safe
 from spades.ui.points import points
 from spades.ui.table_html import scoresheet_rows
@@ -45,7 +45,7 @@ def hand_summary(players: Sequence[str], hand: FinishedHand, seat: Seat = HUMAN_
             "Bid": bid_label(hand.bids[seat], hand.blind[seat]),
             "Won": hand.tricks_won[seat],
         }
-        for seat in range(hand.rules.players)
+        for seat in hand.rules.seats
     ]
     st.dataframe(seats, hide_index=True, width="stretch")
     if hand.claimed_by is not None:
@@ -70,16 +70,17 @@ def hand_summary(players: Sequence[str], hand: FinishedHand, seat: Seat = HUMAN_
 
 def winner_heading(controller: GameController) -> str:
     """Who won the match, said to the player."""
-    match = controller.match
-    if match.winner is None:
+    rules = controller.match.rules
+    winner = controller.match.outcome.winner
+    if winner is None:
         return "A shared game"
-    if not match.rules.partnerships:
-        if match.winner == HUMAN_SEAT:
+    if winner == rules.side_of(HUMAN_SEAT):
+        if rules.partner(HUMAN_SEAT) is None:
             return ":material/trophy: You win!"
-        return f"{safe.md(controller.players[match.winner])} wins this time"
-    if match.winner == 0:
         return ":material/trophy: You and your partner win!"
-    return "East and West win this time"
+    seats = rules.sides()[winner]
+    names = " and ".join(safe.md(controller.players[seat]) for seat in seats)
+    return f"{names} {'win' if len(seats) > 1 else 'wins'} this time"
 
 
 def final_scores(controller: GameController) -> str:
@@ -94,12 +95,14 @@ def final_scores(controller: GameController) -> str:
     )
 
 
-def reason_words(reason: str, players: Sequence[str]) -> str:
-    """The engine's reason the match ended, with each seat named (``seat 1`` becomes the
-    player at seat 1) and escaped for Markdown.
+def reason_words(outcome: Outcome, players: Sequence[str]) -> str:
+    """The engine's reason the match ended, with each cutthroat player named by
+    ``players``, escaped for Markdown.
 
-    >>> reason_words("seat 1 wins with the highest score", ["Left", "Right", "Ada"])
+    >>> from spades.engine.rules import Rules
+    >>> from spades.engine.scoring import match_outcome
+    >>> won = match_outcome(Rules(players=3, partnerships=False), (480, 530, 510))
+    >>> reason_words(won, ["Left", "Right", "Ada"])
     'Right wins with the highest score'
     """
-    named = re.sub(r"\bseat (\d)\b", lambda m: players[int(m.group(1))], reason)
-    return safe.md(named, limit=300)
+    return safe.md(outcome.words(players), limit=300)

@@ -310,10 +310,11 @@ def _hint(view: TableView, look: TablePrefs) -> None:
 def _exchange_note(view: TableView, look: TablePrefs) -> None:
     """Which cards the human passed to and got from the partner in the exchange."""
     obs = view.obs
-    if not obs.passed:
+    mate = obs.partner
+    if not obs.passed or mate is None:
         return
     passed = ", ".join(card_label(c, jokers=view.jokers) for c in obs.passed)
-    text = f"You pass {passed} to {view.players[obs.partner]}"
+    text = f"You pass {passed} to {view.players[mate]}"
     if obs.received:
         got = ", ".join(card_label(c, jokers=view.jokers) for c in obs.received)
         text += f" and get {got}"
@@ -535,7 +536,7 @@ def _match_over(controller: GameController) -> None:
         st.balloons()
     with st.container(key="match_over"):
         st.header(finished.winner_heading(controller))
-        reason = finished.reason_words(match.outcome.reason, controller.players)
+        reason = finished.reason_words(match.outcome, controller.players)
         st.markdown(
             f"{reason}. Final score after {len(hands)} hands: {finished.final_scores(controller)}."
         )
@@ -638,7 +639,7 @@ def bid_key(bid: int) -> str:
     return "bid_nil" if bid == 0 else f"bid_{bid}"
 
 
-def bid_actions(tricks: int = 13) -> Sequence[tuple[str, Action]]:
+def bid_actions(tricks: int) -> Sequence[tuple[str, Action]]:
     """(key, action) of every bid button in order: nil, 1 up to the hand's ``tricks``
     (13, or 17 for three players)."""
     return [(bid_key(n), bid_action(n)) for n in range(tricks + 1)]

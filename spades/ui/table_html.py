@@ -15,30 +15,27 @@ from spades.app.prefs import TablePrefs
 from spades.app.seats import seat_names
 from spades.app.table_view import FinishedHand, TableView, side_names
 from spades.engine.cards import Card, bid_label, card_name
+from spades.engine.deck import play_order
 from spades.engine.observation import Phase
 from spades.ui.cards import SeatView
 from spades.ui.points import points
 
-#: Where three players sit on the table (by seat): the one after the player on their
-#: left (west), the one before on their right (east), the player at the bottom (south).
-THREE_HANDED_PLACES: Final = (3, 1, 2)
 #: What a seat knocked out of a three-handed match shows for its bid.
 OUT: Final = "out"
-#: The place at the bottom of the table (0 north, 1 east, 2 south, 3 west).
-BOTTOM: Final = 2
+#: The places round the table (0 north, 1 east, 2 south, 3 west) in play order from the
+#: bottom, where the viewer sits: the one who plays after them on their left (west), and
+#: at four the partner across; three players leave the north empty.
+PLACES_IN_PLAY_ORDER: Final = {4: (2, 3, 0, 1), 3: (2, 3, 1)}
 
 
 def place_of(seat: int, viewer: int, players: int) -> int:
-    """Where ``seat`` sits on the table drawn for ``viewer``: four players turned so that
-    the viewer is at the bottom, the one who plays after them on their left and their
-    partner across; three as :data:`THREE_HANDED_PLACES` (the viewer South).
+    """Where ``seat`` sits on the table drawn for ``viewer``: turned so that the viewer is
+    at the bottom and the others follow in play order (see :data:`PLACES_IN_PLAY_ORDER`).
 
-    >>> [place_of(seat, 1, 4) for seat in range(4)]
-    [1, 2, 3, 0]
+    >>> [place_of(seat, 1, 4) for seat in range(4)], [place_of(seat, 2, 3) for seat in range(3)]
+    ([1, 2, 3, 0], [3, 1, 2])
     """
-    if players == 3:
-        return THREE_HANDED_PLACES[seat]
-    return (seat - viewer + BOTTOM) % 4
+    return PLACES_IN_PLAY_ORDER[players][play_order(viewer, players).index(seat)]
 
 
 def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
@@ -78,7 +75,7 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
             flash_winner=flash is not None and flash.winner == seat,
             place=place_of(seat, view.seat, players),
         )
-        for seat in range(players)
+        for seat in obs.rules.seats
     ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from spades.app.seats import bot_seats
 from spades.bots.drive import drive
 from spades.bots.hint import hint
 from spades.engine.cards import (
@@ -45,12 +46,12 @@ from .views import exercise_table
 
 def _bidding_position(seed: int, attempt: int) -> HandState:
     """A seeded deal bid by the table bots up to South's turn."""
-    from spades.bots import make_bot
+    from spades.bots import bot_seed, make_bot
 
     rng = seeded_rng("bid", seed, attempt)
-    state = HandState.deal(RULES, dealer=rng.randrange(4), seed=rng.getrandbits(32))
+    state = HandState.deal(RULES, dealer=rng.randrange(RULES.players), seed=rng.getrandbits(32))
     name = table_bot_name()
-    drive(state, {seat: make_bot(name, seed=seed * 4 + seat) for seat in range(4) if seat != SOUTH})
+    drive(state, {seat: make_bot(name, seed=bot_seed(seed, seat)) for seat in bot_seats(RULES)})
     return state
 
 
@@ -72,7 +73,9 @@ def _lesson5(seed: int) -> Exercise:
     said = f"The expert bot bids {bid_label(expert).capitalize()}."
     explanation = f"{said} {sentence(advice.reason)}" if advice.reason else said
     earlier = [
-        f"{SEAT_NAMES[s]} bid {bid_label(b)}" for s in range(4) if (b := state.bids[s]) is not None
+        f"{SEAT_NAMES[s]} bid {bid_label(b)}"
+        for s in RULES.seats
+        if (b := state.bids[s]) is not None
     ]
     reasons = {}
     for b in legal:
@@ -109,7 +112,7 @@ def _protect_nil(seed: int) -> Exercise:
             if p.current_player != SOUTH or len(p.trick) != 3 or p.tricks_won[NORTH]:
                 continue
             # The common case to learn: early in the hand, North had to follow suit high.
-            north_card = p.trick[(NORTH - p.leader) % 4]
+            north_card = dict(p.trick_plays)[NORTH]
             if len(p.tricks) > 6 or suit_of(north_card) != suit_of(p.trick[0]):
                 continue
             savers = frozenset(c for c in p.legal_actions() if _winner_after(p, c) != NORTH)
@@ -119,7 +122,7 @@ def _protect_nil(seed: int) -> Exercise:
 
     state, savers = search(seed, find)
     hand = tuple(state.hand(SOUTH))
-    north_card = state.trick[(NORTH - state.leader) % 4]
+    north_card = dict(state.trick_plays)[NORTH]
     north = card_label(north_card)
     reasons: dict[int, str] = {}
     for card in hand:
@@ -146,7 +149,7 @@ def _protect_nil(seed: int) -> Exercise:
         ),
         reasons=reasons,
         hand=hand,
-        trick=tuple(((state.leader + i) % 4, c) for i, c in enumerate(state.trick)),
+        trick=state.trick_plays,
         facts=("North bid nil.", *trick_facts(state)),
         position=state,
         table=exercise_table(state, answers=map(card_action, hand)),
@@ -208,11 +211,11 @@ def _nil_pays(seed: int) -> Exercise:
     taken = rng.choice((0, 0, 1, 2))
     partner_bid = rng.randint(2, 6)
     partner_taken = rng.randint(max(0, partner_bid - 2), partner_bid + 2)
-    east = rng.randint(0, 13 - taken - partner_taken)
+    east = rng.randint(0, RULES.hand_size - taken - partner_taken)
     case = ScoreCase(
         bids=(0, 3, partner_bid, 3),
         blind=(blind, False, False, False),
-        tricks=(taken, east, partner_taken, 13 - taken - partner_taken - east),
+        tricks=(taken, east, partner_taken, RULES.hand_size - taken - partner_taken - east),
     )
     team = case.score(RULES).teams[0]
     nil_line = next(line for line in team.lines if line.kind.startswith(("nil", "blind_nil")))

@@ -51,7 +51,7 @@ def playout(
     its lowest legal card, as a nil bidder would.
     """
     rng = seeded_rng("deal", key)
-    state = HandState.deal(RULES, dealer=rng.randrange(4), seed=rng.getrandbits(32))
+    state = HandState.deal(RULES, dealer=rng.randrange(RULES.players), seed=rng.getrandbits(32))
     bid_all(state, bids or {})
     positions = []
     while not state.is_over:

@@ -12,10 +12,11 @@ from dataclasses import dataclass, replace
 
 from spades.app.moves import seat_why_not
 from spades.app.play import Notice
+from spades.app.seats import bot_seats
 from spades.app.table_view import TableView, observed_view
 from spades.bots.drive import drive
 from spades.bots.hint import Hint, hint
-from spades.engine.cards import NORTH, SOUTH, Action, bid_label
+from spades.engine.cards import NORTH, SEAT_NAMES, SOUTH, Action, bid_label
 from spades.engine.observation import Observation
 from spades.engine.state import HandState, Phase
 
@@ -46,13 +47,15 @@ class PracticeHand:
     """
 
     def __init__(self, seed: int, *, table_bot: str | None = None) -> None:
-        from spades.bots import make_bot
+        from spades.bots import bot_seed, make_bot
 
         rng = seeded_rng("practice", seed)
         self.seed = seed
-        self.state = HandState.deal(RULES, dealer=rng.randrange(4), seed=rng.getrandbits(32))
+        self.state = HandState.deal(
+            RULES, dealer=rng.randrange(RULES.players), seed=rng.getrandbits(32)
+        )
         level = table_bot or table_bot_name()
-        self.bots = {seat: make_bot(level, seed=seed * 4 + seat) for seat in (0, 1, 3)}
+        self.bots = {seat: make_bot(level, seed=bot_seed(seed, seat)) for seat in bot_seats(RULES)}
         self.turns: list[Turn] = []
         self.note = ""
         #: The last finished trick is shown below the table (the learner may hide it).
@@ -140,8 +143,10 @@ class PracticeHand:
             f"You bid {bid_label(bids[SOUTH])} and took {won[SOUTH]}; "
             f"North bid {bid_label(bids[NORTH])} and took {won[NORTH]}."
         ]
-        for team, name in ((0, "Your team"), (1, "East/West")):
-            tally = result.teams[team]
+        mine = RULES.side_of(SOUTH)
+        for side, seats in enumerate(RULES.sides()):
+            name = "Your team" if side == mine else "/".join(SEAT_NAMES[seat] for seat in seats)
+            tally = result.sides[side]
             detail = "; ".join(f"{line.text} ({line.points:+d})" for line in tally.lines)
             lines.append(f"{name}: {tally.points:+d} points ({detail or 'nothing'}).")
         agreed = sum(turn.agreed for turn in self.turns)

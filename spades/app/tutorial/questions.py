@@ -162,7 +162,7 @@ def sentence(text: str) -> str:
 def trick_facts(state: HandState) -> tuple[str, ...]:
     """Which trick of the hand this is, and whether spades are broken."""
     broken = "Spades are broken." if state.spades_broken else "Spades are not broken yet."
-    return (f"Trick {len(state.tricks) + 1} of 13.", broken)
+    return (f"Trick {len(state.tricks) + 1} of {state.hand_size}.", broken)
 
 
 def cards_labels(cards: Iterable[Card]) -> str:

@@ -18,8 +18,7 @@ from functools import partial
 from typing import Final
 
 from spades.app.seats import HUMAN_SEAT, seat_names
-from spades.app.table_view import side_seats
-from spades.engine.cards import SEAT_NAMES, Seat, bid_label, partner
+from spades.engine.cards import SEAT_NAMES, Seat, bid_label
 from spades.engine.rules import Rules
 from spades.engine.scoring import Outcome, apply_bag_penalty, match_outcome
 
@@ -102,18 +101,12 @@ def _split(rng: random.Random, tricks: int, players: int) -> tuple[int, ...]:
     return tuple(end - start for start, end in itertools.pairwise((0, *cuts, tricks)))
 
 
-def _side_of(rules: Rules, seat: Seat) -> int:
-    """The side ``seat`` scores for: its team, or in cutthroat itself."""
-    return next(side for side, seats in enumerate(side_seats(rules)) if seat in seats)
-
-
 def _score_exercise(game: _Game, seed: int) -> Exercise:
     """How many points the learner's side scores in a hand, with the slips that lead to
     the wrong answers."""
     rules = game.rules
     rng = seeded_rng(f"{game.key}score", seed)
-    partnered = rules.partnerships
-    mate = partner(HUMAN_SEAT)
+    mate = rules.partner(HUMAN_SEAT)
     bids: tuple[int, ...]
     tricks: tuple[int, ...]
     if seed == 0:
@@ -122,11 +115,11 @@ def _score_exercise(game: _Game, seed: int) -> Exercise:
         tricks = _split(rng, rules.hand_size, rules.players)
         bids = tuple(max(1, t + rng.choice((-2, -1, 0, 0, 1, 2))) for t in tricks)
         # One seed in three has a nil at the learner's partner.
-        if partnered and seed % 3 == 2:
+        if mate is not None and seed % 3 == 2:
             bids = tuple(0 if seat == mate else bid for seat, bid in enumerate(bids))
     case = ScoreCase(bids, (False,) * rules.players, tricks)
-    mine = _side_of(rules, HUMAN_SEAT)
-    ours = side_seats(rules)[mine]
+    mine = rules.side_of(HUMAN_SEAT)
+    ours = rules.sides()[mine]
     side = case.score(rules).sides[mine]
     trick, bag = trick_points(rules), bag_points(rules)
     slips: dict[int, str] = {}
@@ -135,7 +128,7 @@ def _score_exercise(game: _Game, seed: int) -> Exercise:
         if value != side.points and value not in slips:
             slips[value] = reason
 
-    if partnered and bids[mate] == 0 and tricks[mate]:
+    if mate is not None and bids[mate] == 0 and tricks[mate]:
         counted = case.score(rules.replace(nil_tricks_count_toward_bid=True))
         slip(
             counted.sides[mine].points,
@@ -154,7 +147,7 @@ def _score_exercise(game: _Game, seed: int) -> Exercise:
         trick * sum(tricks[seat] for seat in ours),
         game.set_tricks if side.made is False else f"only the tricks bid score {trick} each",
     )
-    if not partnered:
+    if mate is None:
         # With no partner, nobody else's tricks help: adding them in is the cutthroat slip.
         bid, taken = bids[HUMAN_SEAT], tricks[HUMAN_SEAT] + tricks[0]
         slip(
@@ -173,8 +166,8 @@ def _score_exercise(game: _Game, seed: int) -> Exercise:
             for seat in seats
         )
 
-    others = told(tuple(seat for seat in range(rules.players) if seat not in ours))
-    if partnered:
+    others = told(tuple(seat for seat in rules.seats if seat not in ours))
+    if mate is not None:
         facts: tuple[str, ...] = (f"The other side: {others}.",)
     else:
         facts = (f"{others}.", f"Three players share {rules.hand_size} tricks.")

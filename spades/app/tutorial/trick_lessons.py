@@ -180,7 +180,7 @@ def _legal_cards_exercise(
         explanation=_legal_summary(state, hand, legal),
         reasons=reasons,
         hand=hand,
-        trick=tuple(((state.leader + i) % 4, c) for i, c in enumerate(state.trick)),
+        trick=state.trick_plays,
         facts=trick_facts(state),
         position=state,
         table=exercise_table(state, answers=map(card_action, hand)),
@@ -262,9 +262,9 @@ def _only_spades_position(seed: int) -> HandState:
         if 3 <= sum(tops) <= 6:
             break
     south = [13 * s + 12 - r for s in range(3) for r in range(tops[s])]
-    south += rng.sample(hand_cards(DECK.suit_masks[SPADES]), 13 - len(south))
+    south += rng.sample(hand_cards(DECK.suit_masks[SPADES]), RULES.hand_size - len(south))
     rest = [c for c in range(NUM_CARDS) if c not in south]
-    others: dict[Seat, list[Card]] = {0: [], 1: [], 3: []}
+    others: dict[Seat, list[Card]] = {seat: [] for seat in RULES.seats if seat != SOUTH}
     for suit in range(3):
         pool = [c for c in rest if suit_of(c) == suit]
         rng.shuffle(pool)
@@ -274,9 +274,9 @@ def _only_spades_position(seed: int) -> HandState:
     left = [c for c in rest if not any(c in held for held in others.values())]
     rng.shuffle(left)
     for held in others.values():
-        while len(held) < 13:
+        while len(held) < RULES.hand_size:
             held.append(left.pop())
-    hands = [others[0], others[1], south, others[3]]
+    hands = [south if seat == SOUTH else others[seat] for seat in RULES.seats]
     # East deals, so South bids first and leads the first trick.
     state = HandState.from_hands(RULES, hands, dealer=1)
     bid_all(state, {})
@@ -284,7 +284,7 @@ def _only_spades_position(seed: int) -> HandState:
         if DECK.is_trump(card):
             continue
         state.apply(card)
-        for _ in range(3):
+        for _ in others:
             state.apply(rng.choice(state.legal_actions()))
     return state
 
