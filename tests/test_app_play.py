@@ -183,6 +183,7 @@ def _non_default(name: str) -> dict[str, Any]:
         "min_team_bid": 4,
         "whiz": True,
         "suicide": True,
+        "mirror": True,
         "ten_for_two_hundred": True,
         "boston_bonus": 100,
         "bag_limit": 5,
@@ -192,7 +193,7 @@ def _non_default(name: str) -> dict[str, Any]:
         "spades_lead_any_time": True,
     }
     change = {name: values[name]}
-    if name == "nil_allowed":
+    if name in ("nil_allowed", "mirror"):
         change["blind_nil"] = False
     return change
 

@@ -131,6 +131,43 @@ def test_whiz_with_more_spades_than_room_left_bids_nil() -> None:
     assert state.legal_actions() == [NIL]
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(mirror=True, blind_nil=False),
+        Rules(mirror=True, blind_nil=False, partnerships=False),
+        Rules(mirror=True, blind_nil=False, partnerships=False, jokers=True),
+    ],
+    ids=["partnership", "cutthroat", "cutthroat-jokers"],
+)
+@pytest.mark.parametrize("seed", range(4))
+def test_mirror_bids_exactly_the_number_of_spades(rules: Rules, seed: int) -> None:
+    state = HandState.deal(rules, dealer=3, seed=seed)
+    for seat in range(4):
+        count = _spade_count(state, seat)
+        assert state.legal_actions() == [bid_action(count)]
+        _refused(state, bid_action(count % 13 + 1), rf"Mirror: bid exactly .*\({count}\)")
+        if count:
+            _refused(state, NIL, rf"Mirror: bid exactly your number of spades \({count}\)")
+        state.apply(bid_action(count))
+    assert state.phase is Phase.PLAYING
+    assert sum(bid or 0 for bid in state.bids) == 13 + 2 * rules.jokers
+
+
+def test_mirror_without_spades_bids_nil_and_never_blind_nil() -> None:
+    north = cards("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S")
+    east = cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC")
+    south = cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD")
+    west = cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")
+    rules = Rules(mirror=True, blind_nil=False)
+    state = HandState.from_hands(rules, [north, east, south, west], dealer=3, scores=(0, 300))
+    assert state.legal_actions() == [bid_action(13)]
+    state.apply(bid_action(13))
+    assert state.legal_actions() == [NIL]
+    _refused(state, bid_action(1), "Mirror: you hold no spades, so you bid nil")
+    _refused(state, BLIND_NIL, "Blind nil is not played at this table")
+
+
 def test_suicide_one_partner_of_each_team_bids_nil() -> None:
     state = HandState.deal(Rules(suicide=True), dealer=3, seed=4)
     assert state.legal_actions() == [NIL, *NUMBERS]

@@ -175,6 +175,7 @@ def _any_rules() -> st.SearchStrategy[Rules]:
             min_team_bid=st.integers(0, 13),
             whiz=st.booleans(),
             suicide=st.booleans(),
+            mirror=st.booleans(),
             ten_for_two_hundred=st.booleans(),
             boston_bonus=st.sampled_from([0, 100]),
             bag_limit=st.sampled_from([None, 1, 5, 10]),

@@ -178,6 +178,10 @@ def _explain_bid(k: Knowledge, bid: int) -> str:
     obs = k.obs
     numbers = [b for a in obs.legal_actions if (b := bid_of(a))]
     partner_bid = k.partner_bid()
+    if obs.rules.mirror:
+        if bid == 0:
+            return "Nil: Mirror makes you bid your spades, and you hold none"
+        return f"Bid {bid}: Mirror makes you bid your {bid} spade{'s' if bid != 1 else ''}"
     if bid == 0 and not numbers:
         if obs.rules.suicide:
             return "Nil: under Suicide one partner must bid nil, and yours bid a number"

@@ -126,6 +126,11 @@ class Rules:
     suicide: bool = _option(
         False, "Suicide", "In every team exactly one partner bids nil.", "partnership"
     )
+    mirror: bool = _option(
+        False,
+        "Mirror",
+        "Every player bids exactly their number of spades; a hand without spades bids nil.",
+    )
     ten_for_two_hundred: bool = _option(
         False, "10 for 200", "A team bid of exactly 10 scores ±200 instead of ±100.", "partnership"
     )
@@ -222,6 +227,8 @@ class Rules:
             raise RulesError("suicide: suicide needs nil bids; turn nil_allowed on")
         if self.suicide and self.whiz:
             raise RulesError("suicide: suicide and whiz contradict each other; pick one")
+        if self.mirror:
+            self._check_mirror()
         if not 0 <= self.boston_bonus <= MAX_BONUS:
             raise RulesError(
                 f"boston_bonus: must be 0 to {MAX_BONUS:,} points, not {self.boston_bonus}"
@@ -278,6 +285,35 @@ class Rules:
             raise RulesError(
                 "bid_total_not_tricks: whiz bids follow the spades held and could leave "
                 "the last bidder no bid; turn one of them off"
+            )
+
+    def _check_mirror(self) -> None:
+        """Mirror bids are forced by the spades held, so no option may offer or ask for
+        another bid."""
+        if not self.nil_allowed:
+            raise RulesError("mirror: mirror needs nil bids (a hand with no spades bids nil)")
+        if self.blind_nil:
+            raise RulesError(
+                "mirror: every bid follows the spades held, so there is no blind nil; "
+                "turn blind_nil off"
+            )
+        if self.whiz or self.suicide:
+            other = "whiz" if self.whiz else "suicide"
+            raise RulesError(f"mirror: mirror and {other} contradict each other; pick one")
+        if self.min_team_bid:
+            raise RulesError(
+                "mirror: mirror bids follow the spades held and cannot meet a minimum "
+                "team bid; set min_team_bid to 0"
+            )
+        if self.bid_total_not_tricks:
+            raise RulesError(
+                "mirror: mirror bids follow the spades held and add up to every trump, "
+                "so they cannot avoid the number of tricks; turn bid_total_not_tricks off"
+            )
+        if self.jokers and self.partnerships:
+            raise RulesError(
+                "mirror: with the jokers a team can hold more than 13 trumps, more than "
+                "it can bid; turn jokers off"
             )
 
     def _check_jokers_added(self) -> None:
@@ -470,6 +506,11 @@ PRESETS: Final = (
     ),
     Preset("Whiz", "Bid nil or exactly the number of spades you hold.", Rules(whiz=True)),
     Preset("Suicide", "In every team exactly one partner bids nil.", Rules(suicide=True)),
+    Preset(
+        "Mirror",
+        "Everyone bids exactly their number of spades: nil with none, and no blind nil.",
+        Rules(mirror=True, blind_nil=False),
+    ),
     Preset("Jokers", "Two jokers replace the 2♣ and 2♦ and rank above the A♠.", Rules(jokers=True)),
     Preset(
         "Cutthroat (3)",

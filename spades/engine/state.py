@@ -683,6 +683,8 @@ class HandState:
         rules = self.rules
         if not rules.partnerships:
             return self._player_bid_mask(seat)
+        if rules.mirror:
+            return 1 << bid_action(self._spade_count(seat))
         partner_bid = self.bids[partner(seat)]
         room = 13 if partner_bid is None else 13 - partner_bid
         if partner_bid is None and not rules.nil_allowed:
@@ -713,6 +715,8 @@ class HandState:
         partner_bid = self.bids[partner(seat)]
         if bid == 0 and not rules.nil_allowed:
             return "Nil is not allowed at this table"
+        if rules.mirror:
+            return self._mirror_problem(seat)
         if rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
             if bid not in (0, count):
@@ -732,6 +736,8 @@ class HandState:
         """Cutthroat: the bids open to ``seat``, who bids alone, as a mask over action ids."""
         rules = self.rules
         size = self.hand_size
+        if rules.mirror:
+            return 1 << bid_action(self._spade_count(seat))
         if rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
             return _NIL_BIT | (1 << bid_action(count) if count else 0)
@@ -748,12 +754,25 @@ class HandState:
             return None
         if bid == 0 and not self.rules.nil_allowed:
             return "Nil is not allowed at this table"
+        if self.rules.mirror:
+            return self._mirror_problem(seat)
         if self.rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
             return f"Whiz: bid nil or your number of spades ({count})"
         return (
             f"The bids may not add up to {self.hand_size}, the number of tricks: bid another number"
         )
+
+    def _spade_count(self, seat: Seat) -> int:
+        """The spades (the jokers among them) in ``seat``'s hand."""
+        return (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
+
+    def _mirror_problem(self, seat: Seat) -> str:
+        """Why any bid but ``seat``'s number of spades is refused under Mirror."""
+        count = self._spade_count(seat)
+        if count == 0:
+            return "Mirror: you hold no spades, so you bid nil"
+        return f"Mirror: bid exactly your number of spades ({count})"
 
     def _exchange_problem(self, seat: Seat, card: Card) -> str | None:
         if self.phase is not Phase.EXCHANGE:
