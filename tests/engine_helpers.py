@@ -109,6 +109,7 @@ def random_rules(rng: random.Random) -> Rules:
             "suicide": False,
             "jokers": False,
         }
+    options["nil_pass"] = rng.choice([0, 0, 2, 4]) if options["nil_allowed"] else 0
     return Rules(**options)  # type: ignore[arg-type]
 
 

@@ -179,6 +179,7 @@ def _non_default(name: str) -> dict[str, Any]:
         "blind_nil": False,
         "blind_nil_deficit": 50,
         "blind_nil_exchange": True,
+        "nil_pass": 2,
         "nil_tricks_count_toward_bid": True,
         "min_team_bid": 4,
         "whiz": True,

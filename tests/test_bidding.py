@@ -291,6 +291,59 @@ def test_no_exchange_when_the_option_is_off() -> None:
     assert state.phase is Phase.PLAYING
 
 
+@pytest.mark.parametrize("size", [2, 4])
+def test_nil_pass_swaps_cards_between_the_nil_bidder_and_partner(size: int) -> None:
+    rules = Rules(nil_pass=size, blind_nil=False)
+    state = HandState.deal(rules, dealer=3, seed=7)
+    _bid_all(state, bid_action(3), NIL, bid_action(4), bid_action(3))
+    assert state.phase is Phase.EXCHANGE
+    east_before, west_before = state.hand(1), state.hand(3)
+    given, taken = east_before[-size:], west_before[:size]
+    for card in given:
+        assert state.current_player == 1
+        state.apply(EXCHANGE_BASE + card)
+    assert state.observation(3).hand == tuple(west_before)
+    assert state.observation(1).received == ()
+    for card in taken:
+        assert state.current_player == 3
+        state.apply(EXCHANGE_BASE + card)
+    assert state.phase is Phase.PLAYING
+    assert state.current_player == 0
+    assert sorted(state.hand(1)) == sorted([*east_before[:-size], *taken])
+    assert sorted(state.hand(3)) == sorted([*west_before[size:], *given])
+    assert state.observation(1).received == tuple(taken)
+    assert state.observation(3).received == tuple(given)
+    assert state.observation(0).received == state.observation(0).passed == ()
+
+
+def test_nil_pass_once_a_team_and_not_after_a_blind_nil() -> None:
+    rules = Rules(nil_pass=4, blind_nil_deficit=0)
+    state = HandState.deal(rules, dealer=3, seed=7, scores=(0, 0))
+    _bid_all(state, BLIND_NIL, LOOK, NIL, LOOK, bid_action(4), LOOK, NIL)
+    # North's blind nil has no exchange; East and West both bid nil: East passes first.
+    assert state.phase is Phase.EXCHANGE
+    order = []
+    while state.phase is Phase.EXCHANGE:
+        seat = state.current_player
+        assert seat is not None
+        order.append(seat)
+        state.apply(state.legal_actions()[0])
+    assert order == [1] * 4 + [3] * 4
+
+
+def test_nil_pass_follows_the_blind_nil_exchange_for_the_other_team() -> None:
+    rules = Rules(nil_pass=2, blind_nil_exchange=True, blind_nil_deficit=0)
+    state = HandState.deal(rules, dealer=3, seed=7)
+    _bid_all(state, LOOK, bid_action(3), LOOK, NIL, BLIND_NIL, LOOK, bid_action(4))
+    order = []
+    while state.phase is Phase.EXCHANGE:
+        seat = state.current_player
+        assert seat is not None
+        order.append(seat)
+        state.apply(state.legal_actions()[0])
+    assert order == [2, 2, 0, 0, 1, 1, 3, 3]
+
+
 def test_bid_actions_only_during_the_bidding() -> None:
     state = HandState.deal(Rules(), dealer=0, seed=8)
     _bid_all(state, *[bid_action(3)] * 4)

@@ -110,6 +110,13 @@ class Rules:
         "After a blind nil the partners swap two cards.",
         "partnership",
     )
+    nil_pass: int = _option(
+        0,
+        "Nil pass",
+        "After a nil bid (not blind) the nil bidder and partner swap this many cards: "
+        "0 (none), 2 or 4.",
+        "partnership",
+    )
     nil_tricks_count_toward_bid: bool = _option(
         False,
         "Nil tricks help the bid",
@@ -214,6 +221,10 @@ class Rules:
             )
         if self.blind_nil_exchange and not self.blind_nil:
             raise RulesError("blind_nil_exchange: the exchange needs blind nil; turn blind_nil on")
+        if self.nil_pass not in (0, 2, 4):
+            raise RulesError(f"nil_pass: the partners swap 0, 2 or 4 cards, not {self.nil_pass}")
+        if self.nil_pass and not self.nil_allowed:
+            raise RulesError("nil_pass: the nil pass needs nil bids; turn nil_allowed on")
         if not 0 <= self.min_team_bid <= 13:
             raise RulesError(f"min_team_bid: must be 0 to 13, not {self.min_team_bid}")
         if self.whiz and not self.nil_allowed:

@@ -838,13 +838,15 @@ class HandState:
         if seat != self.dealer:
             self.current = self.seat_after[seat]
             return event
-        if self.rules.blind_nil_exchange:
+        if self.rules.blind_nil_exchange or self.rules.nil_pass:
+            # One exchange a team, for its first blind nil, else its first nil.
             teams: set[int] = set()
-            for bidder in play_order(self.seat_after[seat], self.seat_count):
-                if self.blind[bidder] and team_of(bidder) not in teams:
+            order = play_order(self.seat_after[seat], self.seat_count)
+            for bidder in sorted(order, key=lambda b: not self.blind[b]):
+                count = self._exchange_size(bidder)
+                if count and team_of(bidder) not in teams:
                     teams.add(team_of(bidder))
-                    mate = partner(bidder)
-                    self.exchange_queue += [bidder, bidder, mate, mate]
+                    self.exchange_queue += [bidder] * count + [partner(bidder)] * count
         if self.exchange_queue:
             self.phase = Phase.EXCHANGE
             self.current = self.exchange_queue[0]
@@ -853,13 +855,25 @@ class HandState:
             self.current = self.leader
         return event
 
+    def _exchange_size(self, bidder: Seat) -> int:
+        """The cards each partner passes after ``bidder``'s bid: 2 after a blind nil with
+        the blind nil exchange, ``nil_pass`` after a nil, else none."""
+        if self.blind[bidder]:
+            return 2 if self.rules.blind_nil_exchange else 0
+        return self.rules.nil_pass if self.bids[bidder] == 0 else 0
+
+    def _exchanged(self, seat: Seat) -> bool:
+        """Whether ``seat`` and its partner have both passed all their cards."""
+        queue = self.exchange_queue
+        return bool(self.passes[seat]) and seat not in queue and partner(seat) not in queue
+
     def _pass(self, card: Card) -> Event:
         self._legal = -1
         seat = self.exchange_queue.pop(0)
         event = self._logged(_new_event((seat, EXCHANGE_BASE + card, None, None)))
         self.passes[seat].append(card)
         mate = partner(seat)
-        if len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2:
+        if self._exchanged(seat):
             given, taken = cards_mask(self.passes[seat]), cards_mask(self.passes[mate])
             self.hands[seat] = self.hands[seat] & ~given | taken
             self.hands[mate] = self.hands[mate] & ~taken | given
@@ -1034,9 +1048,7 @@ class HandState:
         hidden = not self.looked[seat]
         mine = self.current == seat
         mate = partner(seat)
-        exchanged = self.rules.blind_nil_exchange and (
-            len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2
-        )
+        exchanged = self._exchanged(seat)
         return Observation(
             seat=seat,
             rules=self.rules,
