@@ -67,32 +67,50 @@ def late_position(seed: int, tricks_left: int, rules: Rules | None = None) -> Ha
 
 
 def random_rules(rng: random.Random) -> Rules:
-    """A random valid set of house rules (every option takes part)."""
+    """A random valid set of house rules (every option takes part).
+
+    The options added later are drawn last, so that the draws before them, and so the
+    rules of a seed without them, stay the same.
+    """
     nil_allowed = rng.random() < 0.85
     blind_nil = nil_allowed and rng.random() < 0.6
     whiz = nil_allowed and rng.random() < 0.15
     suicide = nil_allowed and not whiz and rng.random() < 0.15
     bag_limit = rng.choice([None, 5, 10, 10])
-    return Rules(
-        target_score=rng.choice([300, 500, 1000]),
-        mercy_score=rng.choice([None, -200, -500]),
-        tie_policy=rng.choice(["play_on", "draw"]),
-        nil_allowed=nil_allowed,
-        blind_nil=blind_nil,
-        blind_nil_deficit=rng.choice([0, 50, 100]),
-        blind_nil_exchange=blind_nil and rng.random() < 0.5,
-        nil_tricks_count_toward_bid=rng.random() < 0.3,
-        min_team_bid=0 if whiz else rng.choice([0, 0, 2, 4]),
-        whiz=whiz,
-        suicide=suicide,
-        ten_for_two_hundred=rng.random() < 0.3,
-        boston_bonus=rng.choice([0, 0, 100, 200]),
-        bag_limit=bag_limit,
-        bag_penalty=50 if bag_limit == 5 else 100,
-        jokers=rng.random() < 0.3,
-        no_spades_first_trick=rng.random() < 0.3,
-        spades_lead_any_time=rng.random() < 0.2,
-    )
+    options = {
+        "target_score": rng.choice([300, 500, 1000]),
+        "mercy_score": rng.choice([None, -200, -500]),
+        "tie_policy": rng.choice(["play_on", "draw"]),
+        "nil_allowed": nil_allowed,
+        "blind_nil": blind_nil,
+        "blind_nil_deficit": rng.choice([0, 50, 100]),
+        "blind_nil_exchange": blind_nil and rng.random() < 0.5,
+        "nil_tricks_count_toward_bid": rng.random() < 0.3,
+        "min_team_bid": 0 if whiz else rng.choice([0, 0, 2, 4]),
+        "whiz": whiz,
+        "suicide": suicide,
+        "ten_for_two_hundred": rng.random() < 0.3,
+        "boston_bonus": rng.choice([0, 0, 100, 200]),
+        "bag_limit": bag_limit,
+        "bag_penalty": 50 if bag_limit == 5 else 100,
+        "jokers": rng.random() < 0.3,
+        "no_spades_first_trick": rng.random() < 0.3,
+        "spades_lead_any_time": rng.random() < 0.2,
+    }
+    if rng.random() < 0.12:
+        # Mirror forces every bid, so the options that offer or ask for others are off.
+        options |= {
+            "mirror": True,
+            "nil_allowed": True,
+            "blind_nil": False,
+            "blind_nil_exchange": False,
+            "min_team_bid": 0,
+            "whiz": False,
+            "suicide": False,
+            "jokers": False,
+        }
+    options["nil_pass"] = rng.choice([0, 0, 2, 4]) if options["nil_allowed"] else 0
+    return Rules(**options)  # type: ignore[arg-type]
 
 
 # The rules of the play restated from the rule texts, independently of the engine, so

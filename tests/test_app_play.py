@@ -179,10 +179,12 @@ def _non_default(name: str) -> dict[str, Any]:
         "blind_nil": False,
         "blind_nil_deficit": 50,
         "blind_nil_exchange": True,
+        "nil_pass": 2,
         "nil_tricks_count_toward_bid": True,
         "min_team_bid": 4,
         "whiz": True,
         "suicide": True,
+        "mirror": True,
         "ten_for_two_hundred": True,
         "boston_bonus": 100,
         "bag_limit": 5,
@@ -192,7 +194,7 @@ def _non_default(name: str) -> dict[str, Any]:
         "spades_lead_any_time": True,
     }
     change = {name: values[name]}
-    if name == "nil_allowed":
+    if name in ("nil_allowed", "mirror"):
         change["blind_nil"] = False
     return change
 

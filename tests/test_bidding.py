@@ -131,6 +131,43 @@ def test_whiz_with_more_spades_than_room_left_bids_nil() -> None:
     assert state.legal_actions() == [NIL]
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(mirror=True, blind_nil=False),
+        Rules(mirror=True, blind_nil=False, partnerships=False),
+        Rules(mirror=True, blind_nil=False, partnerships=False, jokers=True),
+    ],
+    ids=["partnership", "cutthroat", "cutthroat-jokers"],
+)
+@pytest.mark.parametrize("seed", range(4))
+def test_mirror_bids_exactly_the_number_of_spades(rules: Rules, seed: int) -> None:
+    state = HandState.deal(rules, dealer=3, seed=seed)
+    for seat in range(4):
+        count = _spade_count(state, seat)
+        assert state.legal_actions() == [bid_action(count)]
+        _refused(state, bid_action(count % 13 + 1), rf"Mirror: bid exactly .*\({count}\)")
+        if count:
+            _refused(state, NIL, rf"Mirror: bid exactly your number of spades \({count}\)")
+        state.apply(bid_action(count))
+    assert state.phase is Phase.PLAYING
+    assert sum(bid or 0 for bid in state.bids) == 13 + 2 * rules.jokers
+
+
+def test_mirror_without_spades_bids_nil_and_never_blind_nil() -> None:
+    north = cards("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S")
+    east = cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC")
+    south = cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD")
+    west = cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")
+    rules = Rules(mirror=True, blind_nil=False)
+    state = HandState.from_hands(rules, [north, east, south, west], dealer=3, scores=(0, 300))
+    assert state.legal_actions() == [bid_action(13)]
+    state.apply(bid_action(13))
+    assert state.legal_actions() == [NIL]
+    _refused(state, bid_action(1), "Mirror: you hold no spades, so you bid nil")
+    _refused(state, BLIND_NIL, "Blind nil is not played at this table")
+
+
 def test_suicide_one_partner_of_each_team_bids_nil() -> None:
     state = HandState.deal(Rules(suicide=True), dealer=3, seed=4)
     assert state.legal_actions() == [NIL, *NUMBERS]
@@ -252,6 +289,59 @@ def test_no_exchange_when_the_option_is_off() -> None:
     state = HandState.deal(Rules(), dealer=3, seed=7, scores=(0, 200))
     _bid_all(state, BLIND_NIL, bid_action(3), LOOK, bid_action(4), bid_action(3))
     assert state.phase is Phase.PLAYING
+
+
+@pytest.mark.parametrize("size", [2, 4])
+def test_nil_pass_swaps_cards_between_the_nil_bidder_and_partner(size: int) -> None:
+    rules = Rules(nil_pass=size, blind_nil=False)
+    state = HandState.deal(rules, dealer=3, seed=7)
+    _bid_all(state, bid_action(3), NIL, bid_action(4), bid_action(3))
+    assert state.phase is Phase.EXCHANGE
+    east_before, west_before = state.hand(1), state.hand(3)
+    given, taken = east_before[-size:], west_before[:size]
+    for card in given:
+        assert state.current_player == 1
+        state.apply(EXCHANGE_BASE + card)
+    assert state.observation(3).hand == tuple(west_before)
+    assert state.observation(1).received == ()
+    for card in taken:
+        assert state.current_player == 3
+        state.apply(EXCHANGE_BASE + card)
+    assert state.phase is Phase.PLAYING
+    assert state.current_player == 0
+    assert sorted(state.hand(1)) == sorted([*east_before[:-size], *taken])
+    assert sorted(state.hand(3)) == sorted([*west_before[size:], *given])
+    assert state.observation(1).received == tuple(taken)
+    assert state.observation(3).received == tuple(given)
+    assert state.observation(0).received == state.observation(0).passed == ()
+
+
+def test_nil_pass_once_a_team_and_not_after_a_blind_nil() -> None:
+    rules = Rules(nil_pass=4, blind_nil_deficit=0)
+    state = HandState.deal(rules, dealer=3, seed=7, scores=(0, 0))
+    _bid_all(state, BLIND_NIL, LOOK, NIL, LOOK, bid_action(4), LOOK, NIL)
+    # North's blind nil has no exchange; East and West both bid nil: East passes first.
+    assert state.phase is Phase.EXCHANGE
+    order = []
+    while state.phase is Phase.EXCHANGE:
+        seat = state.current_player
+        assert seat is not None
+        order.append(seat)
+        state.apply(state.legal_actions()[0])
+    assert order == [1] * 4 + [3] * 4
+
+
+def test_nil_pass_follows_the_blind_nil_exchange_for_the_other_team() -> None:
+    rules = Rules(nil_pass=2, blind_nil_exchange=True, blind_nil_deficit=0)
+    state = HandState.deal(rules, dealer=3, seed=7)
+    _bid_all(state, LOOK, bid_action(3), LOOK, NIL, BLIND_NIL, LOOK, bid_action(4))
+    order = []
+    while state.phase is Phase.EXCHANGE:
+        seat = state.current_player
+        assert seat is not None
+        order.append(seat)
+        state.apply(state.legal_actions()[0])
+    assert order == [2, 2, 0, 0, 1, 1, 3, 3]
 
 
 def test_bid_actions_only_during_the_bidding() -> None:

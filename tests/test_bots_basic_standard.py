@@ -25,7 +25,7 @@ from spades.bots.drive import play_match
 from spades.bots.knowledge import Knowledge, evaluate_hand
 from spades.engine.cards import NIL, Action, bid_action, parse_card
 from spades.engine.rules import Rules
-from spades.engine.state import HandState, deck_for
+from spades.engine.state import HandState, Phase, deck_for
 
 C = parse_card
 
@@ -169,6 +169,23 @@ def test_bots_only_choose_legal_actions_under_any_house_rules(seed: int) -> None
     for hand in range(3):
         state = HandState.deal(rules, dealer=hand % 4, seed=seed * 10 + hand, scores=scores)
         assert _drive(state, bots, rng) > 0
+
+
+@pytest.mark.parametrize("name", ["basic", "standard"])
+@pytest.mark.parametrize("seed", range(3))
+def test_bots_bid_their_spades_under_mirror(name: str, seed: int) -> None:
+    rules = Rules(mirror=True, blind_nil=False)
+    bot = make_bot(name, seed=seed)
+    for dealer in range(4):
+        state = HandState.deal(rules, dealer=dealer, seed=seed * 4 + dealer)
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            action = bot.act(state.observation(seat))
+            if state.phase is Phase.BIDDING:
+                spades = sum(1 for c in state.hand(seat) if state.deck.suit[c] == 3)
+                assert action == bid_action(spades)
+            state.apply(action)
 
 
 @pytest.mark.parametrize("bot", ["basic", "standard"])

@@ -165,6 +165,34 @@ def test_every_hint_is_legal_and_has_a_reason(seed: int) -> None:
     assert shown > 0
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_mirror_bid_hints_say_mirror_makes_you_bid_your_spades(seed: int) -> None:
+    state = HandState.deal(Rules(mirror=True, blind_nil=False), dealer=1, seed=seed)
+    count = sum(1 for c in state.hand(2) if state.deck.suit[c] == SPADES)
+    tip = south(state)
+    assert tip.action == bid_action(count)
+    if count:
+        plural = "s" if count != 1 else ""
+        assert tip.reason == f"Bid {count}: Mirror makes you bid your {count} spade{plural}"
+    else:
+        assert tip.reason == "Nil: Mirror makes you bid your spades, and you hold none"
+
+
+def test_nil_pass_reasons_follow_the_nil_roles() -> None:
+    state = HandState.deal(Rules(nil_pass=2, blind_nil=False), dealer=1, seed=4)
+    for action in (NIL, bid_action(4), bid_action(3), bid_action(3)):
+        state.apply(action)
+    assert state.phase is Phase.EXCHANGE and state.current_player == 2
+    tip = south(state)
+    assert tip.action - EXCHANGE_BASE == max(state.hand(2), key=state.deck.power.__getitem__)
+    assert tip.reason.endswith("as the nil bidder, give away your highest cards")
+    state.apply(tip.action)
+    state.apply(south(state).action)
+    tip = hint(state.observation(0))
+    assert tip.action - EXCHANGE_BASE == min(state.hand(0), key=state.deck.power.__getitem__)
+    assert tip.reason.endswith("give your nil partner low cards to duck with")
+
+
 def test_hint_refuses_a_seat_that_is_not_to_act() -> None:
     state = HandState.from_hands(Rules(), [cards(row) for row in VOID_HANDS], dealer=2)
     with pytest.raises(ValueError, match="not seat 0's turn"):

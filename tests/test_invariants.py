@@ -38,17 +38,24 @@ def check_observations(state: HandState) -> None:
             assert not view.can_claim
         assert view.passed == tuple(state.passes[seat])
         mate = (seat + 2) % 4
-        if len(state.passes[seat]) == 2 and len(state.passes[mate]) == 2:
+        passing = state.phase is Phase.EXCHANGE and state.current_player in (seat, mate)
+        if _exchanged(state, seat, mate) and not passing:
             assert view.received == tuple(state.passes[mate])
         else:
             assert view.received == ()
+
+
+def _exchanged(state: HandState, seat: int, mate: int) -> bool:
+    """Whether both partners have passed the same number of cards (in a finished hand:
+    they made an exchange)."""
+    return bool(state.passes[seat]) and len(state.passes[seat]) == len(state.passes[mate])
 
 
 def hands_after_exchange(state: HandState) -> list[int]:
     hands = list(state.initial_hands)
     for seat in range(4):
         mate = (seat + 2) % 4
-        if len(state.passes[seat]) == 2 and len(state.passes[mate]) == 2:
+        if _exchanged(state, seat, mate):
             hands[seat] = hands[seat] & ~cards_mask(state.passes[seat]) | cards_mask(
                 state.passes[mate]
             )
@@ -171,10 +178,12 @@ def _any_rules() -> st.SearchStrategy[Rules]:
             blind_nil=st.booleans(),
             blind_nil_deficit=st.sampled_from([0, 100]),
             blind_nil_exchange=st.booleans(),
+            nil_pass=st.sampled_from([0, 2, 4]),
             nil_tricks_count_toward_bid=st.booleans(),
             min_team_bid=st.integers(0, 13),
             whiz=st.booleans(),
             suicide=st.booleans(),
+            mirror=st.booleans(),
             ten_for_two_hundred=st.booleans(),
             boston_bonus=st.sampled_from([0, 100]),
             bag_limit=st.sampled_from([None, 1, 5, 10]),

@@ -38,10 +38,11 @@ def _positions(count: int) -> list[HandState]:
 
 def _alike(seed: int, count: int) -> list[HandState]:
     """``count`` different deals under one random set of rules, each played at random to
-    the same random point of the hand."""
+    the same random point of the hand, at least one trick before its end (so that their
+    plays can differ)."""
     rng = random.Random(seed)
     rules = random_rules(rng)
-    cards_played = rng.randrange(52)
+    cards_played = rng.randrange(48)
     states = []
     for deal in range(count):
         state = finish_bidding(

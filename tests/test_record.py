@@ -75,6 +75,19 @@ def test_a_finished_match_round_trips() -> None:
     assert (loaded.match.winner, loaded.match.scores) == (match.winner, match.scores)
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(mirror=True, blind_nil=False), Rules(nil_pass=4, blind_nil=False)],
+    ids=["mirror", "nil_pass"],
+)
+def test_the_house_variants_round_trip(rules: Rules) -> None:
+    match = random_match(7, 400, rules)
+    loaded = loads(dumps(GameRecord.of(match)))
+    assert loaded.match.rules == rules
+    assert loaded.match.history == match.history
+    assert (loaded.match.scores, loaded.match.bags) == (match.scores, match.bags)
+
+
 @pytest.fixture(scope="module")
 def good() -> dict[str, Any]:
     match = random_match(5, 80, Rules(jokers=True))

@@ -45,7 +45,7 @@ import numpy as np
 
 from spades.bots.base import register, require_turn
 from spades.bots.batched import draw, playout_rows, row_values
-from spades.bots.knowledge import Knowledge, rules_deck, touching
+from spades.bots.knowledge import Knowledge, passes_for_nil, rules_deck, touching
 from spades.bots.playout import Ints, random_playouts
 from spades.bots.rollout import RolloutTable, heuristic_rollout, trick_start
 from spades.bots.sampler import DealSampler, InconsistentObservation, estimate_tricks
@@ -558,9 +558,9 @@ class ExpertBot:
 
     @staticmethod
     def _exchange(observation: Observation) -> Action:
-        """A blind nil bidder passes its highest cards; the partner passes its lowest."""
+        """A nil bidder passes its highest cards; the partner passes its lowest."""
         deck = rules_deck(observation.rules)
         cards = [a - EXCHANGE_BASE for a in observation.legal_actions]
         order = sorted(cards, key=lambda c: (deck.power[c], deck.suit[c] == SPADES))
-        pick = order[-1] if observation.blind[observation.seat] else order[0]
+        pick = order[-1] if passes_for_nil(observation) else order[0]
         return EXCHANGE_BASE + pick

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from spades.bots.base import Bot, bot_names, make_bot, require_turn
 from spades.bots.expert import ExpertBot
-from spades.bots.knowledge import Knowledge, closest_bid, unguarded_honours
+from spades.bots.knowledge import Knowledge, closest_bid, passes_for_nil, unguarded_honours
 from spades.bots.standard import BID_BIAS, choose_play, read_hand, wanted_tricks
 from spades.engine.cards import (
     BLIND_NIL,
@@ -157,9 +157,13 @@ def explain(observation: Observation, action: Action) -> str:
     passed = passed_card(action)
     if passed is not None:
         label = k.label(passed)
-        if observation.blind[k.seat]:
-            return f"Pass the {label}: as the blind nil bidder, give away your highest cards"
-        return f"Pass the {label}: give your blind-nil partner low cards to duck with"
+        team = (k.seat, k.partner) if k.partner is not None else (k.seat,)
+        blind = any(observation.blind[seat] for seat in team)
+        if passes_for_nil(observation):
+            bidder = "blind nil bidder" if blind else "nil bidder"
+            return f"Pass the {label}: as the {bidder}, give away your highest cards"
+        mate = "blind-nil partner" if blind else "nil partner"
+        return f"Pass the {label}: give your {mate} low cards to duck with"
     card = action_card(action)
     if card is not None:
         return _explain_play(k, card)
@@ -178,6 +182,10 @@ def _explain_bid(k: Knowledge, bid: int) -> str:
     obs = k.obs
     numbers = [b for a in obs.legal_actions if (b := bid_of(a))]
     partner_bid = k.partner_bid()
+    if obs.rules.mirror:
+        if bid == 0:
+            return "Nil: Mirror makes you bid your spades, and you hold none"
+        return f"Bid {bid}: Mirror makes you bid your {bid} spade{'s' if bid != 1 else ''}"
     if bid == 0 and not numbers:
         if obs.rules.suicide:
             return "Nil: under Suicide one partner must bid nil, and yours bid a number"

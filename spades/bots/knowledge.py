@@ -572,12 +572,22 @@ def closest_bid(legal: tuple[Action, ...], wanted: int) -> Action:
     return bid_action(min(numbers, key=lambda n: (abs(n - wanted), n)))
 
 
-def exchange_pass(k: Knowledge) -> Action:
-    """The card to pass in the blind-nil exchange.
+def passes_for_nil(obs: Observation) -> bool:
+    """Whether the observing seat passes in an exchange as the nil bidder: it bid blind
+    nil, or (the nil pass) it bid nil and its partner did not bid blind nil."""
+    seat = obs.seat
+    if obs.blind[seat]:
+        return True
+    mate = obs.rules.partner(seat)
+    return obs.bids[seat] == 0 and mate is not None and not obs.blind[mate]
 
-    The blind-nil bidder gives away its most dangerous card (the highest, a spade first
-    on a tie of rank), and its partner gives the nil bidder its lowest side card, the
-    cards a nil bidder ducks with.
+
+def exchange_pass(k: Knowledge) -> Action:
+    """The card to pass in the blind-nil exchange or the nil pass.
+
+    The nil bidder gives away its most dangerous card (the highest, a spade first on a
+    tie of rank), and its partner gives the nil bidder its lowest side card, the cards a
+    nil bidder ducks with.
     """
     legal = [a - EXCHANGE_BASE for a in k.obs.legal_actions]
     deck = k.deck
@@ -585,6 +595,6 @@ def exchange_pass(k: Knowledge) -> Action:
     def danger(card: Card) -> tuple[int, int]:
         return deck.power[card], deck.suit[card] == SPADES
 
-    if k.obs.blind[k.seat]:
+    if passes_for_nil(k.obs):
         return EXCHANGE_BASE + max(legal, key=danger)
     return EXCHANGE_BASE + min(legal, key=danger)

@@ -110,6 +110,13 @@ class Rules:
         "After a blind nil the partners swap two cards.",
         "partnership",
     )
+    nil_pass: int = _option(
+        0,
+        "Nil pass",
+        "After a nil bid (not blind) the nil bidder and partner swap this many cards: "
+        "0 (none), 2 or 4.",
+        "partnership",
+    )
     nil_tricks_count_toward_bid: bool = _option(
         False,
         "Nil tricks help the bid",
@@ -125,6 +132,11 @@ class Rules:
     whiz: bool = _option(False, "Whiz", "Every player bids nil or exactly their number of spades.")
     suicide: bool = _option(
         False, "Suicide", "In every team exactly one partner bids nil.", "partnership"
+    )
+    mirror: bool = _option(
+        False,
+        "Mirror",
+        "Every player bids exactly their number of spades; a hand without spades bids nil.",
     )
     ten_for_two_hundred: bool = _option(
         False, "10 for 200", "A team bid of exactly 10 scores ±200 instead of ±100.", "partnership"
@@ -209,6 +221,10 @@ class Rules:
             )
         if self.blind_nil_exchange and not self.blind_nil:
             raise RulesError("blind_nil_exchange: the exchange needs blind nil; turn blind_nil on")
+        if self.nil_pass not in (0, 2, 4):
+            raise RulesError(f"nil_pass: the partners swap 0, 2 or 4 cards, not {self.nil_pass}")
+        if self.nil_pass and not self.nil_allowed:
+            raise RulesError("nil_pass: the nil pass needs nil bids; turn nil_allowed on")
         if not 0 <= self.min_team_bid <= 13:
             raise RulesError(f"min_team_bid: must be 0 to 13, not {self.min_team_bid}")
         if self.whiz and not self.nil_allowed:
@@ -222,6 +238,8 @@ class Rules:
             raise RulesError("suicide: suicide needs nil bids; turn nil_allowed on")
         if self.suicide and self.whiz:
             raise RulesError("suicide: suicide and whiz contradict each other; pick one")
+        if self.mirror:
+            self._check_mirror()
         if not 0 <= self.boston_bonus <= MAX_BONUS:
             raise RulesError(
                 f"boston_bonus: must be 0 to {MAX_BONUS:,} points, not {self.boston_bonus}"
@@ -278,6 +296,35 @@ class Rules:
             raise RulesError(
                 "bid_total_not_tricks: whiz bids follow the spades held and could leave "
                 "the last bidder no bid; turn one of them off"
+            )
+
+    def _check_mirror(self) -> None:
+        """Mirror bids are forced by the spades held, so no option may offer or ask for
+        another bid."""
+        if not self.nil_allowed:
+            raise RulesError("mirror: mirror needs nil bids (a hand with no spades bids nil)")
+        if self.blind_nil:
+            raise RulesError(
+                "mirror: every bid follows the spades held, so there is no blind nil; "
+                "turn blind_nil off"
+            )
+        if self.whiz or self.suicide:
+            other = "whiz" if self.whiz else "suicide"
+            raise RulesError(f"mirror: mirror and {other} contradict each other; pick one")
+        if self.min_team_bid:
+            raise RulesError(
+                "mirror: mirror bids follow the spades held and cannot meet a minimum "
+                "team bid; set min_team_bid to 0"
+            )
+        if self.bid_total_not_tricks:
+            raise RulesError(
+                "mirror: mirror bids follow the spades held and add up to every trump, "
+                "so they cannot avoid the number of tricks; turn bid_total_not_tricks off"
+            )
+        if self.jokers and self.partnerships:
+            raise RulesError(
+                "mirror: with the jokers a team can hold more than 13 trumps, more than "
+                "it can bid; turn jokers off"
             )
 
     def _check_jokers_added(self) -> None:
@@ -470,6 +517,11 @@ PRESETS: Final = (
     ),
     Preset("Whiz", "Bid nil or exactly the number of spades you hold.", Rules(whiz=True)),
     Preset("Suicide", "In every team exactly one partner bids nil.", Rules(suicide=True)),
+    Preset(
+        "Mirror",
+        "Everyone bids exactly their number of spades: nil with none, and no blind nil.",
+        Rules(mirror=True, blind_nil=False),
+    ),
     Preset("Jokers", "Two jokers replace the 2♣ and 2♦ and rank above the A♠.", Rules(jokers=True)),
     Preset(
         "Cutthroat (3)",

@@ -683,6 +683,8 @@ class HandState:
         rules = self.rules
         if not rules.partnerships:
             return self._player_bid_mask(seat)
+        if rules.mirror:
+            return 1 << bid_action(self._spade_count(seat))
         partner_bid = self.bids[partner(seat)]
         room = 13 if partner_bid is None else 13 - partner_bid
         if partner_bid is None and not rules.nil_allowed:
@@ -713,6 +715,8 @@ class HandState:
         partner_bid = self.bids[partner(seat)]
         if bid == 0 and not rules.nil_allowed:
             return "Nil is not allowed at this table"
+        if rules.mirror:
+            return self._mirror_problem(seat)
         if rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
             if bid not in (0, count):
@@ -732,6 +736,8 @@ class HandState:
         """Cutthroat: the bids open to ``seat``, who bids alone, as a mask over action ids."""
         rules = self.rules
         size = self.hand_size
+        if rules.mirror:
+            return 1 << bid_action(self._spade_count(seat))
         if rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
             return _NIL_BIT | (1 << bid_action(count) if count else 0)
@@ -748,12 +754,25 @@ class HandState:
             return None
         if bid == 0 and not self.rules.nil_allowed:
             return "Nil is not allowed at this table"
+        if self.rules.mirror:
+            return self._mirror_problem(seat)
         if self.rules.whiz:
             count = (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
             return f"Whiz: bid nil or your number of spades ({count})"
         return (
             f"The bids may not add up to {self.hand_size}, the number of tricks: bid another number"
         )
+
+    def _spade_count(self, seat: Seat) -> int:
+        """The spades (the jokers among them) in ``seat``'s hand."""
+        return (self.hands[seat] & self.deck.suit_masks[SPADES]).bit_count()
+
+    def _mirror_problem(self, seat: Seat) -> str:
+        """Why any bid but ``seat``'s number of spades is refused under Mirror."""
+        count = self._spade_count(seat)
+        if count == 0:
+            return "Mirror: you hold no spades, so you bid nil"
+        return f"Mirror: bid exactly your number of spades ({count})"
 
     def _exchange_problem(self, seat: Seat, card: Card) -> str | None:
         if self.phase is not Phase.EXCHANGE:
@@ -819,13 +838,15 @@ class HandState:
         if seat != self.dealer:
             self.current = self.seat_after[seat]
             return event
-        if self.rules.blind_nil_exchange:
+        if self.rules.blind_nil_exchange or self.rules.nil_pass:
+            # One exchange a team, for its first blind nil, else its first nil.
             teams: set[int] = set()
-            for bidder in play_order(self.seat_after[seat], self.seat_count):
-                if self.blind[bidder] and team_of(bidder) not in teams:
+            order = play_order(self.seat_after[seat], self.seat_count)
+            for bidder in sorted(order, key=lambda b: not self.blind[b]):
+                count = self._exchange_size(bidder)
+                if count and team_of(bidder) not in teams:
                     teams.add(team_of(bidder))
-                    mate = partner(bidder)
-                    self.exchange_queue += [bidder, bidder, mate, mate]
+                    self.exchange_queue += [bidder] * count + [partner(bidder)] * count
         if self.exchange_queue:
             self.phase = Phase.EXCHANGE
             self.current = self.exchange_queue[0]
@@ -834,13 +855,25 @@ class HandState:
             self.current = self.leader
         return event
 
+    def _exchange_size(self, bidder: Seat) -> int:
+        """The cards each partner passes after ``bidder``'s bid: 2 after a blind nil with
+        the blind nil exchange, ``nil_pass`` after a nil, else none."""
+        if self.blind[bidder]:
+            return 2 if self.rules.blind_nil_exchange else 0
+        return self.rules.nil_pass if self.bids[bidder] == 0 else 0
+
+    def _exchanged(self, seat: Seat) -> bool:
+        """Whether ``seat`` and its partner have both passed all their cards."""
+        queue = self.exchange_queue
+        return bool(self.passes[seat]) and seat not in queue and partner(seat) not in queue
+
     def _pass(self, card: Card) -> Event:
         self._legal = -1
         seat = self.exchange_queue.pop(0)
         event = self._logged(_new_event((seat, EXCHANGE_BASE + card, None, None)))
         self.passes[seat].append(card)
         mate = partner(seat)
-        if len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2:
+        if self._exchanged(seat):
             given, taken = cards_mask(self.passes[seat]), cards_mask(self.passes[mate])
             self.hands[seat] = self.hands[seat] & ~given | taken
             self.hands[mate] = self.hands[mate] & ~taken | given
@@ -1015,9 +1048,7 @@ class HandState:
         hidden = not self.looked[seat]
         mine = self.current == seat
         mate = partner(seat)
-        exchanged = self.rules.blind_nil_exchange and (
-            len(self.passes[seat]) == 2 and len(self.passes[mate]) == 2
-        )
+        exchanged = self._exchanged(seat)
         return Observation(
             seat=seat,
             rules=self.rules,
