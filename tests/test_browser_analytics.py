@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
 from spades.app.lab import LabSpec, run_lab
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
-from spades.store import Store
+from spades.store import GameFilter, Store
 
 pytestmark = pytest.mark.browser
 
@@ -53,3 +55,35 @@ def test_the_bot_lab_runs_matches_from_the_browser(page: Page, app_url: str) -> 
     matches.fill("3")
     page.locator(".st-key-lab_run button").click()
     expect(page.get_by_text("Stored 3 of 3 simulated matches")).to_be_visible(timeout=60_000)
+
+
+def _simulated(url: str) -> int:
+    return len(Store(url).list_games(GameFilter(kinds=("simulated",))))
+
+
+def test_enter_in_the_matches_field_starts_no_run(
+    page: Page, app_url: str, app_db_url: str
+) -> None:
+    before = _simulated(app_db_url)
+    page.goto(f"{app_url}/bot_lab")
+    matches = page.locator(".st-key-lab_matches input")
+    matches.fill("3")
+    matches.press("Enter")
+    # Had Enter started a run of 3, its matches would be stored before these 2 (the Run
+    # button waits for a run to end).
+    matches.fill("2")
+    page.locator(".st-key-lab_run button").click()
+    expect(page.get_by_text("Stored 2 of 2 simulated matches")).to_be_visible(timeout=60_000)
+    assert _simulated(app_db_url) == before + 2
+
+
+def test_a_lab_run_logs_no_warning(page: Page, fresh_app_url: str, tmp_path: Path) -> None:
+    page.goto(f"{fresh_app_url}/bot_lab")
+    page.locator(".st-key-lab_matches input").fill("2")
+    page.locator(".st-key-lab_run button").click()
+    expect(page.get_by_text("Stored 2 of 2 simulated matches")).to_be_visible(timeout=60_000)
+    # The server's log, where its worker processes write too.
+    log = (tmp_path / "server.log").read_text()
+    assert "ScriptRunContext" not in log
+    assert "Session State API" not in log
+    assert "WARNING" not in log

@@ -32,6 +32,7 @@ from spades.ui.db import app_site
 JOB_KEY: Final = "lab_job"
 SHOWN_KEY: Final = "lab_job_shown"
 ERROR_KEY: Final = "lab_error"
+SEED_KEY: Final = "lab_seed"
 MAX_SEED: Final = 2**31
 POLL_SECONDS: Final = 0.5
 TARGETS: Final = (300, 500, 1000)
@@ -84,7 +85,7 @@ def _start(url: str) -> None:
         (state.lab_ns, state.lab_ew, state.lab_ns, state.lab_ew),
         rules,
         matches=int(state.lab_matches),
-        seed=int(state.lab_seed),
+        seed=int(state[SEED_KEY]),
     )
     try:
         # The lab allows one run a player: the run belongs to the player at this browser.
@@ -94,13 +95,16 @@ def _start(url: str) -> None:
         state[ERROR_KEY] = str(err)
         return
     # The next run deals new matches unless the player picks a seed again.
-    state.lab_seed = min(spec.seed + spec.matches, MAX_SEED)
+    state[SEED_KEY] = min(spec.seed + spec.matches, MAX_SEED)
 
 
 def _form(url: str, running: bool) -> None:
     names = bot_names()
     switches = _switches()
-    with st.form("lab_form"):
+    # The seed lives in the session, where a run moves it on; the widget shows it.
+    st.session_state.setdefault(SEED_KEY, random.randrange(2**20))
+    # Enter in a number field only takes the number: a run starts from its button alone.
+    with st.form("lab_form", enter_to_submit=False):
         ns_col, ew_col, count_col = st.columns(3)
         ns_col.selectbox("North/South bots", names, key="lab_ns")
         ew_col.selectbox("East/West bots", names, key="lab_ew")
@@ -119,8 +123,7 @@ def _form(url: str, running: bool) -> None:
             "First seed",
             min_value=0,
             max_value=MAX_SEED,
-            value=random.randrange(2**20),
-            key="lab_seed",
+            key=SEED_KEY,
             help="Match i is dealt from seed + i: the same seed replays the same matches.",
         )
         st.multiselect(
