@@ -107,6 +107,17 @@ def _layers(spec: dict[str, Any]) -> list[dict[str, Any]]:
     return spec.get("layer", [spec])
 
 
+def _shown(table: Any) -> pd.DataFrame:
+    """A table's cells as the page shows them (its styler's display values)."""
+    data = table.proto.arrow_data.styler.display_values
+    frame: pd.DataFrame = pa.ipc.open_stream(data).read_pandas()
+    return frame
+
+
+def _as_percent(rates: pd.Series) -> list[str]:
+    return [f"{round(rate * 100)}%" for rate in rates]
+
+
 def _metric(at: AppTest, label: str) -> str:
     return str(next(m for m in at.metric if m.label == label).value)
 
@@ -183,6 +194,16 @@ def test_my_stats_show_the_record_streaks_nils_and_extreme_hands(filled: Store) 
     extremes = next(frame.value for frame in at.dataframe if "partner" in frame.value.columns)
     points = [r.teams[0].points for m in matches for r in m.results]
     assert (extremes["points"].max(), extremes["points"].min()) == (max(points), min(points))
+
+
+def test_the_explore_tables_show_rates_as_whole_percents(filled: Store) -> None:
+    daily = _my_stats(bot_lab=True).dataframe[0]
+    assert _shown(daily)["win rate"].tolist() == _as_percent(daily.value["win rate"])
+    bids = _page("bids")
+    rates, nils = bids.dataframe
+    assert _shown(rates)["rate"].tolist() == _as_percent(rates.value["rate"])
+    assert _shown(nils)["success"].tolist() == _as_percent(nils.value["success"])
+    assert all(text.endswith("%") for text in _shown(rates)["rate"])
 
 
 def test_overview_rule_set_filter_keeps_those_rules(filled: Store) -> None:
@@ -271,7 +292,28 @@ def test_the_bot_lab_runs_matches_and_compares_the_line_ups(store: Store) -> Non
     assert {g.rule_set for g in games} == {"jokers=True"}
     assert at.number_input(key="lab_seed").value == 7 + 4
     (chart,) = _charts(at)
-    assert _spec(chart)["encoding"]["x"]["field"] == "ns_win_rate"
+    assert [layer["encoding"]["x"]["field"] for layer in _layers(_spec(chart))] == [
+        "ns_win_rate",
+        "ns_win_low",
+        "ns_win_rate",
+    ]
+
+
+def test_the_bot_lab_says_which_line_ups_played_too_few_matches_to_tell(store: Store) -> None:
+    # Two matches never tell: even two wins leave N/S's true rate from 34% to 100%.
+    run_lab(store, LabSpec(("random",) * 4, Rules(), matches=2, seed=1))
+    # Twenty matches of basic bots against random ones tell that N/S win more.
+    run_lab(store, LabSpec(("basic", "random") * 2, Rules(), matches=20, seed=1))
+    at = _page("bot_lab")
+    (few,) = [i.value for i in at.info if "Too few matches to tell" in i.value]
+    assert "random\\+random vs random\\+random (standard): N/S won" in few
+    assert "of 2 decided matches" in few
+    assert "basic" not in few
+    (table,) = at.dataframe
+    assert _shown(table)["ns win low"].tolist() == _as_percent(table.value["ns win low"])
+    shown = table.value.set_index("matchup")["finding"]
+    assert shown["basic+basic vs random+random"] == "N/S win more"
+    assert shown["random+random vs random+random"] == "too few matches to tell"
 
 
 def test_the_bot_lab_refuses_options_that_contradict_each_other(store: Store) -> None:

@@ -496,13 +496,26 @@ def nil_success(stats: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------ bot lab
+#: The columns of :func:`matchup_results`.
+MATCHUP_COLUMNS: Final = (
+    "matchup",
+    "rule_set",
+    "games",
+    "ns_wins",
+    "decided",
+    "ns_win_rate",
+    "mean_ns",
+    "mean_ew",
+    "mean_hands",
+)
+
+
 def matchup_results(store: Store, game_filter: GameFilter) -> pd.DataFrame:
-    """Simulated matchups: games, N/S win rate, mean final scores and hands, per line-up."""
+    """Simulated matchups: games, N/S wins of the decided ones and their rate, mean final
+    scores and hands, per line-up."""
     frame = _rows_frame(store.reports.matchups(game_filter), Matchup._fields)
     if frame.empty:
-        return pd.DataFrame(
-            columns=["matchup", "rule_set", "games", "ns_win_rate", "mean_ns", "mean_ew"]
-        )
+        return pd.DataFrame(columns=list(MATCHUP_COLUMNS))
     frame["matchup"] = (
         frame["level_n"]
         + "+"
@@ -513,9 +526,7 @@ def matchup_results(store: Store, game_filter: GameFilter) -> pd.DataFrame:
         + frame["level_w"]
     )
     frame["ns_win_rate"] = frame["ns_wins"] / frame["decided"].where(frame["decided"] > 0)
-    return frame[
-        ["matchup", "rule_set", "games", "ns_win_rate", "mean_ns", "mean_ew", "mean_hands"]
-    ].sort_values("games", ascending=False, ignore_index=True)
+    return frame[list(MATCHUP_COLUMNS)].sort_values("games", ascending=False, ignore_index=True)
 
 
 def nil_by(nils: pd.DataFrame, group: str) -> pd.DataFrame:

@@ -10,7 +10,7 @@ any game, each in its own terms.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import partial
@@ -35,6 +35,9 @@ NONE_OF_YOURS: Final = (
     "No finished games of yours yet: play one on the Play page. To look at the bot lab's "
     "games or other people's meanwhile, switch them on above."
 )
+
+#: A share (from 0 to 1) as a table shows it: a whole percent.
+SHARE: Final = "{:.0%}"
 
 Result = TypeVar("Result")
 #: The explorer's choice of every game.
@@ -150,10 +153,22 @@ def empty_state(site: Site) -> None:
         st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
 
 
-def table(frame: pd.DataFrame, *, key: str, file_name: str) -> None:
-    """A table with a CSV download under it."""
-    shown = frame.rename(columns=lambda name: str(name).replace("_", " "))
-    st.dataframe(shown, hide_index=True, width="stretch", key=f"{key}_table")
+def _heading(name: object) -> str:
+    return str(name).replace("_", " ")
+
+
+def table(
+    frame: pd.DataFrame, *, key: str, file_name: str, formats: Mapping[str, str] | None = None
+) -> None:
+    """A table with a CSV download of the frame under it. ``formats`` shows the columns it
+    names by a format string: :data:`SHARE` shows a share as a whole percent."""
+    shown = frame.rename(columns=_heading)
+    data: Any = (
+        shown.style.format({_heading(name): text for name, text in formats.items()})
+        if formats
+        else shown
+    )
+    st.dataframe(data, hide_index=True, width="stretch", key=f"{key}_table")
     st.download_button(
         "Download CSV",
         frame.to_csv(index=False).encode(),
@@ -165,7 +180,7 @@ def table(frame: pd.DataFrame, *, key: str, file_name: str) -> None:
 
 
 def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{value:.0%}"
+    return "—" if value is None else SHARE.format(value)
 
 
 def _num(value: float | None, digits: int = 1) -> str:
@@ -217,6 +232,7 @@ def overview_page() -> None:
             daily.assign(day=daily["day"].dt.date),
             key="overview_daily",
             file_name="win_rate_by_day.csv",
+            formats={"win_rate": SHARE, "running_win_rate": SHARE},
         )
     if player is not None:
         _rating(site, player)
@@ -545,10 +561,20 @@ def bids_page() -> None:
         with right:
             st.subheader("Exact, over and under")
             charts.show(view.rates_chart, key="bids_rates_chart")
-        table(view.rates, key="bids_rates", file_name=f"bid_accuracy_by_{group}.csv")
+        table(
+            view.rates,
+            key="bids_rates",
+            file_name=f"bid_accuracy_by_{group}.csv",
+            formats={"rate": SHARE},
+        )
     st.subheader("Nil success by bidder")
     if view.nil_chart is None or view.nils is None:
         st.info("No nil bids in these games.")
         return
     charts.show(view.nil_chart, key="bids_nil_chart")
-    table(view.nils, key="bids_nils", file_name=f"nil_success_by_{group}.csv")
+    table(
+        view.nils,
+        key="bids_nils",
+        file_name=f"nil_success_by_{group}.csv",
+        formats={"success": SHARE},
+    )

@@ -227,27 +227,42 @@ def nil_chart(outcomes: pd.DataFrame) -> AnyChart:
 
 
 def matchup_chart(results: pd.DataFrame) -> AnyChart:
-    """N/S win rate per bot line-up and rule set."""
-    chart: AnyChart = (
-        alt.Chart(results)
-        .mark_bar()
-        .encode(
-            y=alt.Y("matchup:N", title="N+S vs E+W", sort="-x", axis=alt.Axis(labelLimit=320)),
-            x=alt.X("ns_win_rate:Q", axis=_share_axis("N/S win rate"), scale=WHOLE),
-            color=alt.Color("rule_set:N", title="Rules"),
-            yOffset=alt.YOffset("rule_set:N"),
-            tooltip=[
-                "matchup:N",
-                "rule_set:N",
-                "games:Q",
-                alt.Tooltip("ns_win_rate:Q", format=".0%"),
-                alt.Tooltip("mean_ns:Q", format=".0f", title="mean N/S score"),
-                alt.Tooltip("mean_ew:Q", format=".0f", title="mean E/W score"),
-                alt.Tooltip("mean_hands:Q", format=".1f", title="hands a game"),
-            ],
-        )
+    """N/S win rate per bot line-up and rule set (:func:`spades.app.lineups.lineups`), each
+    bar with its 95% interval, and a line at one half: a line-up whose interval crosses it
+    has not shown it wins more."""
+    y = alt.Y(
+        "matchup:N",
+        title="N+S vs E+W",
+        sort=alt.EncodingSortField("ns_win_rate", op="max", order="descending"),
+        axis=alt.Axis(labelLimit=320),
     )
-    return chart
+    x = alt.X("ns_win_rate:Q", axis=_share_axis("N/S win rate (95% interval)"), scale=WHOLE)
+    tooltip: list[str | alt.Tooltip] = [
+        "matchup:N",
+        "rule_set:N",
+        "games:Q",
+        alt.Tooltip("ns_wins:Q", title="N/S won"),
+        alt.Tooltip("decided:Q", title="decided"),
+        alt.Tooltip("ns_win_rate:Q", format=".0%"),
+        alt.Tooltip("ns_win_low:Q", format=".0%", title="95% interval from"),
+        alt.Tooltip("ns_win_high:Q", format=".0%", title="to"),
+        alt.Tooltip("finding:N", title="the matches show"),
+        alt.Tooltip("mean_ns:Q", format=".0f", title="mean N/S score"),
+        alt.Tooltip("mean_ew:Q", format=".0f", title="mean E/W score"),
+        alt.Tooltip("mean_hands:Q", format=".1f", title="hands a game"),
+    ]
+    base = alt.Chart(results).encode(y=y, yOffset=alt.YOffset("rule_set:N"), tooltip=tooltip)
+    bars = base.mark_bar(opacity=0.6).encode(x=x, color=alt.Color("rule_set:N", title="Rules"))
+    intervals = base.mark_rule(strokeWidth=2, color="black").encode(
+        x=alt.X("ns_win_low:Q", axis=_share_axis("N/S win rate (95% interval)"), scale=WHOLE),
+        x2="ns_win_high:Q",
+    )
+    even = (
+        alt.Chart(pd.DataFrame({"ns_win_rate": [0.5]}))
+        .mark_rule(strokeDash=[4, 4], color="gray")
+        .encode(x=x)
+    )
+    return alt.layer(bars, intervals, even)
 
 
 def rating_chart(history: pd.DataFrame) -> AnyChart:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 from typing import Final
 
+import pandas as pd
 import streamlit as st
 
+from spades.app import lineups
 from spades.app.lab import (
     MAX_MATCHES,
     MAX_RUN_SECONDS,
@@ -24,9 +26,8 @@ from spades.app.lab import (
 from spades.app.site import GameFilter
 from spades.bots import bot_names
 from spades.engine.rules import Rules, RulesError, describe_options
-from spades.stats import analytics
-from spades.ui import charts, identity
-from spades.ui.analytics_view import query, table
+from spades.ui import charts, identity, safe, words
+from spades.ui.analytics_view import SHARE, query, table
 from spades.ui.db import app_site
 
 JOB_KEY: Final = "lab_job"
@@ -38,6 +39,15 @@ POLL_SECONDS: Final = 0.5
 TARGETS: Final = (300, 500, 1000)
 MERCIES: Final = (-200, -500, None)
 SIMULATED: Final = GameFilter(kinds=("simulated",))
+#: How the line-ups' table shows its figures: shares in percents, scores whole.
+FORMATS: Final = {
+    "ns_win_rate": SHARE,
+    "ns_win_low": SHARE,
+    "ns_win_high": SHARE,
+    "mean_ns": "{:.0f}",
+    "mean_ew": "{:.0f}",
+    "mean_hands": "{:.1f}",
+}
 STOPPED: Final = {
     StopReason.ASKED: "Stopped",
     StopReason.UNWATCHED: "Stopped because this page stopped checking on the run",
@@ -183,7 +193,7 @@ def bot_lab_page() -> None:
     _form(site.url, running)
     st.fragment(run_every=POLL_SECONDS if running else None)(_progress)()
     st.subheader("Line-ups compared")
-    results = query(analytics.matchup_results, site, SIMULATED)
+    results = query(lineups.lineups, site, SIMULATED)
     if results.empty:
         st.info(
             "No simulated games yet: run 50 matches above to compare the bots.",
@@ -191,4 +201,32 @@ def bot_lab_page() -> None:
         )
         return
     charts.show(charts.matchup_chart(results), key="lab_matchups_chart")
-    table(results, key="lab_matchups", file_name="bot_lab_matchups.csv")
+    st.caption(
+        "Each bar is the share of decided matches N/S won; the black line across it is its "
+        "95% interval, where the true rate lies. Few matches give a wide interval, and one "
+        "that crosses the dashed 50% line has not shown which side wins more."
+    )
+    _too_few(results)
+    table(results, key="lab_matchups", file_name="bot_lab_matchups.csv", formats=FORMATS)
+
+
+def _too_few(results: pd.DataFrame) -> None:
+    """Say plainly which line-ups have played too few matches to tell which side wins more."""
+    few = results[results["finding"] == lineups.TOO_FEW]
+    if few.empty:
+        return
+    columns = ["matchup", "rule_set", "ns_wins", "decided", "ns_win_low", "ns_win_high"]
+    lines = [
+        f"- {safe.md(matchup)} ({safe.md(rules)}): N/S won {wins} of "
+        f"{words.count(decided, 'decided match')}, a true rate anywhere from "
+        f"{SHARE.format(low)} to {SHARE.format(high)}"
+        for matchup, rules, wins, decided, low, high in few[columns].itertuples(
+            index=False, name=None
+        )
+    ]
+    st.info(
+        "Too few matches to tell which side wins more:\n"
+        + "\n".join(lines)
+        + "\n\nRun more matches of these line-ups.",
+        icon=":material/help:",
+    )
