@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from spades.app.lab import LabSpec, run_lab
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
+from spades.stats.ratings import RATER
 from spades.store import GameFilter, Store
 
 pytestmark = pytest.mark.browser
@@ -87,3 +88,30 @@ def test_a_lab_run_logs_no_warning(page: Page, fresh_app_url: str, tmp_path: Pat
     assert "ScriptRunContext" not in log
     assert "Session State API" not in log
     assert "WARNING" not in log
+
+
+def test_the_boards_toolbar_leaves_the_people_only_toggle_clear(
+    page: Page, app_url: str, app_db_url: str
+) -> None:
+    store = Store(app_db_url, rater=RATER)
+    try:
+        player, _ = store.new_player("Board")
+        match = play_match(Rules(target_score=100), 8, ["random"] * 4)
+        store.save_matches(
+            [(match, ("North", "East", "Board", "West"), {0: "random", 1: "basic", 3: "basic"})],
+            kind="human",
+            owner=player,
+        )
+    finally:
+        store.close()
+    page.goto(f"{app_url}/leaderboard")
+    board = page.locator("[data-testid=stDataFrame]")
+    board.hover()
+    toolbar = page.locator("[data-testid=stElementToolbar]").first
+    expect(toolbar).to_be_visible(timeout=30_000)
+    # The toolbar slides in over the space just above the table: measured from the table,
+    # whose place stands still, it must clear the toggle.
+    table, tools = board.bounding_box(), toolbar.bounding_box()
+    toggle = page.locator(".st-key-board_people").bounding_box()
+    assert table is not None and tools is not None and toggle is not None
+    assert table["y"] - tools["height"] >= toggle["y"] + toggle["height"]

@@ -23,7 +23,7 @@ from spades.app.errors import StoreError
 from spades.app.site import KINDS, SEAT_KEYS, VARIANTS, GameFilter, MyGames, Report, Site
 from spades.engine.match import Match
 from spades.stats import analytics
-from spades.ui import charts, identity, rating_view, safe
+from spades.ui import charts, identity, rating_view, safe, words
 from spades.ui.db import app_site
 
 EMPTY: Final = (
@@ -267,10 +267,7 @@ def _no_stats(site: Site, selection: MyGames) -> None:
 def _streak(streaks: dict[str, Any]) -> str:
     if streaks["current_won"] is None:
         return "—"
-    count = streaks["current"]
-    if streaks["current_won"]:
-        return f"{count} win{'s' if count != 1 else ''}"
-    return f"{count} loss{'es' if count != 1 else ''}"
+    return words.count(streaks["current"], "win" if streaks["current_won"] else "loss")
 
 
 def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) -> None:
@@ -311,7 +308,7 @@ def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) 
         if cutthroat
         else "Bags taken by you and your partner, on average a game.",
     )
-    st.caption(f"{stats['hands']} hands")
+    st.caption(words.count(stats["hands"], "hand"))
 
 
 # ------------------------------------------------------------------------ explorer
@@ -483,7 +480,7 @@ def _import_panel(site: Site) -> None:
             except StoreError as err:
                 st.error(safe.md(err, limit=400))
             else:
-                st.success(f"Imported {len(ids)} game{'s' if len(ids) != 1 else ''}.")
+                st.success(f"Imported {words.count(len(ids), 'game')}.")
 
 
 # -------------------------------------------------------------------- bid accuracy

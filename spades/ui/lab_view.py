@@ -163,17 +163,24 @@ def _progress() -> None:
     total = job.spec.matches
     if job.running:
         job.beat()
-        st.progress(job.done / total, text=f"Simulating: {job.done} of {total} matches stored")
+        st.progress(
+            job.done / total,
+            text=f"Simulating: {job.done} of {words.count(total, 'match')} stored",
+        )
         st.button("Stop", key="lab_stop", on_click=job.stop, icon=":material/stop:")
         return
     if job.failed:
-        st.error(f"The simulation stopped with an error after {job.done} matches were stored.")
+        st.error(
+            "The simulation stopped with an error: "
+            f"{job.done} of {words.count(total, 'simulated match')} stored."
+        )
     elif job.stop_reason is not None and job.done < total:
         st.warning(
-            f"{STOPPED[job.stop_reason]}: {job.done} of {total} simulated matches were stored."
+            f"{STOPPED[job.stop_reason]}: "
+            f"{job.done} of {words.count(total, 'simulated match')} stored."
         )
     else:
-        st.success(f"Stored {job.done} of {total} simulated matches.")
+        st.success(f"Stored {job.done} of {words.count(total, 'simulated match')}.")
     if st.session_state.get(SHOWN_KEY) is not job:
         # The run just ended: one full rerun brings its games into the charts below.
         st.session_state[SHOWN_KEY] = job
