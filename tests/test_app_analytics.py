@@ -234,6 +234,23 @@ def test_explorer_draws_score_with_rule_lines_and_an_interactive_legend(filled: 
     assert bag_layers[1]["transform"] == [{"filter": "(datum.penalty > 0)"}]
 
 
+@pytest.mark.parametrize(("mine", "sides"), [(True, ("Us", "Them")), (False, ("N/S", "E/W"))])
+def test_explorer_names_the_sides_alike_in_its_metrics_charts_and_scoresheet(
+    filled: Store, mine: bool, sides: tuple[str, str]
+) -> None:
+    ann, _ = filled.new_player("Ann")
+    game_id = filled.list_games(GameFilter(kinds=("human",)))[0].id
+    if mine:
+        _own(filled, ann, [game_id])
+    at = _explorer(player=ann, query={"game": game_id})
+    assert [m.label for m in at.metric][:2] == list(sides)
+    for chart in _charts(at):
+        assert _layers(_spec(chart))[0]["encoding"]["color"]["scale"]["domain"] == list(sides)
+    hands = at.dataframe[0].value
+    us, them = sides
+    assert {f"{us} points", f"{them} score", f"why ({us} | {them})"} <= set(hands.columns)
+
+
 def test_explorer_shows_the_hands_and_replays_a_hand_trick_by_trick(filled: Store) -> None:
     at = _explorer()
     game_id = at.selectbox(key="explorer_game").value
@@ -387,12 +404,12 @@ def test_a_game_in_play_shows_as_in_play_with_its_running_score(filled: Store) -
     at = _explorer(player=ann, others=False)
     assert "in play" in at.selectbox(key="explorer_game").options[0]
     assert _metric(at, "Result") == "in play"
-    assert _metric(at, "You and partner") == str(match.scores[0])
-    assert _metric(at, "Opponents") == str(match.scores[1])
+    assert _metric(at, "Us") == str(match.scores[0])
+    assert _metric(at, "Them") == str(match.scores[1])
     assert _metric(at, "Hands") == str(len(match.finished))
     score = {tuple(f.columns): f for f in _datasets(_charts(at)[0])}[("hand", "team", "score")]
     last = score[score["hand"] == len(match.finished)].set_index("team")["score"]
-    assert (last["You and partner"], last["Opponents"]) == match.scores
+    assert (last["Us"], last["Them"]) == match.scores
 
 
 def test_explorer_names_a_corrupt_game_instead_of_failing(filled: Store) -> None:

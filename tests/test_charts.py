@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from spades.app import lineups
+from spades.app import lineups, table_view
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
 from spades.stats import analytics
@@ -56,7 +56,7 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
     )
     built = {
         "score": charts.score_chart(
-            analytics.score_progression(matches[0], analytics.OUR_TEAMS),
+            analytics.score_progression(matches[0], table_view.TEAM_NAMES),
             analytics.rule_lines(matches[0].rules),
         ),
         "bags": charts.bags_chart(analytics.bags_progression(matches[0]), 10),
@@ -145,7 +145,7 @@ def test_the_nil_chart_fills_each_bar_with_made_and_missed(
 
 def test_the_players_team_is_named_and_coloured_first(specs: dict[str, dict[str, Any]]) -> None:
     color = specs["score"]["layer"][0]["encoding"]["color"]
-    assert color["scale"]["domain"] == list(analytics.OUR_TEAMS)
+    assert color["scale"]["domain"] == list(table_view.TEAM_NAMES)
     assert color["scale"]["range"] == charts.TEAM_RANGE
 
 

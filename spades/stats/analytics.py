@@ -7,7 +7,7 @@ groups in SQL (:mod:`spades.store.reports`) and hands over a few rows, never a w
 history.
 
 My stats are seen from South: a player sits South in their own games, so South is "you"
-and North/South "you and partner". In a game that is not theirs (the bot lab's, or another
+and North/South the player's team. In a game that is not theirs (the bot lab's, or another
 person's, when chosen) South stands in for them. The games chosen say which game's figures
 these are: the partnership game's, by team, or cutthroat's (``cutthroat``), South's own.
 
@@ -61,8 +61,6 @@ VARIANT_NAMES: Final = {
 THREE_SEATS: Final = ("Left", "Right", "South")
 _FOUR_LABELS: Final = np.array(SEAT_NAMES, dtype=object)
 _THREE_LABELS: Final = np.array((*THREE_SEATS, ""), dtype=object)
-#: The teams of a game seen from the South seat, the player's own.
-OUR_TEAMS: Final = ("You and partner", "Opponents")
 YOU: Final = "you"
 #: The longest player name a chart shows.
 NAME_MAX: Final = 20
@@ -265,21 +263,6 @@ def line_names(players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
     )
 
 
-def side_names(rules: Rules, players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
-    """A name for each side of a game whose seats hold ``players``, one a line or bar: the
-    partnership game's teams (the viewer's own first, in their game: they sit South), or
-    cutthroat's players (:func:`line_names`).
-
-    >>> side_names(Rules(), ["N", "E", "Ada", "W"], mine=True)
-    ('You and partner', 'Opponents')
-    >>> side_names(Rules(players=3, partnerships=False), ["Left", "Right", "Ada"], mine=False)
-    ('Left', 'Right', 'Ada')
-    """
-    if rules.partnerships:
-        return OUR_TEAMS if mine else TEAM_NAMES
-    return line_names(players, mine=mine)
-
-
 def side(rules: Rules) -> Side:
     """What a side of a game is, and so the column a frame of one game names it in: a
     team, or in cutthroat a player."""
@@ -299,7 +282,11 @@ def game_hands(match: Match) -> pd.DataFrame:
 
 def _names(match: Match, names: Sequence[str] | None) -> Sequence[str]:
     """The sides' names given, else the seats' (the partnership game's teams by theirs)."""
-    return names or side_names(match.rules, seat_labels(match.rules.players), mine=False)
+    if names:
+        return names
+    if match.rules.partnerships:
+        return TEAM_NAMES
+    return line_names(seat_labels(match.rules.players), mine=False)
 
 
 def score_progression(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
@@ -349,28 +336,28 @@ def bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
 
 def hand_table(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
     """A readable hand-by-hand scoresheet: each seat's bid / tricks, and each side's
-    points and score (and in the partnership game its bags), and why. The partnership
-    game's names its seats and teams by their places; cutthroat's names its players
-    ``names`` (by default by their seats) and marks one knocked out as out."""
+    points and score (and in the partnership game its bags), and why. The sides are named
+    ``names`` (by default by their seats); the partnership game's seats are named by their
+    places, and cutthroat marks a player knocked out as out."""
     hands = game_hands(match)
+    names = _names(match, names)
     if match.rules.partnerships:
         table = pd.DataFrame({"hand": hands["hand_no"]})
         table["dealer"] = hands["dealer"].map(dict(enumerate(SEAT_NAMES)))
         for seat, key in enumerate(SEAT_KEYS):
             bid = bid_text(hands[f"bid_{key}"], hands[f"blind_{key}"])
             table[SEAT_NAMES[seat]] = bid + " / " + hands[f"tricks_{key}"].astype(str)
-        for team, key in zip(TEAM_NAMES, TEAM_KEYS, strict=True):
+        for team, key in zip(names, TEAM_KEYS, strict=True):
             table[f"{team} points"] = hands[f"points_{key}"]
             table[f"{team} bags"] = hands[f"bags_after_{key}"]
             table[f"{team} score"] = hands[f"score_{key}"]
-        table["why (N/S | E/W)"] = [
+        table[f"why ({' | '.join(names)})"] = [
             " | ".join(_lines_text(lines[key]) for key in TEAM_KEYS)
             for lines in hands["breakdown"].map(json.loads)
         ]
         return table
     if hands.empty:
         return pd.DataFrame(columns=["hand", "dealer"])
-    names = _names(match, names)
     frame = hands.assign(
         name=hands["seat"].map(dict(enumerate(names))),
         bid_tricks=bid_text(hands["bid"], hands["blind"]) + " / " + hands["tricks"].astype(str),

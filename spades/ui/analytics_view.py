@@ -19,9 +19,11 @@ from typing import Any, Final, TypeVar
 import pandas as pd
 import streamlit as st
 
+from spades.app import table_view
 from spades.app.errors import StoreError
 from spades.app.site import KINDS, SEAT_KEYS, VARIANTS, GameFilter, MyGames, Report, Site
 from spades.engine.match import Match
+from spades.engine.rules import Rules
 from spades.stats import analytics
 from spades.ui import charts, identity, rating_view, safe, words
 from spades.ui.db import app_site
@@ -286,10 +288,13 @@ def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) 
     row[3].metric("Current streak", _streak(streaks), help="Your latest games with a winner.")
     row[4].metric("Longest win streak", streaks["longest_win"])
     them = _num(stats["points_per_hand_them"])
+    us_name, them_name = table_view.TEAM_NAMES
     row[5].metric(
         "Points a hand",
         _num(stats["points_per_hand"]),
-        help=f"Yours; the others': {them}" if cutthroat else f"You and partner; opponents: {them}",
+        help=f"Yours; the others': {them}"
+        if cutthroat
+        else f"{us_name} (you and your partner); {them_name}: {them}",
     )
     row[6].metric(
         "Your nils", f"{stats['nil_made']} of {stats['nil_attempts']}", help="Nils made, blind too."
@@ -312,6 +317,16 @@ def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) 
 
 
 # ------------------------------------------------------------------------ explorer
+def side_names(rules: Rules, players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
+    """A name for each side of a game whose seats hold ``players``, one a line or bar: in
+    the player's own game the partnership game's teams as the Play table names them (Us,
+    then Them: the player sits South), in another game by their seats; cutthroat's
+    players (:func:`spades.stats.analytics.line_names`)."""
+    if not rules.partnerships:
+        return analytics.line_names(players, mine=mine)
+    return table_view.side_names(rules, players) if mine else analytics.TEAM_NAMES
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def _game_view(
     url: str, game_id: str, updated: str, mine: bool
@@ -323,7 +338,7 @@ def _game_view(
     match = loaded.match
     if not match.finished:
         return None
-    names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
+    names = side_names(match.rules, loaded.record.players, mine=mine)
     side = analytics.side(match.rules)
     score = charts.score_chart(
         analytics.score_progression(match, names), analytics.rule_lines(match.rules), side
@@ -375,7 +390,7 @@ def explorer_page() -> None:
     info = summaries.set_index("id").loc[game_id]
     # The player sits South in their own games.
     mine = player is not None and info["owner"] == player
-    names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
+    names = side_names(match.rules, loaded.record.players, mine=mine)
     _game_header(info, match, _sides(match, names))
     view = _game_view(site.url, game_id, str(info["updated_at"]), mine)
     if view is None:
