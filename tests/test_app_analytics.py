@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
 from spades.store import GameFilter, Store
 from spades.store.schema import games
+from spades.ui.analytics_view import NOTE_LINE_CHARS, NOTE_LINE_HEIGHT, NOTE_WIDTH
 from spades.ui.identity import STATE_KEY, Identity
 
 pytestmark = pytest.mark.apptest
@@ -262,6 +264,28 @@ def test_explorer_shows_the_hands_and_replays_a_hand_trick_by_trick(filled: Stor
     at.slider(key="explorer_tricks").set_value(3).run()
     assert len(at.dataframe[1].value) == 3
     assert at.download_button(key="explorer_export")
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(players=3, partnerships=False), Rules(partnerships=False)]
+)
+def test_explorers_why_column_is_wide_and_its_rows_hold_the_longest_reason(
+    filled: Store, rules: Rules
+) -> None:
+    match = play_match(rules, 5, ["basic"] * rules.players)
+    seats = ("North", "East", "South", "West")[: rules.players]
+    (game_id,) = filled.save_matches([(match, seats, {})], kind="human")
+    hands = _explorer(query={"game": game_id}).dataframe[0]
+    columns = json.loads(hands.proto.columns)
+    (why,) = [name for name in hands.value.columns if name.startswith("why")]
+    assert columns[why]["width"] == NOTE_WIDTH
+    lines = math.ceil(hands.value[why].str.len().max() / NOTE_LINE_CHARS)
+    assert lines >= 2
+    assert hands.proto.row_height >= lines * NOTE_LINE_HEIGHT
+    # Streamlit wraps a cell's text only in rows taller than 4rem.
+    assert hands.proto.row_height > 64
+    # The hand's number stays in view while the table scrolls to the reasons.
+    assert columns["hand"]["pinned"]
 
 
 def test_explorer_opens_the_game_named_in_the_url(filled: Store) -> None:

@@ -62,6 +62,9 @@ THREE_SEATS: Final = ("Left", "Right", "South")
 _FOUR_LABELS: Final = np.array(SEAT_NAMES, dtype=object)
 _THREE_LABELS: Final = np.array((*THREE_SEATS, ""), dtype=object)
 YOU: Final = "you"
+#: The start of the name of :func:`hand_table`'s column that says why each side scored
+#: what it did.
+WHY: Final = "why"
 #: The longest player name a chart shows.
 NAME_MAX: Final = 20
 #: What a side of a game is: a team, or in cutthroat a player.
@@ -351,7 +354,7 @@ def hand_table(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame
             table[f"{team} points"] = hands[f"points_{key}"]
             table[f"{team} bags"] = hands[f"bags_after_{key}"]
             table[f"{team} score"] = hands[f"score_{key}"]
-        table[f"why ({' | '.join(names)})"] = [
+        table[f"{WHY} ({' | '.join(names)})"] = [
             " | ".join(_lines_text(lines[key]) for key in TEAM_KEYS)
             for lines in hands["breakdown"].map(json.loads)
         ]
@@ -374,7 +377,7 @@ def hand_table(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame
         table[f"{name} points"] = wide["points"][name].astype("Int64").reset_index(drop=True)
         table[f"{name} score"] = wide["score"][name].astype("Int64").reset_index(drop=True)
     why = [(name + ": " + wide["why"][name]).fillna("") for name in names if name in wide["why"]]
-    table["why"] = (
+    table[WHY] = (
         pd.concat(why, axis=1)
         .agg(lambda parts: " | ".join(p for p in parts if p), axis=1)
         .to_numpy()

@@ -40,6 +40,14 @@ NONE_OF_YOURS: Final = (
 
 #: A share (from 0 to 1) as a table shows it: a whole percent.
 SHARE: Final = "{:.0%}"
+#: A table's column of sentences (:func:`table`'s ``notes``): its width in pixels, the
+#: characters that fit one of its lines, and the pixels a line and a cell's margins take.
+NOTE_WIDTH: Final = 520
+NOTE_LINE_CHARS: Final = 80
+NOTE_LINE_HEIGHT: Final = 20
+NOTE_MARGINS: Final = 16
+#: Streamlit wraps a table's text only in rows taller than 4rem, 64 pixels.
+WRAPPED_ROW: Final = 65
 
 Result = TypeVar("Result")
 #: The explorer's choice of every game.
@@ -160,17 +168,36 @@ def _heading(name: object) -> str:
 
 
 def table(
-    frame: pd.DataFrame, *, key: str, file_name: str, formats: Mapping[str, str] | None = None
+    frame: pd.DataFrame,
+    *,
+    key: str,
+    file_name: str,
+    formats: Mapping[str, str] | None = None,
+    notes: Sequence[str] = (),
+    pinned: Sequence[str] = (),
 ) -> None:
     """A table with a CSV download of the frame under it. ``formats`` shows the columns it
-    names by a format string: :data:`SHARE` shows a share as a whole percent."""
+    names by a format string (:data:`SHARE` shows a share as a whole percent); ``notes``
+    are columns of sentences, shown wide and wrapped on rows tall enough for the longest;
+    ``pinned`` columns stay in view while the table scrolls sideways."""
     shown = frame.rename(columns=_heading)
     data: Any = (
         shown.style.format({_heading(name): text for name, text in formats.items()})
         if formats
         else shown
     )
-    st.dataframe(data, hide_index=True, width="stretch", key=f"{key}_table")
+    config: dict[str, Any] = {
+        **{_heading(name): st.column_config.Column(pinned=True) for name in pinned},
+        **{_heading(name): st.column_config.TextColumn(width=NOTE_WIDTH) for name in notes},
+    }
+    st.dataframe(
+        data,
+        hide_index=True,
+        width="stretch",
+        key=f"{key}_table",
+        column_config=config or None,
+        row_height=_note_rows(frame, notes),
+    )
     st.download_button(
         "Download CSV",
         frame.to_csv(index=False).encode(),
@@ -179,6 +206,16 @@ def table(
         key=f"{key}_csv",
         icon=":material/download:",
     )
+
+
+def _note_rows(frame: pd.DataFrame, notes: Sequence[str]) -> int | None:
+    """The height of rows that hold the longest of the ``notes`` columns' sentences (the
+    table's own when there are none)."""
+    if frame.empty or not notes:
+        return None
+    longest = max(int(frame[name].astype(str).str.len().max()) for name in notes)
+    lines = -(-longest // NOTE_LINE_CHARS)
+    return max(lines * NOTE_LINE_HEIGHT + NOTE_MARGINS, WRAPPED_ROW)
 
 
 def _pct(value: float | None) -> str:
@@ -403,7 +440,13 @@ def explorer_page() -> None:
         charts.show(bags, key="explorer_bags_chart")
         st.caption("▼ marks a hand where the bags reached the limit and cost the penalty.")
         st.subheader("Hand by hand")
-        table(hand_table, key="explorer_hands", file_name=f"game_{game_id[:8]}_hands.csv")
+        table(
+            hand_table,
+            key="explorer_hands",
+            file_name=f"game_{game_id[:8]}_hands.csv",
+            notes=[name for name in hand_table.columns if str(name).startswith(analytics.WHY)],
+            pinned=["hand"],
+        )
         _trick_replay(match, game_id)
     if info["status"] == "playing":
         # The record holds every hand and the seed, so every deal still to come.
