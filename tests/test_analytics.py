@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import date, datetime
 from pathlib import Path
 
@@ -11,8 +12,10 @@ import pytest
 from spades.app import lineups
 from spades.app.lab import MAX_MATCHES, LabJob, LabSpec, StopReason
 from spades.bots.drive import play_match
+from spades.engine.cards import CLAIM
 from spades.engine.match import Match
 from spades.engine.rules import Rules
+from spades.engine.state import Phase
 from spades.sim.report import wilson_interval
 from spades.stats import analytics
 from spades.store import GameFilter, MyGames, Store
@@ -278,6 +281,36 @@ def test_trick_table_lists_the_thirteen_tricks_with_their_winners(data: Stored) 
     assert len(tricks) == 13 if hand.claimed_by is None else len(hand.tricks) + 1
     names = ("North", "East", "South", "West")
     assert list(tricks["winner"][: len(hand.tricks)]) == [names[t.winner] for t in hand.tricks]
+
+
+def _a_claimed_hand() -> tuple[Match, int]:
+    """A match played at random, claiming whenever a claim may be made, and the index of
+    its first hand that ended in a claim."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        match = Match(Rules(), seed=seed)
+        while not match.is_over:
+            hand = match.hand
+            claims = hand.phase is Phase.PLAYING and hand.can_claim()
+            if match.apply(CLAIM if claims else rng.choice(hand.legal_actions())) is None:
+                continue
+            if match.finished[-1].claimed_by is not None:
+                return match, len(match.finished) - 1
+    raise AssertionError("no random match claimed")
+
+
+def test_a_replayed_hand_follows_the_play_and_its_claim_is_one_last_trick_without_cards() -> None:
+    match, index = _a_claimed_hand()
+    hand = match.finished[index]
+    replayed = analytics.replayed_tricks(match, index)
+    names = ("North", "East", "South", "West")
+    assert [t.number for t in replayed] == list(range(1, len(hand.tricks) + 2))
+    for trick, played in zip(replayed, hand.tricks, strict=False):
+        assert trick.plays == tuple((names[seat], card) for seat, card in played.plays())
+        assert (trick.leader, trick.winner) == (names[played.leader], names[played.winner])
+    claim = replayed[-1]
+    assert (claim.plays, claim.leader, claim.winner) == ((), "", names[hand.claimed_by])
+    assert list(analytics.trick_table(match, index).iloc[-1][list(names)]) == ["claimed"] * 4
 
 
 def test_bid_counts_cover_every_numeric_bid(data: Stored) -> None:

@@ -22,6 +22,7 @@ from spades.stats.ratings import RATER
 from spades.store import GameFilter, Store
 from spades.store.schema import games
 from spades.ui.analytics_view import NOTE_LINE_CHARS, NOTE_LINE_HEIGHT, NOTE_WIDTH
+from spades.ui.cards import card_html
 from spades.ui.identity import STATE_KEY, Identity
 
 pytestmark = pytest.mark.apptest
@@ -253,17 +254,36 @@ def test_explorer_names_the_sides_alike_in_its_metrics_charts_and_scoresheet(
     assert {f"{us} points", f"{them} score", f"why ({us} | {them})"} <= set(hands.columns)
 
 
+def _replay(at: AppTest) -> str:
+    """The HTML of the explorer's trick-by-trick replay."""
+    (body,) = [str(h.proto.body) for h in at.get("html") if "data-trick" in h.proto.body]
+    return body
+
+
 def test_explorer_shows_the_hands_and_replays_a_hand_trick_by_trick(filled: Store) -> None:
     at = _explorer()
     game_id = at.selectbox(key="explorer_game").value
     match = filled.load(game_id).match
-    hands_table, tricks_table = (frame.value for frame in at.dataframe)
+    (hands_table,) = (frame.value for frame in at.dataframe)
     assert len(hands_table) == len(match.finished)
     hand = match.finished[0]
-    assert len(tricks_table) == len(hand.tricks) + (hand.claimed_by is not None)
+    assert _replay(at).count("data-trick=") == len(hand.tricks) + (hand.claimed_by is not None)
     at.slider(key="explorer_tricks").set_value(3).run()
-    assert len(at.dataframe[1].value) == 3
+    assert _replay(at).count("data-trick=") == 3
+    assert at.download_button(key="explorer_tricks_table_csv")
     assert at.download_button(key="explorer_export")
+
+
+def test_the_replay_draws_the_tables_card_faces_with_red_suits_red(filled: Store) -> None:
+    at = _explorer()
+    match = filled.load(at.selectbox(key="explorer_game").value).match
+    replay = _replay(at)
+    cards = [card for trick in match.finished[0].tricks for _, card in trick.plays()]
+    for card in cards:
+        assert card_html(card, classes="sp-small") in replay
+    red = [card for card in cards if card // 13 in (1, 2)]
+    assert replay.count('class="sp-card sp-red') == len(red) > 0
+    assert replay.count('class="sp-card') == len(cards)
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from spades.app.lab import LabSpec, run_lab
+from spades.app.themes import BLACK_SUIT, RED_SUIT
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
@@ -115,3 +116,20 @@ def test_the_boards_toolbar_leaves_the_people_only_toggle_clear(
     toggle = page.locator(".st-key-board_people").bounding_box()
     assert table is not None and tools is not None and toggle is not None
     assert table["y"] - tools["height"] >= toggle["y"] + toggle["height"]
+
+
+def test_the_replay_draws_red_suits_red_and_black_suits_black(
+    page: Page, app_url: str, seeded: None
+) -> None:
+    page.goto(f"{app_url}/explorer")
+    page.locator(".st-key-explorer_others label").click()
+    replay = page.locator(".st-key-explorer_replay")
+    expect(replay.locator(".sp-card.sp-red").first).to_have_css(
+        "color", _rgb(RED_SUIT), timeout=30_000
+    )
+    expect(replay.locator(".sp-card:not(.sp-red)").first).to_have_css("color", _rgb(BLACK_SUIT))
+
+
+def _rgb(colour: str) -> str:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"

@@ -23,13 +23,14 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from spades.engine.cards import SEAT_NAMES, SOUTH, bid_label, card_label
+from spades.engine.cards import SEAT_NAMES, SOUTH, Card, bid_label, card_label
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.store import (
@@ -390,24 +391,50 @@ def _lines_text(lines: list[dict[str, Any]]) -> str:
     return "; ".join(f"{line['text']} ({line['points']:+d})" for line in lines) or "—"
 
 
-def trick_table(match: Match, hand_index: int) -> pd.DataFrame:
-    """Trick by trick for one finished hand: the card each seat played, who led and won
-    (the seats named as :func:`seat_labels` names them)."""
+@dataclass(frozen=True, slots=True)
+class ReplayedTrick:
+    """A trick of a finished hand, as a replay shows it: its number, who led and who won
+    (the seats named as :func:`seat_labels` names them), and each seat's card in the order
+    played. The tricks a claim took are one last trick with no card, led by nobody."""
+
+    number: int
+    leader: str
+    plays: tuple[tuple[str, Card], ...]
+    winner: str
+
+
+def replayed_tricks(match: Match, hand_index: int) -> list[ReplayedTrick]:
+    """The tricks of one finished hand, in the order they were played."""
     hand = match.finished[hand_index]
+    names = seat_labels(match.rules.players)
+    tricks = [
+        ReplayedTrick(
+            number,
+            names[trick.leader],
+            tuple((names[seat], card) for seat, card in trick.plays()),
+            names[trick.winner],
+        )
+        for number, trick in enumerate(hand.tricks, 1)
+    ]
+    if hand.claimed_by is not None:
+        tricks.append(ReplayedTrick(len(hand.tricks) + 1, "", (), names[hand.claimed_by]))
+    return tricks
+
+
+def trick_table(match: Match, hand_index: int) -> pd.DataFrame:
+    """Trick by trick for one finished hand (:func:`replayed_tricks`): the card each seat
+    played, who led and won, and "claimed" under every seat for the tricks of a claim."""
     jokers = match.rules.jokers
     names = seat_labels(match.rules.players)
-    rows = []
-    for number, trick in enumerate(hand.tricks, 1):
-        row: dict[str, Any] = {"trick": number, "leader": names[trick.leader]}
-        for seat, card in trick.plays():
-            row[names[seat]] = card_label(card, jokers=jokers)
-        row["winner"] = names[trick.winner]
-        rows.append(row)
-    if hand.claimed_by is not None:
-        rows.append(
-            {"trick": len(hand.tricks) + 1, "leader": "", "winner": names[hand.claimed_by]}
-            | {name: "claimed" for name in names}
+    rows = [
+        {"trick": trick.number, "leader": trick.leader, "winner": trick.winner}
+        | (
+            {name: card_label(card, jokers=jokers) for name, card in trick.plays}
+            if trick.plays
+            else dict.fromkeys(names, "claimed")
         )
+        for trick in replayed_tricks(match, hand_index)
+    ]
     return pd.DataFrame(rows, columns=["trick", "leader", *names, "winner"])
 
 

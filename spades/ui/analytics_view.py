@@ -10,6 +10,7 @@ any game, each in its own terms.
 from __future__ import annotations
 
 import dataclasses
+import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -25,7 +26,8 @@ from spades.app.site import KINDS, SEAT_KEYS, VARIANTS, GameFilter, MyGames, Rep
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.stats import analytics
-from spades.ui import charts, identity, rating_view, safe, words
+from spades.ui import charts, identity, rating_view, safe, style, words
+from spades.ui.cards import trick_cards_html
 from spades.ui.db import app_site
 
 EMPTY: Final = (
@@ -198,6 +200,11 @@ def table(
         column_config=config or None,
         row_height=_note_rows(frame, notes),
     )
+    _csv(frame, key=key, file_name=file_name)
+
+
+def _csv(frame: pd.DataFrame, *, key: str, file_name: str) -> None:
+    """A button that downloads the frame as CSV."""
     st.download_button(
         "Download CSV",
         frame.to_csv(index=False).encode(),
@@ -499,11 +506,12 @@ def _game_header(info: pd.Series, match: Match, sides: list[tuple[str, str]]) ->
     )
 
 
-def _trick_replay(match: Any, game_id: str) -> None:
+def _trick_replay(match: Match, game_id: str) -> None:
+    """A hand's tricks one after another, each seat's card drawn as the table draws it."""
     st.subheader("Trick by trick")
     count = len(match.finished)
     hand_no = st.selectbox("Hand", range(1, count + 1), key="explorer_hand")
-    tricks = analytics.trick_table(match, hand_no - 1)
+    tricks = analytics.replayed_tricks(match, hand_no - 1)
     shown = (
         st.slider(
             "Tricks shown",
@@ -516,11 +524,32 @@ def _trick_replay(match: Any, game_id: str) -> None:
         if len(tricks) > 1
         else len(tricks)
     )
-    table(
-        tricks.head(shown),
+    style.inject()
+    with st.container(key="explorer_replay"):
+        st.html(_tricks_html(tricks[:shown], jokers=match.rules.jokers))
+    _csv(
+        analytics.trick_table(match, hand_no - 1).head(shown),
         key="explorer_tricks_table",
         file_name=f"game_{game_id[:8]}_hand_{hand_no}_tricks.csv",
     )
+
+
+def _tricks_html(tricks: Sequence[analytics.ReplayedTrick], *, jokers: bool) -> str:
+    """The tricks side by side, each its number, who led and won, and its cards in the
+    order played under their seats' names (:func:`spades.ui.cards.trick_cards_html`)."""
+    blocks = []
+    for trick in tricks:
+        if trick.plays:
+            about = f"{trick.leader} led, {trick.winner} won"
+            cards = trick_cards_html(trick.plays, jokers=jokers)
+        else:
+            about, cards = f"{trick.winner} claimed the rest", ""
+        blocks.append(
+            f'<div data-trick="{trick.number}" style="display: flex; flex-direction: column; '
+            f'gap: 0.2rem"><small><b>Trick {trick.number}</b> · {html.escape(about)}</small>'
+            f"{cards}</div>"
+        )
+    return f'<div style="display: flex; flex-wrap: wrap; gap: 1rem 2rem">{"".join(blocks)}</div>'
 
 
 def _import_panel(site: Site) -> None:
