@@ -193,3 +193,25 @@ def test_each_lab_win_rate_is_drawn_with_its_95_percent_interval_and_the_even_li
     assert even["encoding"]["x"]["field"] == "ns_win_rate"
     (half,) = specs["matchups"]["datasets"][even["data"]["name"]]
     assert half == {"ns_win_rate": 0.5}
+
+
+def test_the_bag_limit_line_is_labelled_with_the_limit(specs: dict[str, dict[str, Any]]) -> None:
+    *_, line, label = specs["bags"]["layer"]
+    assert line["mark"]["type"] == "rule" and label["mark"]["type"] == "text"
+    assert label["encoding"]["text"]["field"] == "rule"
+    (limit,) = specs["bags"]["datasets"][label["data"]["name"]]
+    assert limit == {"bags": 10, "rule": "bag limit: 10"}
+
+
+def test_a_circle_counts_at_least_one_so_no_legend_offers_a_circle_of_none(
+    specs: dict[str, dict[str, Any]],
+) -> None:
+    sizes = [
+        (name, encoding)
+        for name, spec in specs.items()
+        for channel, encoding in _scales(spec)
+        if channel == "size"
+    ]
+    assert {name for name, _ in sizes} == {"scatter", "win_rate", "player_scatter"}
+    for name, encoding in sizes:
+        assert encoding["scale"]["domainMin"] == 1, name

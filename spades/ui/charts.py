@@ -35,9 +35,14 @@ def _count_axis(title: str) -> alt.Axis:
     return alt.Axis(title=title, tickMinStep=1, format="d")
 
 
-def _count_legend(title: str) -> alt.Legend:
-    """A legend of whole numbers (the sizes of circles that count something)."""
-    return alt.Legend(title=title, tickMinStep=1, format="d")
+def _count_size(field: str, title: str) -> alt.Size:
+    """Circles sized by a count, with a legend of whole numbers. The scale starts at one,
+    the least a circle counts: from zero, the legend would offer a circle of none."""
+    return alt.Size(
+        f"{field}:Q",
+        scale=alt.Scale(domainMin=1),
+        legend=alt.Legend(title=title, tickMinStep=1, format="d"),
+    )
 
 
 def _share_axis(title: str) -> alt.Axis:
@@ -117,8 +122,13 @@ def bags_chart(bags: pd.DataFrame, bag_limit: int | None, series: Series = "team
     )
     layers: list[alt.Chart] = [lines, penalties]
     if bag_limit is not None:
-        limit = pd.DataFrame({"bags": [bag_limit]})
-        layers.append(alt.Chart(limit).mark_rule(strokeDash=[6, 4], color="gray").encode(y=y))
+        limit = alt.Chart(pd.DataFrame({"bags": [bag_limit], "rule": [f"bag limit: {bag_limit}"]}))
+        layers.append(limit.mark_rule(strokeDash=[6, 4], color="gray").encode(y=y))
+        layers.append(
+            limit.mark_text(align="left", dx=4, dy=-6, color="gray").encode(
+                y=y, x=alt.value(0), text="rule:N"
+            )
+        )
     return alt.layer(*layers)
 
 
@@ -138,7 +148,7 @@ def win_rate_chart(daily: pd.DataFrame) -> AnyChart:
     )
     daily_points = base.mark_circle(color="gray", opacity=0.5).encode(
         y=alt.Y("win_rate:Q", axis=axis, scale=WHOLE),
-        size=alt.Size("games:Q", legend=_count_legend("Games that day")),
+        size=_count_size("games", "Games that day"),
     )
     return alt.layer(daily_points, running)
 
@@ -156,7 +166,7 @@ def bid_scatter(counts: pd.DataFrame, group: str) -> AnyChart:
         .encode(
             x=x,
             y=y,
-            size=alt.Size("n:Q", legend=_count_legend("Hands")),
+            size=_count_size("n", "Hands"),
             color=alt.Color(f"{group}:N", title=group.capitalize()),
             opacity=alt.condition(pick, alt.value(0.7), alt.value(0.05)),
             tooltip=[f"{group}:N", "bid:Q", "taken:Q", alt.Tooltip("n:Q", title="hands")],
