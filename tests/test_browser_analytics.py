@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from browser_helpers import rgb
 from playwright.sync_api import Page, expect
 
 from spades.app.lab import LabSpec, run_lab
@@ -125,11 +126,6 @@ def test_the_replay_draws_red_suits_red_and_black_suits_black(
     page.locator(".st-key-explorer_others label").click()
     replay = page.locator(".st-key-explorer_replay")
     expect(replay.locator(".sp-card.sp-red").first).to_have_css(
-        "color", _rgb(RED_SUIT), timeout=30_000
+        "color", rgb(RED_SUIT), timeout=30_000
     )
-    expect(replay.locator(".sp-card:not(.sp-red)").first).to_have_css("color", _rgb(BLACK_SUIT))
-
-
-def _rgb(colour: str) -> str:
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return f"rgb({r}, {g}, {b})"
+    expect(replay.locator(".sp-card:not(.sp-red)").first).to_have_css("color", rgb(BLACK_SUIT))

@@ -361,7 +361,7 @@ def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) 
 
 
 # ------------------------------------------------------------------------ explorer
-def side_names(rules: Rules, players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
+def _side_names(rules: Rules, players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
     """A name for each side of a game whose seats hold ``players``, one a line or bar: in
     the player's own game the partnership game's teams as the Play table names them (Us,
     then Them: the player sits South), in another game by their seats; cutthroat's
@@ -382,7 +382,7 @@ def _game_view(
     match = loaded.match
     if not match.finished:
         return None
-    names = side_names(match.rules, loaded.record.players, mine=mine)
+    names = _side_names(match.rules, loaded.record.players, mine=mine)
     side = analytics.side(match.rules)
     score = charts.score_chart(
         analytics.score_progression(match, names), analytics.rule_lines(match.rules), side
@@ -434,7 +434,7 @@ def explorer_page() -> None:
     info = summaries.set_index("id").loc[game_id]
     # The player sits South in their own games.
     mine = player is not None and info["owner"] == player
-    names = side_names(match.rules, loaded.record.players, mine=mine)
+    names = _side_names(match.rules, loaded.record.players, mine=mine)
     _game_header(info, match, _sides(match, names))
     view = _game_view(site.url, game_id, str(info["updated_at"]), mine)
     if view is None:
