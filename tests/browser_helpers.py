@@ -226,3 +226,9 @@ def kept_from_scripts(page: Page, cookie: dict[str, Any]) -> None:
     assert cookie["path"] == "/" and cookie["value"]
     seen = page.evaluate("document.cookie")
     assert cookie["name"] not in seen and cookie["value"] not in seen
+
+
+def rgb(colour: str) -> str:
+    """A ``#rrggbb`` colour as the browser gives a computed one: ``rgb(r, g, b)``."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import random
 from datetime import date, datetime
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from spades.app import lineups
 from spades.app.lab import MAX_MATCHES, LabJob, LabSpec, StopReason
 from spades.bots.drive import play_match
+from spades.engine.cards import CLAIM
 from spades.engine.match import Match
 from spades.engine.rules import Rules
+from spades.engine.state import Phase
+from spades.sim.report import wilson_interval
 from spades.stats import analytics
 from spades.store import GameFilter, MyGames, Store
 from spades.store.schema import games
@@ -278,6 +283,36 @@ def test_trick_table_lists_the_thirteen_tricks_with_their_winners(data: Stored) 
     assert list(tricks["winner"][: len(hand.tricks)]) == [names[t.winner] for t in hand.tricks]
 
 
+def _a_claimed_hand() -> tuple[Match, int]:
+    """A match played at random, claiming whenever a claim may be made, and the index of
+    its first hand that ended in a claim."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        match = Match(Rules(), seed=seed)
+        while not match.is_over:
+            hand = match.hand
+            claims = hand.phase is Phase.PLAYING and hand.can_claim()
+            if match.apply(CLAIM if claims else rng.choice(hand.legal_actions())) is None:
+                continue
+            if match.finished[-1].claimed_by is not None:
+                return match, len(match.finished) - 1
+    raise AssertionError("no random match claimed")
+
+
+def test_a_replayed_hand_follows_the_play_and_its_claim_is_one_last_trick_without_cards() -> None:
+    match, index = _a_claimed_hand()
+    hand = match.finished[index]
+    replayed = analytics.replayed_tricks(match, index)
+    names = ("North", "East", "South", "West")
+    assert [t.number for t in replayed] == list(range(1, len(hand.tricks) + 2))
+    for trick, played in zip(replayed, hand.tricks, strict=False):
+        assert trick.plays == tuple((names[seat], card) for seat, card in played.plays())
+        assert (trick.leader, trick.winner) == (names[played.leader], names[played.winner])
+    claim = replayed[-1]
+    assert (claim.plays, claim.leader, claim.winner) == ((), "", names[hand.claimed_by])
+    assert list(analytics.trick_table(match, index).iloc[-1][list(names)]) == ["claimed"] * 4
+
+
 def test_bid_counts_cover_every_numeric_bid(data: Stored) -> None:
     counts = analytics.bid_counts(analytics.seat_stats(data.store, GameFilter()))
     numeric = sum(1 for m in data.everything for h in m.finished for b in h.bids if b)
@@ -331,6 +366,46 @@ def test_matchups_group_simulated_games_by_line_up_and_rules(data: Stored) -> No
     }
 
 
+def test_a_line_ups_win_rate_comes_with_the_wilson_interval_of_its_decided_matches(
+    data: Stored,
+) -> None:
+    played = {
+        ("random+random vs random+random", "standard"): data.simulated,
+        ("basic+basic vs basic+basic", "standard"): data.old,
+        ("random+random vs random+random", "target_score=300"): data.short,
+    }
+    found = lineups.lineups(data.store, GameFilter())
+    assert len(found) == len(played)
+    for row in found.itertuples():
+        decided = [m for m in played[row.matchup, row.rule_set] if m.winner is not None]
+        assert row.decided == len(decided)
+        assert row.ns_wins == sum(m.winner == 0 for m in decided)
+        low, high = wilson_interval(row.ns_wins, row.decided)
+        assert (row.ns_win_low, row.ns_win_high) == (low, high)
+        assert low <= row.ns_win_rate <= high
+        assert row.finding == lineups.finding(low, high)
+
+
+@pytest.mark.parametrize(
+    ("wins", "decided", "shown"),
+    [
+        # Five wins in five: the true rate lies from 57% to 100%, above one half.
+        (5, 5, "N/S win more"),
+        (0, 5, "E/W win more"),
+        # Four in five: from 38% to 96%, across one half.
+        (4, 5, lineups.TOO_FEW),
+        (0, 0, lineups.TOO_FEW),
+        (1000, 2000, "about even"),
+        # Half of 100 is as likely from 40% to 60%: too few to call that even.
+        (50, 100, lineups.TOO_FEW),
+    ],
+)
+def test_a_line_up_has_too_few_matches_to_tell_while_its_interval_crosses_one_half(
+    wins: int, decided: int, shown: str
+) -> None:
+    assert lineups.finding(*wilson_interval(wins, decided)) == shown
+
+
 def test_an_empty_store_gives_empty_frames(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'empty.db'}")
     assert analytics.my_stats(store, GameFilter())["games"] == 0
@@ -338,6 +413,7 @@ def test_an_empty_store_gives_empty_frames(tmp_path: Path) -> None:
         analytics.win_rate_over_time(store, GameFilter()),
         analytics.seat_stats(store, GameFilter()),
         analytics.matchup_results(store, GameFilter()),
+        lineups.lineups(store, GameFilter()),
         analytics.game_summaries(store, GameFilter()),
         analytics.best_and_worst_hands(store, GameFilter()),
     ]

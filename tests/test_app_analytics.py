@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
 from spades.store import GameFilter, Store
 from spades.store.schema import games
+from spades.ui.analytics_view import NOTE_LINE_CHARS, NOTE_LINE_HEIGHT, NOTE_WIDTH
+from spades.ui.cards import card_html
 from spades.ui.identity import STATE_KEY, Identity
 
 pytestmark = pytest.mark.apptest
@@ -107,6 +110,17 @@ def _layers(spec: dict[str, Any]) -> list[dict[str, Any]]:
     return spec.get("layer", [spec])
 
 
+def _shown(table: Any) -> pd.DataFrame:
+    """A table's cells as the page shows them (its styler's display values)."""
+    data = table.proto.arrow_data.styler.display_values
+    frame: pd.DataFrame = pa.ipc.open_stream(data).read_pandas()
+    return frame
+
+
+def _as_percent(rates: pd.Series) -> list[str]:
+    return [f"{round(rate * 100)}%" for rate in rates]
+
+
 def _metric(at: AppTest, label: str) -> str:
     return str(next(m for m in at.metric if m.label == label).value)
 
@@ -185,6 +199,16 @@ def test_my_stats_show_the_record_streaks_nils_and_extreme_hands(filled: Store) 
     assert (extremes["points"].max(), extremes["points"].min()) == (max(points), min(points))
 
 
+def test_the_explore_tables_show_rates_as_whole_percents(filled: Store) -> None:
+    daily = _my_stats(bot_lab=True).dataframe[0]
+    assert _shown(daily)["win rate"].tolist() == _as_percent(daily.value["win rate"])
+    bids = _page("bids")
+    rates, nils = bids.dataframe
+    assert _shown(rates)["rate"].tolist() == _as_percent(rates.value["rate"])
+    assert _shown(nils)["success"].tolist() == _as_percent(nils.value["success"])
+    assert all(text.endswith("%") for text in _shown(rates)["rate"])
+
+
 def test_overview_rule_set_filter_keeps_those_rules(filled: Store) -> None:
     at = _my_stats(bot_lab=True)
     at.multiselect(key="overview_rules").set_value(["target_score=300"]).run()
@@ -213,17 +237,75 @@ def test_explorer_draws_score_with_rule_lines_and_an_interactive_legend(filled: 
     assert bag_layers[1]["transform"] == [{"filter": "(datum.penalty > 0)"}]
 
 
+@pytest.mark.parametrize(("mine", "sides"), [(True, ("Us", "Them")), (False, ("N/S", "E/W"))])
+def test_explorer_names_the_sides_alike_in_its_metrics_charts_and_scoresheet(
+    filled: Store, mine: bool, sides: tuple[str, str]
+) -> None:
+    ann, _ = filled.new_player("Ann")
+    game_id = filled.list_games(GameFilter(kinds=("human",)))[0].id
+    if mine:
+        _own(filled, ann, [game_id])
+    at = _explorer(player=ann, query={"game": game_id})
+    assert [m.label for m in at.metric][:2] == list(sides)
+    for chart in _charts(at):
+        assert _layers(_spec(chart))[0]["encoding"]["color"]["scale"]["domain"] == list(sides)
+    hands = at.dataframe[0].value
+    us, them = sides
+    assert {f"{us} points", f"{them} score", f"why ({us} | {them})"} <= set(hands.columns)
+
+
+def _replay(at: AppTest) -> str:
+    """The HTML of the explorer's trick-by-trick replay."""
+    (body,) = [str(h.proto.body) for h in at.get("html") if "data-trick" in h.proto.body]
+    return body
+
+
 def test_explorer_shows_the_hands_and_replays_a_hand_trick_by_trick(filled: Store) -> None:
     at = _explorer()
     game_id = at.selectbox(key="explorer_game").value
     match = filled.load(game_id).match
-    hands_table, tricks_table = (frame.value for frame in at.dataframe)
+    (hands_table,) = (frame.value for frame in at.dataframe)
     assert len(hands_table) == len(match.finished)
     hand = match.finished[0]
-    assert len(tricks_table) == len(hand.tricks) + (hand.claimed_by is not None)
+    assert _replay(at).count("data-trick=") == len(hand.tricks) + (hand.claimed_by is not None)
     at.slider(key="explorer_tricks").set_value(3).run()
-    assert len(at.dataframe[1].value) == 3
+    assert _replay(at).count("data-trick=") == 3
+    assert at.download_button(key="explorer_tricks_table_csv")
     assert at.download_button(key="explorer_export")
+
+
+def test_the_replay_draws_the_tables_card_faces_with_red_suits_red(filled: Store) -> None:
+    at = _explorer()
+    match = filled.load(at.selectbox(key="explorer_game").value).match
+    replay = _replay(at)
+    cards = [card for trick in match.finished[0].tricks for _, card in trick.plays()]
+    for card in cards:
+        assert card_html(card, classes="sp-small") in replay
+    red = [card for card in cards if card // 13 in (1, 2)]
+    assert replay.count('class="sp-card sp-red') == len(red) > 0
+    assert replay.count('class="sp-card') == len(cards)
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(players=3, partnerships=False), Rules(partnerships=False)]
+)
+def test_explorers_why_column_is_wide_and_its_rows_hold_the_longest_reason(
+    filled: Store, rules: Rules
+) -> None:
+    match = play_match(rules, 5, ["basic"] * rules.players)
+    seats = ("North", "East", "South", "West")[: rules.players]
+    (game_id,) = filled.save_matches([(match, seats, {})], kind="human")
+    hands = _explorer(query={"game": game_id}).dataframe[0]
+    columns = json.loads(hands.proto.columns)
+    (why,) = [name for name in hands.value.columns if name.startswith("why")]
+    assert columns[why]["width"] == NOTE_WIDTH
+    lines = math.ceil(hands.value[why].str.len().max() / NOTE_LINE_CHARS)
+    assert lines >= 2
+    assert hands.proto.row_height >= lines * NOTE_LINE_HEIGHT
+    # Streamlit wraps a cell's text only in rows taller than 4rem.
+    assert hands.proto.row_height > 64
+    # The hand's number stays in view while the table scrolls to the reasons.
+    assert columns["hand"]["pinned"]
 
 
 def test_explorer_opens_the_game_named_in_the_url(filled: Store) -> None:
@@ -271,7 +353,28 @@ def test_the_bot_lab_runs_matches_and_compares_the_line_ups(store: Store) -> Non
     assert {g.rule_set for g in games} == {"jokers=True"}
     assert at.number_input(key="lab_seed").value == 7 + 4
     (chart,) = _charts(at)
-    assert _spec(chart)["encoding"]["x"]["field"] == "ns_win_rate"
+    assert [layer["encoding"]["x"]["field"] for layer in _layers(_spec(chart))] == [
+        "ns_win_rate",
+        "ns_win_low",
+        "ns_win_rate",
+    ]
+
+
+def test_the_bot_lab_says_which_line_ups_played_too_few_matches_to_tell(store: Store) -> None:
+    # Two matches never tell: even two wins leave N/S's true rate from 34% to 100%.
+    run_lab(store, LabSpec(("random",) * 4, Rules(), matches=2, seed=1))
+    # Twenty matches of basic bots against random ones tell that N/S win more.
+    run_lab(store, LabSpec(("basic", "random") * 2, Rules(), matches=20, seed=1))
+    at = _page("bot_lab")
+    (few,) = [i.value for i in at.info if "Too few matches to tell" in i.value]
+    assert "random\\+random vs random\\+random (standard): N/S won" in few
+    assert "of 2 decided matches" in few
+    assert "basic" not in few
+    (table,) = at.dataframe
+    assert _shown(table)["ns win low"].tolist() == _as_percent(table.value["ns win low"])
+    shown = table.value.set_index("matchup")["finding"]
+    assert shown["basic+basic vs random+random"] == "N/S win more"
+    assert shown["random+random vs random+random"] == "too few matches to tell"
 
 
 def test_the_bot_lab_refuses_options_that_contradict_each_other(store: Store) -> None:
@@ -345,12 +448,12 @@ def test_a_game_in_play_shows_as_in_play_with_its_running_score(filled: Store) -
     at = _explorer(player=ann, others=False)
     assert "in play" in at.selectbox(key="explorer_game").options[0]
     assert _metric(at, "Result") == "in play"
-    assert _metric(at, "You and partner") == str(match.scores[0])
-    assert _metric(at, "Opponents") == str(match.scores[1])
+    assert _metric(at, "Us") == str(match.scores[0])
+    assert _metric(at, "Them") == str(match.scores[1])
     assert _metric(at, "Hands") == str(len(match.finished))
     score = {tuple(f.columns): f for f in _datasets(_charts(at)[0])}[("hand", "team", "score")]
     last = score[score["hand"] == len(match.finished)].set_index("team")["score"]
-    assert (last["You and partner"], last["Opponents"]) == match.scores
+    assert (last["Us"], last["Them"]) == match.scores
 
 
 def test_explorer_names_a_corrupt_game_instead_of_failing(filled: Store) -> None:

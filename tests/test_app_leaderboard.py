@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
+from spades.stats import leaderboard
 from spades.stats.ratings import RATER
 from spades.store import GameFilter, Store
 from spades.ui.identity import STATE_KEY, Identity
@@ -157,6 +158,26 @@ def test_the_players_own_row_is_marked_and_their_history_drawn(seeded: Seeded) -
     # The name is shown as the text it is, never as a link or emphasis.
     shown = " ".join(m.value for m in at.markdown)
     assert "\\[best\\]" in shown and "\\*the\\*" in shown
+
+
+def test_nil_success_is_a_percent_and_no_nils_yet_for_a_subject_who_bid_none(
+    seeded: Seeded,
+) -> None:
+    board = _board(_page())
+    every = leaderboard.board_filter("All time", None, people_only=False)
+    rates = leaderboard.leaderboard(seeded.store, every).set_index("name")["nil_success"]
+    expected = ["no nils yet" if pd.isna(rates[n]) else f"{rates[n]:.0%}" for n in board["Name"]]
+    assert list(board["Nil success"]) == expected
+    assert "no nils yet" in expected
+
+
+def test_a_subject_with_one_rated_game_has_one_rated_game_not_games(store: Store) -> None:
+    cy, _ = store.new_player("Cy")
+    match = play_match(SHORT, 5, ["basic"] * 4)
+    store.save_match(match, players=PLAYERS, kind="human", bot_levels=ADA_LINE_UP, owner=cy)
+    at = _page(cy)
+    assert at.selectbox(key="board_subject").value == f"person:{cy}"
+    assert any("**Cy**: 1 rated game, now" in m.value for m in at.markdown)
 
 
 def test_a_visitor_without_a_profile_has_no_marked_row(seeded: Seeded) -> None:

@@ -15,6 +15,7 @@ from browser_helpers import (
     look_then_ready_to_bid,
     offered_blind_nil,
     ready_to_bid,
+    rgb,
     screenshot_path,
     settled,
     your_turn,
@@ -234,7 +235,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         choose(page, "felt", FELTS[felt].label)
         choose(page, "back_design", CARD_BACKS[back].label)
         expect(page.locator(".st-key-table_felt")).to_have_css(
-            "background-image", re.compile(re.escape(_rgb(FELTS[felt].cloth[0]))), timeout=WAIT
+            "background-image", re.compile(re.escape(rgb(FELTS[felt].cloth[0]))), timeout=WAIT
         )
         your_turn(page)
         playable = page.locator(".st-key-hand " + CARDS + ":enabled")
@@ -258,11 +259,6 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
     status = page.locator("[role='status'][aria-live='polite']")
     expect(status).to_contain_text("Us: bid")
     expect(status).to_contain_text("score")
-
-
-def _rgb(colour: str) -> str:
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return f"rgb({r}, {g}, {b})"
 
 
 def test_sound_is_off_until_turned_on_then_a_card_plays_a_clip(page: Page, app_url: str) -> None:

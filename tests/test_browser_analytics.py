@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from browser_helpers import rgb
 from playwright.sync_api import Page, expect
 
 from spades.app.lab import LabSpec, run_lab
+from spades.app.themes import BLACK_SUIT, RED_SUIT
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
-from spades.store import Store
+from spades.stats.ratings import RATER
+from spades.store import GameFilter, Store
 
 pytestmark = pytest.mark.browser
 
@@ -53,3 +58,74 @@ def test_the_bot_lab_runs_matches_from_the_browser(page: Page, app_url: str) -> 
     matches.fill("3")
     page.locator(".st-key-lab_run button").click()
     expect(page.get_by_text("Stored 3 of 3 simulated matches")).to_be_visible(timeout=60_000)
+
+
+def _simulated(url: str) -> int:
+    return len(Store(url).list_games(GameFilter(kinds=("simulated",))))
+
+
+def test_enter_in_the_matches_field_starts_no_run(
+    page: Page, app_url: str, app_db_url: str
+) -> None:
+    before = _simulated(app_db_url)
+    page.goto(f"{app_url}/bot_lab")
+    matches = page.locator(".st-key-lab_matches input")
+    matches.fill("3")
+    matches.press("Enter")
+    # Had Enter started a run of 3, its matches would be stored before these 2 (the Run
+    # button waits for a run to end).
+    matches.fill("2")
+    page.locator(".st-key-lab_run button").click()
+    expect(page.get_by_text("Stored 2 of 2 simulated matches")).to_be_visible(timeout=60_000)
+    assert _simulated(app_db_url) == before + 2
+
+
+def test_a_lab_run_logs_no_warning(page: Page, fresh_app_url: str, tmp_path: Path) -> None:
+    page.goto(f"{fresh_app_url}/bot_lab")
+    page.locator(".st-key-lab_matches input").fill("2")
+    page.locator(".st-key-lab_run button").click()
+    expect(page.get_by_text("Stored 2 of 2 simulated matches")).to_be_visible(timeout=60_000)
+    # The server's log, where its worker processes write too.
+    log = (tmp_path / "server.log").read_text()
+    assert "ScriptRunContext" not in log
+    assert "Session State API" not in log
+    assert "WARNING" not in log
+
+
+def test_the_boards_toolbar_leaves_the_people_only_toggle_clear(
+    page: Page, app_url: str, app_db_url: str
+) -> None:
+    store = Store(app_db_url, rater=RATER)
+    try:
+        player, _ = store.new_player("Board")
+        match = play_match(Rules(target_score=100), 8, ["random"] * 4)
+        store.save_matches(
+            [(match, ("North", "East", "Board", "West"), {0: "random", 1: "basic", 3: "basic"})],
+            kind="human",
+            owner=player,
+        )
+    finally:
+        store.close()
+    page.goto(f"{app_url}/leaderboard")
+    board = page.locator("[data-testid=stDataFrame]")
+    board.hover()
+    toolbar = page.locator("[data-testid=stElementToolbar]").first
+    expect(toolbar).to_be_visible(timeout=30_000)
+    # The toolbar slides in over the space just above the table: measured from the table,
+    # whose place stands still, it must clear the toggle.
+    table, tools = board.bounding_box(), toolbar.bounding_box()
+    toggle = page.locator(".st-key-board_people").bounding_box()
+    assert table is not None and tools is not None and toggle is not None
+    assert table["y"] - tools["height"] >= toggle["y"] + toggle["height"]
+
+
+def test_the_replay_draws_red_suits_red_and_black_suits_black(
+    page: Page, app_url: str, seeded: None
+) -> None:
+    page.goto(f"{app_url}/explorer")
+    page.locator(".st-key-explorer_others label").click()
+    replay = page.locator(".st-key-explorer_replay")
+    expect(replay.locator(".sp-card.sp-red").first).to_have_css(
+        "color", rgb(RED_SUIT), timeout=30_000
+    )
+    expect(replay.locator(".sp-card:not(.sp-red)").first).to_have_css("color", rgb(BLACK_SUIT))

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from spades.app import lineups, table_view
 from spades.bots.drive import play_match
 from spades.engine.rules import Rules
 from spades.stats import analytics
@@ -17,7 +18,7 @@ from spades.ui import charts
 #: Fields that count something: hands, bids, tricks, bags, games.
 COUNTS = {"hand", "bid", "taken", "bags", "n", "games"}
 #: Fields that are a share of a whole.
-SHARES = {"share", "rate", "win_rate", "running_win_rate", "ns_win_rate"}
+SHARES = {"share", "rate", "win_rate", "running_win_rate", "ns_win_rate", "ns_win_low"}
 #: Fields that are neither: points.
 OTHERS = {"score"}
 SCALES = ("x", "y", "size")
@@ -55,7 +56,7 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
     )
     built = {
         "score": charts.score_chart(
-            analytics.score_progression(matches[0], analytics.OUR_TEAMS),
+            analytics.score_progression(matches[0], table_view.TEAM_NAMES),
             analytics.rule_lines(matches[0].rules),
         ),
         "bags": charts.bags_chart(analytics.bags_progression(matches[0]), 10),
@@ -64,7 +65,7 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]
         "diff": charts.diff_chart(analytics.diff_distribution(counts, "seat"), "seat"),
         "rates": charts.rates_chart(analytics.accuracy_rates(counts, "seat"), "seat"),
         "nils": charts.nil_chart(analytics.nil_outcomes(nils)),
-        "matchups": charts.matchup_chart(analytics.matchup_results(store, GameFilter())),
+        "matchups": charts.matchup_chart(lineups.lineups(store, GameFilter())),
         "player_score": charts.score_chart(
             analytics.score_progression(cutthroat[0], names),
             analytics.rule_lines(three),
@@ -144,7 +145,7 @@ def test_the_nil_chart_fills_each_bar_with_made_and_missed(
 
 def test_the_players_team_is_named_and_coloured_first(specs: dict[str, dict[str, Any]]) -> None:
     color = specs["score"]["layer"][0]["encoding"]["color"]
-    assert color["scale"]["domain"] == list(analytics.OUR_TEAMS)
+    assert color["scale"]["domain"] == list(table_view.TEAM_NAMES)
     assert color["scale"]["range"] == charts.TEAM_RANGE
 
 
@@ -175,3 +176,42 @@ def test_the_partnership_charts_still_colour_teams(specs: dict[str, dict[str, An
         color = specs[name]["layer"][0]["encoding"]["color"]
         assert (color["field"], color["title"]) == ("team", "Team")
         assert color["scale"]["range"] == charts.TEAM_RANGE
+
+
+def test_each_lab_win_rate_is_drawn_with_its_95_percent_interval_and_the_even_line(
+    specs: dict[str, dict[str, Any]],
+) -> None:
+    bars, interval, even = specs["matchups"]["layer"]
+    assert bars["mark"]["type"] == "bar" and bars["encoding"]["x"]["field"] == "ns_win_rate"
+    assert interval["mark"]["type"] == "rule"
+    assert (interval["encoding"]["x"]["field"], interval["encoding"]["x2"]["field"]) == (
+        "ns_win_low",
+        "ns_win_high",
+    )
+    for layer in (bars, interval):
+        assert layer["encoding"]["yOffset"]["field"] == "rule_set"
+    assert even["encoding"]["x"]["field"] == "ns_win_rate"
+    (half,) = specs["matchups"]["datasets"][even["data"]["name"]]
+    assert half == {"ns_win_rate": 0.5}
+
+
+def test_the_bag_limit_line_is_labelled_with_the_limit(specs: dict[str, dict[str, Any]]) -> None:
+    *_, line, label = specs["bags"]["layer"]
+    assert line["mark"]["type"] == "rule" and label["mark"]["type"] == "text"
+    assert label["encoding"]["text"]["field"] == "rule"
+    (limit,) = specs["bags"]["datasets"][label["data"]["name"]]
+    assert limit == {"bags": 10, "rule": "bag limit: 10"}
+
+
+def test_a_circle_counts_at_least_one_so_no_legend_offers_a_circle_of_none(
+    specs: dict[str, dict[str, Any]],
+) -> None:
+    sizes = [
+        (name, encoding)
+        for name, spec in specs.items()
+        for channel, encoding in _scales(spec)
+        if channel == "size"
+    ]
+    assert {name for name, _ in sizes} == {"scatter", "win_rate", "player_scatter"}
+    for name, encoding in sizes:
+        assert encoding["scale"]["domainMin"] == 1, name

@@ -11,6 +11,7 @@ import select
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -248,3 +249,20 @@ def test_a_finished_worker_is_reaped_without_anyone_asking(start: Start) -> None
     assert not job.failed
     assert job.stop_reason is None
     assert job.done == 3
+
+
+def test_a_worker_never_runs_the_script_that_started_it(
+    start: Start, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The app's page is the main script while it starts a run, as Streamlit runs it.
+    ran = tmp_path / "ran"
+    script = tmp_path / "page.py"
+    script.write_text(f"open({str(ran)!r}, 'w').close()\n")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    job = start("ann", LabSpec(("random",) * 4, Rules(target_score=100), matches=1, seed=0))
+    assert job.wait(timeout=DEADLINE)
+    assert sys.modules["__main__"] is page
+    assert (job.done, job.failed) == (1, False)
+    assert not ran.exists()

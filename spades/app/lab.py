@@ -17,9 +17,12 @@ from __future__ import annotations
 import enum
 import multiprocessing
 import os
+import sys
 import threading
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.sharedctypes import Synchronized
 from typing import Final
@@ -163,6 +166,23 @@ def _worker(url: str, spec: LabSpec, done: Synchronized[int], limits: _Limits) -
     run_lab(Store(url), spec, done=done, stop=stopping)
 
 
+@contextmanager
+def _main_script_hidden() -> Iterator[None]:
+    """Hide the main script while a worker starts, so that the worker never runs it.
+
+    A spawned process runs its parent's main script again (as ``__mp_main__``) before its
+    target. In the app that script is the page being drawn: Streamlit puts each run's
+    script in ``sys.modules`` as ``__main__``. Run again in the worker, with no page to
+    draw on, it would only log Streamlit's warnings and slow the start.
+    """
+    script = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = script
+
+
 # The server's running jobs by owner. Each job's reaper thread takes its job out.
 _lock = threading.Lock()
 _running: dict[str, LabJob] = {}
@@ -182,7 +202,8 @@ class LabJob:
     ``heartbeat_seconds``, after ``max_seconds``, or when this process ends.
 
     ``clock`` measures those seconds, in this process and in the worker's: it is pickled to
-    start the worker, so it is a function, or an object of a class, defined in a module.
+    start the worker, so it is a function, or an object of a class, defined in a module
+    the worker imports (not in the main script, which the worker never runs).
     """
 
     def __init__(
@@ -216,7 +237,8 @@ class LabJob:
                 raise LabBusy("You already have a run going: stop it or wait for it to finish.")
             if len(_running) >= MAX_RUNS:
                 raise LabBusy("The lab is busy with other players' runs; try again in a minute.")
-            self._process.start()
+            with _main_script_hidden():
+                self._process.start()
             _running[owner] = self
         threading.Thread(target=self._reap, name="lab-reaper", daemon=True).start()
 

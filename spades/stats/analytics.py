@@ -7,7 +7,7 @@ groups in SQL (:mod:`spades.store.reports`) and hands over a few rows, never a w
 history.
 
 My stats are seen from South: a player sits South in their own games, so South is "you"
-and North/South "you and partner". In a game that is not theirs (the bot lab's, or another
+and North/South the player's team. In a game that is not theirs (the bot lab's, or another
 person's, when chosen) South stands in for them. The games chosen say which game's figures
 these are: the partnership game's, by team, or cutthroat's (``cutthroat``), South's own.
 
@@ -23,13 +23,14 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from spades.engine.cards import SEAT_NAMES, SOUTH, bid_label, card_label
+from spades.engine.cards import SEAT_NAMES, SOUTH, Card, bid_label, card_label
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.store import (
@@ -61,9 +62,10 @@ VARIANT_NAMES: Final = {
 THREE_SEATS: Final = ("Left", "Right", "South")
 _FOUR_LABELS: Final = np.array(SEAT_NAMES, dtype=object)
 _THREE_LABELS: Final = np.array((*THREE_SEATS, ""), dtype=object)
-#: The teams of a game seen from the South seat, the player's own.
-OUR_TEAMS: Final = ("You and partner", "Opponents")
 YOU: Final = "you"
+#: The start of the name of :func:`hand_table`'s column that says why each side scored
+#: what it did.
+WHY: Final = "why"
 #: The longest player name a chart shows.
 NAME_MAX: Final = 20
 #: What a side of a game is: a team, or in cutthroat a player.
@@ -265,21 +267,6 @@ def line_names(players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
     )
 
 
-def side_names(rules: Rules, players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
-    """A name for each side of a game whose seats hold ``players``, one a line or bar: the
-    partnership game's teams (the viewer's own first, in their game: they sit South), or
-    cutthroat's players (:func:`line_names`).
-
-    >>> side_names(Rules(), ["N", "E", "Ada", "W"], mine=True)
-    ('You and partner', 'Opponents')
-    >>> side_names(Rules(players=3, partnerships=False), ["Left", "Right", "Ada"], mine=False)
-    ('Left', 'Right', 'Ada')
-    """
-    if rules.partnerships:
-        return OUR_TEAMS if mine else TEAM_NAMES
-    return line_names(players, mine=mine)
-
-
 def side(rules: Rules) -> Side:
     """What a side of a game is, and so the column a frame of one game names it in: a
     team, or in cutthroat a player."""
@@ -299,7 +286,11 @@ def game_hands(match: Match) -> pd.DataFrame:
 
 def _names(match: Match, names: Sequence[str] | None) -> Sequence[str]:
     """The sides' names given, else the seats' (the partnership game's teams by theirs)."""
-    return names or side_names(match.rules, seat_labels(match.rules.players), mine=False)
+    if names:
+        return names
+    if match.rules.partnerships:
+        return TEAM_NAMES
+    return line_names(seat_labels(match.rules.players), mine=False)
 
 
 def score_progression(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
@@ -349,28 +340,28 @@ def bid_text(bid: pd.Series, blind: pd.Series) -> pd.Series:
 
 def hand_table(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame:
     """A readable hand-by-hand scoresheet: each seat's bid / tricks, and each side's
-    points and score (and in the partnership game its bags), and why. The partnership
-    game's names its seats and teams by their places; cutthroat's names its players
-    ``names`` (by default by their seats) and marks one knocked out as out."""
+    points and score (and in the partnership game its bags), and why. The sides are named
+    ``names`` (by default by their seats); the partnership game's seats are named by their
+    places, and cutthroat marks a player knocked out as out."""
     hands = game_hands(match)
+    names = _names(match, names)
     if match.rules.partnerships:
         table = pd.DataFrame({"hand": hands["hand_no"]})
         table["dealer"] = hands["dealer"].map(dict(enumerate(SEAT_NAMES)))
         for seat, key in enumerate(SEAT_KEYS):
             bid = bid_text(hands[f"bid_{key}"], hands[f"blind_{key}"])
             table[SEAT_NAMES[seat]] = bid + " / " + hands[f"tricks_{key}"].astype(str)
-        for team, key in zip(TEAM_NAMES, TEAM_KEYS, strict=True):
+        for team, key in zip(names, TEAM_KEYS, strict=True):
             table[f"{team} points"] = hands[f"points_{key}"]
             table[f"{team} bags"] = hands[f"bags_after_{key}"]
             table[f"{team} score"] = hands[f"score_{key}"]
-        table["why (N/S | E/W)"] = [
+        table[f"{WHY} ({' | '.join(names)})"] = [
             " | ".join(_lines_text(lines[key]) for key in TEAM_KEYS)
             for lines in hands["breakdown"].map(json.loads)
         ]
         return table
     if hands.empty:
         return pd.DataFrame(columns=["hand", "dealer"])
-    names = _names(match, names)
     frame = hands.assign(
         name=hands["seat"].map(dict(enumerate(names))),
         bid_tricks=bid_text(hands["bid"], hands["blind"]) + " / " + hands["tricks"].astype(str),
@@ -387,7 +378,7 @@ def hand_table(match: Match, names: Sequence[str] | None = None) -> pd.DataFrame
         table[f"{name} points"] = wide["points"][name].astype("Int64").reset_index(drop=True)
         table[f"{name} score"] = wide["score"][name].astype("Int64").reset_index(drop=True)
     why = [(name + ": " + wide["why"][name]).fillna("") for name in names if name in wide["why"]]
-    table["why"] = (
+    table[WHY] = (
         pd.concat(why, axis=1)
         .agg(lambda parts: " | ".join(p for p in parts if p), axis=1)
         .to_numpy()
@@ -400,24 +391,50 @@ def _lines_text(lines: list[dict[str, Any]]) -> str:
     return "; ".join(f"{line['text']} ({line['points']:+d})" for line in lines) or "—"
 
 
-def trick_table(match: Match, hand_index: int) -> pd.DataFrame:
-    """Trick by trick for one finished hand: the card each seat played, who led and won
-    (the seats named as :func:`seat_labels` names them)."""
+@dataclass(frozen=True, slots=True)
+class ReplayedTrick:
+    """A trick of a finished hand, as a replay shows it: its number, who led and who won
+    (the seats named as :func:`seat_labels` names them), and each seat's card in the order
+    played. The tricks a claim took are one last trick with no card, led by nobody."""
+
+    number: int
+    leader: str
+    plays: tuple[tuple[str, Card], ...]
+    winner: str
+
+
+def replayed_tricks(match: Match, hand_index: int) -> list[ReplayedTrick]:
+    """The tricks of one finished hand, in the order they were played."""
     hand = match.finished[hand_index]
+    names = seat_labels(match.rules.players)
+    tricks = [
+        ReplayedTrick(
+            number,
+            names[trick.leader],
+            tuple((names[seat], card) for seat, card in trick.plays()),
+            names[trick.winner],
+        )
+        for number, trick in enumerate(hand.tricks, 1)
+    ]
+    if hand.claimed_by is not None:
+        tricks.append(ReplayedTrick(len(hand.tricks) + 1, "", (), names[hand.claimed_by]))
+    return tricks
+
+
+def trick_table(match: Match, hand_index: int) -> pd.DataFrame:
+    """Trick by trick for one finished hand (:func:`replayed_tricks`): the card each seat
+    played, who led and won, and "claimed" under every seat for the tricks of a claim."""
     jokers = match.rules.jokers
     names = seat_labels(match.rules.players)
-    rows = []
-    for number, trick in enumerate(hand.tricks, 1):
-        row: dict[str, Any] = {"trick": number, "leader": names[trick.leader]}
-        for seat, card in trick.plays():
-            row[names[seat]] = card_label(card, jokers=jokers)
-        row["winner"] = names[trick.winner]
-        rows.append(row)
-    if hand.claimed_by is not None:
-        rows.append(
-            {"trick": len(hand.tricks) + 1, "leader": "", "winner": names[hand.claimed_by]}
-            | {name: "claimed" for name in names}
+    rows = [
+        {"trick": trick.number, "leader": trick.leader, "winner": trick.winner}
+        | (
+            {name: card_label(card, jokers=jokers) for name, card in trick.plays}
+            if trick.plays
+            else dict.fromkeys(names, "claimed")
         )
+        for trick in replayed_tricks(match, hand_index)
+    ]
     return pd.DataFrame(rows, columns=["trick", "leader", *names, "winner"])
 
 
@@ -496,13 +513,26 @@ def nil_success(stats: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------ bot lab
+#: The columns of :func:`matchup_results`.
+MATCHUP_COLUMNS: Final = (
+    "matchup",
+    "rule_set",
+    "games",
+    "ns_wins",
+    "decided",
+    "ns_win_rate",
+    "mean_ns",
+    "mean_ew",
+    "mean_hands",
+)
+
+
 def matchup_results(store: Store, game_filter: GameFilter) -> pd.DataFrame:
-    """Simulated matchups: games, N/S win rate, mean final scores and hands, per line-up."""
+    """Simulated matchups: games, N/S wins of the decided ones and their rate, mean final
+    scores and hands, per line-up."""
     frame = _rows_frame(store.reports.matchups(game_filter), Matchup._fields)
     if frame.empty:
-        return pd.DataFrame(
-            columns=["matchup", "rule_set", "games", "ns_win_rate", "mean_ns", "mean_ew"]
-        )
+        return pd.DataFrame(columns=list(MATCHUP_COLUMNS))
     frame["matchup"] = (
         frame["level_n"]
         + "+"
@@ -513,9 +543,7 @@ def matchup_results(store: Store, game_filter: GameFilter) -> pd.DataFrame:
         + frame["level_w"]
     )
     frame["ns_win_rate"] = frame["ns_wins"] / frame["decided"].where(frame["decided"] > 0)
-    return frame[
-        ["matchup", "rule_set", "games", "ns_win_rate", "mean_ns", "mean_ew", "mean_hands"]
-    ].sort_values("games", ascending=False, ignore_index=True)
+    return frame[list(MATCHUP_COLUMNS)].sort_values("games", ascending=False, ignore_index=True)
 
 
 def nil_by(nils: pd.DataFrame, group: str) -> pd.DataFrame:

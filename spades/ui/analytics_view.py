@@ -10,7 +10,8 @@ any game, each in its own terms.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import html
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import partial
@@ -19,11 +20,14 @@ from typing import Any, Final, TypeVar
 import pandas as pd
 import streamlit as st
 
+from spades.app import table_view
 from spades.app.errors import StoreError
 from spades.app.site import KINDS, SEAT_KEYS, VARIANTS, GameFilter, MyGames, Report, Site
 from spades.engine.match import Match
+from spades.engine.rules import Rules
 from spades.stats import analytics
-from spades.ui import charts, identity, rating_view, safe
+from spades.ui import charts, identity, rating_view, safe, style, words
+from spades.ui.cards import trick_cards_html
 from spades.ui.db import app_site
 
 EMPTY: Final = (
@@ -35,6 +39,17 @@ NONE_OF_YOURS: Final = (
     "No finished games of yours yet: play one on the Play page. To look at the bot lab's "
     "games or other people's meanwhile, switch them on above."
 )
+
+#: A share (from 0 to 1) as a table shows it: a whole percent.
+SHARE: Final = "{:.0%}"
+#: A table's column of sentences (:func:`table`'s ``notes``): its width in pixels, the
+#: characters that fit one of its lines, and the pixels a line and a cell's margins take.
+NOTE_WIDTH: Final = 520
+NOTE_LINE_CHARS: Final = 80
+NOTE_LINE_HEIGHT: Final = 20
+NOTE_MARGINS: Final = 16
+#: Streamlit wraps a table's text only in rows taller than 4rem, 64 pixels.
+WRAPPED_ROW: Final = 65
 
 Result = TypeVar("Result")
 #: The explorer's choice of every game.
@@ -150,10 +165,46 @@ def empty_state(site: Site) -> None:
         st.info(EMPTY_FILTERED, icon=":material/filter_alt_off:")
 
 
-def table(frame: pd.DataFrame, *, key: str, file_name: str) -> None:
-    """A table with a CSV download under it."""
-    shown = frame.rename(columns=lambda name: str(name).replace("_", " "))
-    st.dataframe(shown, hide_index=True, width="stretch", key=f"{key}_table")
+def _heading(name: object) -> str:
+    return str(name).replace("_", " ")
+
+
+def table(
+    frame: pd.DataFrame,
+    *,
+    key: str,
+    file_name: str,
+    formats: Mapping[str, str] | None = None,
+    notes: Sequence[str] = (),
+    pinned: Sequence[str] = (),
+) -> None:
+    """A table with a CSV download of the frame under it. ``formats`` shows the columns it
+    names by a format string (:data:`SHARE` shows a share as a whole percent); ``notes``
+    are columns of sentences, shown wide and wrapped on rows tall enough for the longest;
+    ``pinned`` columns stay in view while the table scrolls sideways."""
+    shown = frame.rename(columns=_heading)
+    data: Any = (
+        shown.style.format({_heading(name): text for name, text in formats.items()})
+        if formats
+        else shown
+    )
+    config: dict[str, Any] = {
+        **{_heading(name): st.column_config.Column(pinned=True) for name in pinned},
+        **{_heading(name): st.column_config.TextColumn(width=NOTE_WIDTH) for name in notes},
+    }
+    st.dataframe(
+        data,
+        hide_index=True,
+        width="stretch",
+        key=f"{key}_table",
+        column_config=config or None,
+        row_height=_note_rows(frame, notes),
+    )
+    _csv(frame, key=key, file_name=file_name)
+
+
+def _csv(frame: pd.DataFrame, *, key: str, file_name: str) -> None:
+    """A button that downloads the frame as CSV."""
     st.download_button(
         "Download CSV",
         frame.to_csv(index=False).encode(),
@@ -164,8 +215,18 @@ def table(frame: pd.DataFrame, *, key: str, file_name: str) -> None:
     )
 
 
+def _note_rows(frame: pd.DataFrame, notes: Sequence[str]) -> int | None:
+    """The height of rows that hold the longest of the ``notes`` columns' sentences (the
+    table's own when there are none)."""
+    if frame.empty or not notes:
+        return None
+    longest = max(int(frame[name].astype(str).str.len().max()) for name in notes)
+    lines = -(-longest // NOTE_LINE_CHARS)
+    return max(lines * NOTE_LINE_HEIGHT + NOTE_MARGINS, WRAPPED_ROW)
+
+
 def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{value:.0%}"
+    return "—" if value is None else SHARE.format(value)
 
 
 def _num(value: float | None, digits: int = 1) -> str:
@@ -217,6 +278,7 @@ def overview_page() -> None:
             daily.assign(day=daily["day"].dt.date),
             key="overview_daily",
             file_name="win_rate_by_day.csv",
+            formats={"win_rate": SHARE, "running_win_rate": SHARE},
         )
     if player is not None:
         _rating(site, player)
@@ -251,10 +313,7 @@ def _no_stats(site: Site, selection: MyGames) -> None:
 def _streak(streaks: dict[str, Any]) -> str:
     if streaks["current_won"] is None:
         return "—"
-    count = streaks["current"]
-    if streaks["current_won"]:
-        return f"{count} win{'s' if count != 1 else ''}"
-    return f"{count} loss{'es' if count != 1 else ''}"
+    return words.count(streaks["current"], "win" if streaks["current_won"] else "loss")
 
 
 def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) -> None:
@@ -273,10 +332,13 @@ def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) 
     row[3].metric("Current streak", _streak(streaks), help="Your latest games with a winner.")
     row[4].metric("Longest win streak", streaks["longest_win"])
     them = _num(stats["points_per_hand_them"])
+    us_name, them_name = table_view.TEAM_NAMES
     row[5].metric(
         "Points a hand",
         _num(stats["points_per_hand"]),
-        help=f"Yours; the others': {them}" if cutthroat else f"You and partner; opponents: {them}",
+        help=f"Yours; the others': {them}"
+        if cutthroat
+        else f"{us_name} (you and your partner); {them_name}: {them}",
     )
     row[6].metric(
         "Your nils", f"{stats['nil_made']} of {stats['nil_attempts']}", help="Nils made, blind too."
@@ -295,10 +357,20 @@ def _record(stats: dict[str, Any], streaks: dict[str, Any], *, cutthroat: bool) 
         if cutthroat
         else "Bags taken by you and your partner, on average a game.",
     )
-    st.caption(f"{stats['hands']} hands")
+    st.caption(words.count(stats["hands"], "hand"))
 
 
 # ------------------------------------------------------------------------ explorer
+def _side_names(rules: Rules, players: Sequence[str], *, mine: bool) -> tuple[str, ...]:
+    """A name for each side of a game whose seats hold ``players``, one a line or bar: in
+    the player's own game the partnership game's teams as the Play table names them (Us,
+    then Them: the player sits South), in another game by their seats; cutthroat's
+    players (:func:`spades.stats.analytics.line_names`)."""
+    if not rules.partnerships:
+        return analytics.line_names(players, mine=mine)
+    return table_view.side_names(rules, players) if mine else analytics.TEAM_NAMES
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def _game_view(
     url: str, game_id: str, updated: str, mine: bool
@@ -310,7 +382,7 @@ def _game_view(
     match = loaded.match
     if not match.finished:
         return None
-    names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
+    names = _side_names(match.rules, loaded.record.players, mine=mine)
     side = analytics.side(match.rules)
     score = charts.score_chart(
         analytics.score_progression(match, names), analytics.rule_lines(match.rules), side
@@ -362,7 +434,7 @@ def explorer_page() -> None:
     info = summaries.set_index("id").loc[game_id]
     # The player sits South in their own games.
     mine = player is not None and info["owner"] == player
-    names = analytics.side_names(match.rules, loaded.record.players, mine=mine)
+    names = _side_names(match.rules, loaded.record.players, mine=mine)
     _game_header(info, match, _sides(match, names))
     view = _game_view(site.url, game_id, str(info["updated_at"]), mine)
     if view is None:
@@ -375,7 +447,13 @@ def explorer_page() -> None:
         charts.show(bags, key="explorer_bags_chart")
         st.caption("▼ marks a hand where the bags reached the limit and cost the penalty.")
         st.subheader("Hand by hand")
-        table(hand_table, key="explorer_hands", file_name=f"game_{game_id[:8]}_hands.csv")
+        table(
+            hand_table,
+            key="explorer_hands",
+            file_name=f"game_{game_id[:8]}_hands.csv",
+            notes=[name for name in hand_table.columns if str(name).startswith(analytics.WHY)],
+            pinned=["hand"],
+        )
         _trick_replay(match, game_id)
     if info["status"] == "playing":
         # The record holds every hand and the seed, so every deal still to come.
@@ -428,11 +506,12 @@ def _game_header(info: pd.Series, match: Match, sides: list[tuple[str, str]]) ->
     )
 
 
-def _trick_replay(match: Any, game_id: str) -> None:
+def _trick_replay(match: Match, game_id: str) -> None:
+    """A hand's tricks one after another, each seat's card drawn as the table draws it."""
     st.subheader("Trick by trick")
     count = len(match.finished)
     hand_no = st.selectbox("Hand", range(1, count + 1), key="explorer_hand")
-    tricks = analytics.trick_table(match, hand_no - 1)
+    tricks = analytics.replayed_tricks(match, hand_no - 1)
     shown = (
         st.slider(
             "Tricks shown",
@@ -445,11 +524,32 @@ def _trick_replay(match: Any, game_id: str) -> None:
         if len(tricks) > 1
         else len(tricks)
     )
-    table(
-        tricks.head(shown),
+    style.inject()
+    with st.container(key="explorer_replay"):
+        st.html(_tricks_html(tricks[:shown], jokers=match.rules.jokers))
+    _csv(
+        analytics.trick_table(match, hand_no - 1).head(shown),
         key="explorer_tricks_table",
         file_name=f"game_{game_id[:8]}_hand_{hand_no}_tricks.csv",
     )
+
+
+def _tricks_html(tricks: Sequence[analytics.ReplayedTrick], *, jokers: bool) -> str:
+    """The tricks side by side, each its number, who led and won, and its cards in the
+    order played under their seats' names (:func:`spades.ui.cards.trick_cards_html`)."""
+    blocks = []
+    for trick in tricks:
+        if trick.plays:
+            about = f"{trick.leader} led, {trick.winner} won"
+            cards = trick_cards_html(trick.plays, jokers=jokers)
+        else:
+            about, cards = f"{trick.winner} claimed the rest", ""
+        blocks.append(
+            f'<div data-trick="{trick.number}" style="display: flex; flex-direction: column; '
+            f'gap: 0.2rem"><small><b>Trick {trick.number}</b> · {html.escape(about)}</small>'
+            f"{cards}</div>"
+        )
+    return f'<div style="display: flex; flex-wrap: wrap; gap: 1rem 2rem">{"".join(blocks)}</div>'
 
 
 def _import_panel(site: Site) -> None:
@@ -467,7 +567,7 @@ def _import_panel(site: Site) -> None:
             except StoreError as err:
                 st.error(safe.md(err, limit=400))
             else:
-                st.success(f"Imported {len(ids)} game{'s' if len(ids) != 1 else ''}.")
+                st.success(f"Imported {words.count(len(ids), 'game')}.")
 
 
 # -------------------------------------------------------------------- bid accuracy
@@ -545,10 +645,20 @@ def bids_page() -> None:
         with right:
             st.subheader("Exact, over and under")
             charts.show(view.rates_chart, key="bids_rates_chart")
-        table(view.rates, key="bids_rates", file_name=f"bid_accuracy_by_{group}.csv")
+        table(
+            view.rates,
+            key="bids_rates",
+            file_name=f"bid_accuracy_by_{group}.csv",
+            formats={"rate": SHARE},
+        )
     st.subheader("Nil success by bidder")
     if view.nil_chart is None or view.nils is None:
         st.info("No nil bids in these games.")
         return
     charts.show(view.nil_chart, key="bids_nil_chart")
-    table(view.nils, key="bids_nils", file_name=f"nil_success_by_{group}.csv")
+    table(
+        view.nils,
+        key="bids_nils",
+        file_name=f"nil_success_by_{group}.csv",
+        formats={"success": SHARE},
+    )

@@ -35,9 +35,14 @@ def _count_axis(title: str) -> alt.Axis:
     return alt.Axis(title=title, tickMinStep=1, format="d")
 
 
-def _count_legend(title: str) -> alt.Legend:
-    """A legend of whole numbers (the sizes of circles that count something)."""
-    return alt.Legend(title=title, tickMinStep=1, format="d")
+def _count_size(field: str, title: str) -> alt.Size:
+    """Circles sized by a count, with a legend of whole numbers. The scale starts at one,
+    the least a circle counts: from zero, the legend would offer a circle of none."""
+    return alt.Size(
+        f"{field}:Q",
+        scale=alt.Scale(domainMin=1),
+        legend=alt.Legend(title=title, tickMinStep=1, format="d"),
+    )
 
 
 def _share_axis(title: str) -> alt.Axis:
@@ -117,8 +122,13 @@ def bags_chart(bags: pd.DataFrame, bag_limit: int | None, series: Series = "team
     )
     layers: list[alt.Chart] = [lines, penalties]
     if bag_limit is not None:
-        limit = pd.DataFrame({"bags": [bag_limit]})
-        layers.append(alt.Chart(limit).mark_rule(strokeDash=[6, 4], color="gray").encode(y=y))
+        limit = alt.Chart(pd.DataFrame({"bags": [bag_limit], "rule": [f"bag limit: {bag_limit}"]}))
+        layers.append(limit.mark_rule(strokeDash=[6, 4], color="gray").encode(y=y))
+        layers.append(
+            limit.mark_text(align="left", dx=4, dy=-6, color="gray").encode(
+                y=y, x=alt.value(0), text="rule:N"
+            )
+        )
     return alt.layer(*layers)
 
 
@@ -138,7 +148,7 @@ def win_rate_chart(daily: pd.DataFrame) -> AnyChart:
     )
     daily_points = base.mark_circle(color="gray", opacity=0.5).encode(
         y=alt.Y("win_rate:Q", axis=axis, scale=WHOLE),
-        size=alt.Size("games:Q", legend=_count_legend("Games that day")),
+        size=_count_size("games", "Games that day"),
     )
     return alt.layer(daily_points, running)
 
@@ -156,7 +166,7 @@ def bid_scatter(counts: pd.DataFrame, group: str) -> AnyChart:
         .encode(
             x=x,
             y=y,
-            size=alt.Size("n:Q", legend=_count_legend("Hands")),
+            size=_count_size("n", "Hands"),
             color=alt.Color(f"{group}:N", title=group.capitalize()),
             opacity=alt.condition(pick, alt.value(0.7), alt.value(0.05)),
             tooltip=[f"{group}:N", "bid:Q", "taken:Q", alt.Tooltip("n:Q", title="hands")],
@@ -227,27 +237,42 @@ def nil_chart(outcomes: pd.DataFrame) -> AnyChart:
 
 
 def matchup_chart(results: pd.DataFrame) -> AnyChart:
-    """N/S win rate per bot line-up and rule set."""
-    chart: AnyChart = (
-        alt.Chart(results)
-        .mark_bar()
-        .encode(
-            y=alt.Y("matchup:N", title="N+S vs E+W", sort="-x", axis=alt.Axis(labelLimit=320)),
-            x=alt.X("ns_win_rate:Q", axis=_share_axis("N/S win rate"), scale=WHOLE),
-            color=alt.Color("rule_set:N", title="Rules"),
-            yOffset=alt.YOffset("rule_set:N"),
-            tooltip=[
-                "matchup:N",
-                "rule_set:N",
-                "games:Q",
-                alt.Tooltip("ns_win_rate:Q", format=".0%"),
-                alt.Tooltip("mean_ns:Q", format=".0f", title="mean N/S score"),
-                alt.Tooltip("mean_ew:Q", format=".0f", title="mean E/W score"),
-                alt.Tooltip("mean_hands:Q", format=".1f", title="hands a game"),
-            ],
-        )
+    """N/S win rate per bot line-up and rule set (:func:`spades.app.lineups.lineups`), each
+    bar with its 95% interval, and a line at one half: a line-up whose interval crosses it
+    has not shown it wins more."""
+    y = alt.Y(
+        "matchup:N",
+        title="N+S vs E+W",
+        sort=alt.EncodingSortField("ns_win_rate", op="max", order="descending"),
+        axis=alt.Axis(labelLimit=320),
     )
-    return chart
+    x = alt.X("ns_win_rate:Q", axis=_share_axis("N/S win rate (95% interval)"), scale=WHOLE)
+    tooltip: list[str | alt.Tooltip] = [
+        "matchup:N",
+        "rule_set:N",
+        "games:Q",
+        alt.Tooltip("ns_wins:Q", title="N/S won"),
+        alt.Tooltip("decided:Q", title="decided"),
+        alt.Tooltip("ns_win_rate:Q", format=".0%"),
+        alt.Tooltip("ns_win_low:Q", format=".0%", title="95% interval from"),
+        alt.Tooltip("ns_win_high:Q", format=".0%", title="to"),
+        alt.Tooltip("finding:N", title="the matches show"),
+        alt.Tooltip("mean_ns:Q", format=".0f", title="mean N/S score"),
+        alt.Tooltip("mean_ew:Q", format=".0f", title="mean E/W score"),
+        alt.Tooltip("mean_hands:Q", format=".1f", title="hands a game"),
+    ]
+    base = alt.Chart(results).encode(y=y, yOffset=alt.YOffset("rule_set:N"), tooltip=tooltip)
+    bars = base.mark_bar(opacity=0.6).encode(x=x, color=alt.Color("rule_set:N", title="Rules"))
+    intervals = base.mark_rule(strokeWidth=2, color="black").encode(
+        x=alt.X("ns_win_low:Q", axis=_share_axis("N/S win rate (95% interval)"), scale=WHOLE),
+        x2="ns_win_high:Q",
+    )
+    even = (
+        alt.Chart(pd.DataFrame({"ns_win_rate": [0.5]}))
+        .mark_rule(strokeDash=[4, 4], color="gray")
+        .encode(x=x)
+    )
+    return alt.layer(bars, intervals, even)
 
 
 def rating_chart(history: pd.DataFrame) -> AnyChart:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 from typing import Final
 
+import pandas as pd
 import streamlit as st
 
+from spades.app import lineups
 from spades.app.lab import (
     MAX_MATCHES,
     MAX_RUN_SECONDS,
@@ -24,19 +26,28 @@ from spades.app.lab import (
 from spades.app.site import GameFilter
 from spades.bots import bot_names
 from spades.engine.rules import Rules, RulesError, describe_options
-from spades.stats import analytics
-from spades.ui import charts, identity
-from spades.ui.analytics_view import query, table
+from spades.ui import charts, identity, safe, words
+from spades.ui.analytics_view import SHARE, query, table
 from spades.ui.db import app_site
 
 JOB_KEY: Final = "lab_job"
 SHOWN_KEY: Final = "lab_job_shown"
 ERROR_KEY: Final = "lab_error"
+SEED_KEY: Final = "lab_seed"
 MAX_SEED: Final = 2**31
 POLL_SECONDS: Final = 0.5
 TARGETS: Final = (300, 500, 1000)
 MERCIES: Final = (-200, -500, None)
 SIMULATED: Final = GameFilter(kinds=("simulated",))
+#: How the line-ups' table shows its figures: shares in percents, scores whole.
+FORMATS: Final = {
+    "ns_win_rate": SHARE,
+    "ns_win_low": SHARE,
+    "ns_win_high": SHARE,
+    "mean_ns": "{:.0f}",
+    "mean_ew": "{:.0f}",
+    "mean_hands": "{:.1f}",
+}
 STOPPED: Final = {
     StopReason.ASKED: "Stopped",
     StopReason.UNWATCHED: "Stopped because this page stopped checking on the run",
@@ -84,7 +95,7 @@ def _start(url: str) -> None:
         (state.lab_ns, state.lab_ew, state.lab_ns, state.lab_ew),
         rules,
         matches=int(state.lab_matches),
-        seed=int(state.lab_seed),
+        seed=int(state[SEED_KEY]),
     )
     try:
         # The lab allows one run a player: the run belongs to the player at this browser.
@@ -94,13 +105,16 @@ def _start(url: str) -> None:
         state[ERROR_KEY] = str(err)
         return
     # The next run deals new matches unless the player picks a seed again.
-    state.lab_seed = min(spec.seed + spec.matches, MAX_SEED)
+    state[SEED_KEY] = min(spec.seed + spec.matches, MAX_SEED)
 
 
 def _form(url: str, running: bool) -> None:
     names = bot_names()
     switches = _switches()
-    with st.form("lab_form"):
+    # The seed lives in the session, where a run moves it on; the widget shows it.
+    st.session_state.setdefault(SEED_KEY, random.randrange(2**20))
+    # Enter in a number field only takes the number: a run starts from its button alone.
+    with st.form("lab_form", enter_to_submit=False):
         ns_col, ew_col, count_col = st.columns(3)
         ns_col.selectbox("North/South bots", names, key="lab_ns")
         ew_col.selectbox("East/West bots", names, key="lab_ew")
@@ -119,8 +133,7 @@ def _form(url: str, running: bool) -> None:
             "First seed",
             min_value=0,
             max_value=MAX_SEED,
-            value=random.randrange(2**20),
-            key="lab_seed",
+            key=SEED_KEY,
             help="Match i is dealt from seed + i: the same seed replays the same matches.",
         )
         st.multiselect(
@@ -150,17 +163,24 @@ def _progress() -> None:
     total = job.spec.matches
     if job.running:
         job.beat()
-        st.progress(job.done / total, text=f"Simulating: {job.done} of {total} matches stored")
+        st.progress(
+            job.done / total,
+            text=f"Simulating: {job.done} of {words.count(total, 'match')} stored",
+        )
         st.button("Stop", key="lab_stop", on_click=job.stop, icon=":material/stop:")
         return
     if job.failed:
-        st.error(f"The simulation stopped with an error after {job.done} matches were stored.")
+        st.error(
+            "The simulation stopped with an error: "
+            f"{job.done} of {words.count(total, 'simulated match')} stored."
+        )
     elif job.stop_reason is not None and job.done < total:
         st.warning(
-            f"{STOPPED[job.stop_reason]}: {job.done} of {total} simulated matches were stored."
+            f"{STOPPED[job.stop_reason]}: "
+            f"{job.done} of {words.count(total, 'simulated match')} stored."
         )
     else:
-        st.success(f"Stored {job.done} of {total} simulated matches.")
+        st.success(f"Stored {job.done} of {words.count(total, 'simulated match')}.")
     if st.session_state.get(SHOWN_KEY) is not job:
         # The run just ended: one full rerun brings its games into the charts below.
         st.session_state[SHOWN_KEY] = job
@@ -180,7 +200,7 @@ def bot_lab_page() -> None:
     _form(site.url, running)
     st.fragment(run_every=POLL_SECONDS if running else None)(_progress)()
     st.subheader("Line-ups compared")
-    results = query(analytics.matchup_results, site, SIMULATED)
+    results = query(lineups.lineups, site, SIMULATED)
     if results.empty:
         st.info(
             "No simulated games yet: run 50 matches above to compare the bots.",
@@ -188,4 +208,32 @@ def bot_lab_page() -> None:
         )
         return
     charts.show(charts.matchup_chart(results), key="lab_matchups_chart")
-    table(results, key="lab_matchups", file_name="bot_lab_matchups.csv")
+    st.caption(
+        "Each bar is the share of decided matches N/S won; the black line across it is its "
+        "95% interval, where the true rate lies. Few matches give a wide interval, and one "
+        "that crosses the dashed 50% line has not shown which side wins more."
+    )
+    _too_few(results)
+    table(results, key="lab_matchups", file_name="bot_lab_matchups.csv", formats=FORMATS)
+
+
+def _too_few(results: pd.DataFrame) -> None:
+    """Say plainly which line-ups have played too few matches to tell which side wins more."""
+    few = results[results["finding"] == lineups.TOO_FEW]
+    if few.empty:
+        return
+    columns = ["matchup", "rule_set", "ns_wins", "decided", "ns_win_low", "ns_win_high"]
+    lines = [
+        f"- {safe.md(matchup)} ({safe.md(rules)}): N/S won {wins} of "
+        f"{words.count(decided, 'decided match')}, a true rate anywhere from "
+        f"{SHARE.format(low)} to {SHARE.format(high)}"
+        for matchup, rules, wins, decided, low, high in few[columns].itertuples(
+            index=False, name=None
+        )
+    ]
+    st.info(
+        "Too few matches to tell which side wins more:\n"
+        + "\n".join(lines)
+        + "\n\nRun more matches of these line-ups.",
+        icon=":material/help:",
+    )

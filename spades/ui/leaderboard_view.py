@@ -17,7 +17,8 @@ from spades.app.site import Site, person, rule_set_label
 from spades.engine.rules import PRESETS
 from spades.stats import leaderboard
 from spades.stats.leaderboard import PERIODS
-from spades.ui import charts, identity, rating_view, safe
+from spades.ui import charts, identity, rating_view, safe, words
+from spades.ui.analytics_view import SHARE
 from spades.ui.db import app_site
 
 ANY_RULES: Final = "Any rules"
@@ -46,11 +47,15 @@ _SHOWN: Final = {
 }
 _FORMATS: Final[dict[Any, str | Callable[[object], str] | None]] = {
     "μ − 3σ": "{:.1f}",
-    "Win rate": "{:.0%}",
-    "Bid accuracy": "{:.0%}",
-    "Nil success": "{:.0%}",
+    "Win rate": SHARE,
+    "Bid accuracy": SHARE,
     "Bags per hand": "{:.2f}",
 }
+#: Streamlit draws a table's toolbar (search, download, full screen) over what stands
+#: just above the table: the board keeps room for it below the filters.
+ROOM_FOR_THE_TOOLBAR: Final = "<style>.st-key-board { padding-top: 2.25rem; }</style>"
+#: The nil success of a subject who bid no nil in the games counted.
+NO_NILS: Final = "no nils yet"
 
 
 @st.cache_data(max_entries=64, ttl=600, show_spinner=False)
@@ -77,7 +82,12 @@ def _filters() -> tuple[str, str, bool]:
 
 def _shown_board(board: pd.DataFrame, mine: str | None) -> pd.DataFrame:
     """The board's columns as the page shows them, the player's own row marked."""
-    frame = board.assign(you=[YOU if s == mine else "" for s in board["subject"]])
+    frame = board.assign(
+        you=[YOU if s == mine else "" for s in board["subject"]],
+        nil_success=[
+            NO_NILS if pd.isna(rate) else SHARE.format(rate) for rate in board["nil_success"]
+        ],
+    )
     return frame[list(_SHOWN)].rename(columns={k: label for k, (label, _) in _SHOWN.items()})
 
 
@@ -92,7 +102,11 @@ def _table(board: pd.DataFrame, mine: str | None) -> None:
         label: st.column_config.Column(label or " ", help=help_text)
         for label, help_text in _SHOWN.values()
     }
-    st.dataframe(styled, hide_index=True, width="stretch", key="board_table", column_config=config)
+    st.html(ROOM_FOR_THE_TOOLBAR)
+    with st.container(key="board"):
+        st.dataframe(
+            styled, hide_index=True, width="stretch", key="board_table", column_config=config
+        )
 
 
 def _history_of(site: Site, board: pd.DataFrame, mine: str | None) -> None:
@@ -109,7 +123,7 @@ def _history_of(site: Site, board: pd.DataFrame, mine: str | None) -> None:
         return
     history = rating_view.history(site, picked)
     st.markdown(
-        f"**{safe.md(names[picked])}**: {len(history) - 1} rated games, "
+        f"**{safe.md(names[picked])}**: {words.count(len(history) - 1, 'rated game')}, "
         f"now {rating_view.latest(history)}"
     )
     charts.show(charts.rating_chart(history), key="board_history_chart")

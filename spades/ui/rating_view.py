@@ -12,7 +12,7 @@ import streamlit as st
 from spades.app.site import Site, person
 from spades.stats import leaderboard
 from spades.stats.ratings import Rating
-from spades.ui import charts
+from spades.ui import charts, words
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -44,6 +44,6 @@ def show(history: pd.DataFrame, *, key: str) -> None:
         "Rating",
         str(latest(history)),
         help="μ ± σ: the skill believed in, and how unsure that belief still is. "
-        f"From {games} rated game{'s' if games != 1 else ''}.",
+        f"From {words.count(games, 'rated game')}.",
     )
     charts.show(charts.rating_chart(history), key=key)
