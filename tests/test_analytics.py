@@ -292,7 +292,7 @@ def _a_claimed_hand() -> tuple[Match, int]:
         while not match.is_over:
             hand = match.hand
             claims = hand.phase is Phase.PLAYING and hand.can_claim()
-            if match.apply(CLAIM if claims else rng.choice(hand.legal_actions())) is None:
+            if match.apply(CLAIM if claims else rng.choice(hand.legal_actions())).result is None:
                 continue
             if match.finished[-1].claimed_by is not None:
                 return match, len(match.finished) - 1
