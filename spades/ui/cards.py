@@ -203,9 +203,11 @@ def hand_row(
 
 
 def hidden_hand(count: int, *, key: str = "hand_hidden") -> None:
-    """``count`` face-down cards (a hand not looked at yet)."""
+    """``count`` face-down cards (a hand not looked at yet), fanned in one row as the
+    face-up hand is (the stylesheet's ``sp-fan``)."""
+    backs = f'<span class="sp-fan-card">{card_back_html()}</span>' * count
     with st.container(key=key):
-        st.html(f'<div class="sp-row">{card_back_html() * count}</div>')
+        st.html(f'<div class="sp-fan">{backs}</div>')
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,12 @@ CSS: Final = """
   justify-content: flex-start !important;
 }
 .st-key-hand [class*="st-key-card_"] button:enabled { transform: translateY(-0.6rem); }
+/* The hand face down (blind nil not yet chosen, or a watched seat) is fanned the same way,
+   its backs the size of the card buttons. */
+.sp-fan { display: flex; flex-wrap: nowrap; justify-content: center; padding-top: 0.6rem; }
+.sp-fan-card { flex: 1 1 0; min-width: 0; max-width: 3.85rem; }
+.sp-fan-card:last-child { flex: none; max-width: none; }
+.sp-fan .sp-card { display: block; width: 3.6rem; height: 5.04rem; }
 .st-key-bids { gap: 0.3rem; }
 .st-key-bids button { min-width: 2.3rem; padding: 0.2rem 0.45rem; }
 [class*="st-key-card_"] button:enabled:hover, [class*="st-key-card_"] button:enabled:focus-visible {
@@ -272,9 +278,8 @@ CSS: Final = """
   [class*="st-key-card_"] button {
     min-width: 2.9rem; width: 2.9rem; height: 4.06rem; border-radius: 0.4rem;
   }
-  .st-key-hand_hidden .sp-row { flex-wrap: nowrap; gap: 0; justify-content: center; }
-  .st-key-hand_hidden .sp-card { width: 2.75rem; height: 3.85rem; }
-  .st-key-hand_hidden .sp-card + .sp-card { margin-left: -1.2rem; }
+  .sp-fan-card { max-width: 3.1rem; }
+  .sp-fan .sp-card { width: 2.9rem; height: 4.06rem; border-radius: 0.4rem; }
   .st-key-controls button { min-height: 2.2rem; padding: 0.15rem 0.6rem; }
 }
 /* A shared table's news listener: a button its script presses, never seen. */
