@@ -11,10 +11,10 @@ import pytest
 from browser_helpers import (
     CARDS,
     WAIT,
-    at_rest,
     fold,
     offered_blind_nil,
     open_house_rules,
+    pick,
     pick_rule_set,
     play_a_card,
     settled,
@@ -137,15 +137,7 @@ def _short_match(page: Page, opponents: str | None) -> None:
     if opponents is not None:
         settled(page)
         for seat in "EW":
-            # Typed into the picker once it is at rest: its list closes if the sidebar
-            # moves under it (as pick_rule_set does).
-            picker = page.locator(f".st-key-bot_{seat} input")
-            picker.scroll_into_view_if_needed()
-            at_rest(page, picker)
-            picker.fill(opponents)
-            page.get_by_role("option", name=opponents, exact=True).click()
-            expect(picker).to_have_value(opponents, timeout=WAIT)
-            settled(page)
+            pick(page, f"bot_{seat}", opponents)
     open_house_rules(page)
     pick_rule_set(page, "Custom")
     numbers = {"rule_target_score": TARGET, "rule_blind_nil_deficit": 0}
