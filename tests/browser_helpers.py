@@ -125,21 +125,27 @@ def at_rest(page: Page, element: Locator) -> None:
     )
 
 
-def pick_rule_set(page: Page, name: str) -> None:
-    """Pick a preset (or Custom) in the open house rules expander.
+def pick(page: Page, key: str, name: str) -> None:
+    """Pick ``name`` in the sidebar's select box keyed ``key``.
 
-    The picker's list closes as soon as the sidebar moves under it (the expander still
-    opening, or a scroll to bring the picker into view), so the name is typed only once
-    the picker is in view and at rest.
+    The box's list closes as soon as the sidebar moves under it (an expander still opening,
+    or a scroll to bring the box into view), so the name is typed only once the box is in
+    view and at rest.
     """
-    picker = page.locator(".st-key-preset input")
-    at_rest(page, page.get_by_test_id("stExpander").filter(has=picker))
+    picker = page.locator(f".st-key-{key} input")
     picker.scroll_into_view_if_needed()
     at_rest(page, picker)
     picker.fill(name)
     page.get_by_role("option", name=name, exact=True).click()
     expect(picker).to_have_value(name, timeout=WAIT)
     settled(page)
+
+
+def pick_rule_set(page: Page, name: str) -> None:
+    """Pick a preset (or Custom) in the open house rules expander, once it has opened."""
+    expander = page.get_by_test_id("stExpander").filter(has=page.locator(".st-key-preset"))
+    at_rest(page, expander)
+    pick(page, "preset", name)
 
 
 def fold(page: Page, label: str, *, open_: bool) -> None:

@@ -182,7 +182,7 @@ def hand_row(
     """A hand of card buttons in hand order; ``why_not(card)`` is None for a playable card.
 
     Clicking a card calls ``on_click(card)``. The row is a keyed container (``key``) that
-    wraps on narrow screens. Returns each button's key with its accessible name
+    the stylesheet fans out in one row. Returns each button's key with its accessible name
     (:func:`card_aria_label`), for the page to hand to assistive technology.
     """
     labels: dict[str, str] = {}
@@ -201,13 +201,20 @@ def hand_row(
                 jokers=jokers,
                 key=key_prefix + card_str(card, jokers=jokers),
             )
+        if not labels:
+            # The row's first place held the card played last: Streamlit keeps an element
+            # the run does not draw again (dimmed) until the run ends, so the card would show
+            # in the hand and on the table at once. An empty element takes its place now.
+            st.empty()
     return labels
 
 
 def hidden_hand(count: int, *, key: str = "hand_hidden") -> None:
-    """``count`` face-down cards (a hand not looked at yet)."""
+    """``count`` face-down cards (a hand not looked at yet), fanned in one row as the
+    face-up hand is (the stylesheet's ``sp-fan``)."""
+    backs = f'<span class="sp-fan-card">{card_back_html()}</span>' * count
     with st.container(key=key):
-        st.html(f'<div class="sp-row">{card_back_html() * count}</div>')
+        st.html(f'<div class="sp-fan">{backs}</div>')
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,27 @@ from spades.app.themes import DEFAULT_BACK, DEFAULT_FELT, css_variables
 from spades.ui.faces import faces_css
 
 CSS: Final = """
+/* The table on one screen: the page starts under Streamlit's toolbar, the felt on the left,
+   and beside it the sides' panels, then the controls, the notice, the hint and the last
+   trick (below the felt on a phone, see the end). */
+.stMain .stMainBlockContainer { padding-top: 3.75rem; }
+.st-key-table_layout {
+  display: grid; grid-template-columns: minmax(0, 3fr) minmax(13rem, 1fr);
+  grid-template-rows: auto 1fr; gap: 0.75rem 1.5rem; align-items: start;
+}
+.st-key-table_layout > :is(.st-key-table_felt, :has(> .st-key-table_felt)) {
+  grid-column: 1; grid-row: 1 / span 2;
+}
+.st-key-table_layout > :is(.st-key-side_panels, :has(> .st-key-side_panels)) {
+  grid-column: 2; grid-row: 1;
+}
+.st-key-table_layout > :is(.st-key-table_aside, :has(> .st-key-table_aside)) {
+  grid-column: 2; grid-row: 2;
+}
+.st-key-table_aside { gap: 0.6rem; }
+.st-key-table_aside [data-testid="stAlert"] > div { padding: 0.6rem 0.75rem; }
+.st-key-last_trick_view { padding: 0.5rem 0.6rem; gap: 0.25rem; }
+.st-key-last_trick_view .sp-row { gap: 0.25rem; flex-wrap: nowrap; }
 /* A card button shows the card's face from the deck (--sp-img, named per card by
    spades.ui.faces); its text label is kept for assistive technology only. */
 [class*="st-key-card_"] button {
@@ -49,6 +70,12 @@ CSS: Final = """
   justify-content: flex-start !important;
 }
 .st-key-hand [class*="st-key-card_"] button:enabled { transform: translateY(-0.6rem); }
+/* The hand face down (blind nil not yet chosen, or a watched seat) is fanned the same way,
+   its backs the size of the card buttons. */
+.sp-fan { display: flex; flex-wrap: nowrap; justify-content: center; padding-top: 0.6rem; }
+.sp-fan-card { flex: 1 1 0; min-width: 0; max-width: 3.85rem; }
+.sp-fan-card:last-child { flex: none; max-width: none; }
+.sp-fan .sp-card { display: block; width: 3.6rem; height: 5.04rem; }
 .st-key-bids { gap: 0.3rem; }
 .st-key-bids button { min-width: 2.3rem; padding: 0.2rem 0.45rem; }
 [class*="st-key-card_"] button:enabled:hover, [class*="st-key-card_"] button:enabled:focus-visible {
@@ -101,7 +128,7 @@ CSS: Final = """
 .st-key-table_felt {
   background: radial-gradient(ellipse at 50% 35%, var(--sp-cloth-1) 0%, var(--sp-cloth-2) 60%,
     var(--sp-cloth-3) 100%);
-  border-radius: 1.2rem; padding: 0.6rem; color: var(--sp-text);
+  border-radius: 1.2rem; padding: 0.6rem; gap: 0.5rem; color: var(--sp-text);
   box-shadow: inset 0 0 0 6px rgba(0, 0, 0, 0.25);
 }
 .st-key-table_felt .sp-table { background: none; padding: 0.3rem; }
@@ -120,8 +147,10 @@ CSS: Final = """
   padding: 0.3rem; border-radius: 0.6rem; border: 2px solid transparent; text-align: center;
 }
 .sp-north { grid-column: 2; grid-row: 1; }
-.sp-west { grid-column: 1; grid-row: 2; }
-.sp-east { grid-column: 3; grid-row: 2; }
+/* West and East sit beside the whole trick, so that North's card and South's come close
+   to the middle. */
+.sp-west { grid-column: 1; grid-row: 1 / span 3; align-self: center; }
+.sp-east { grid-column: 3; grid-row: 1 / span 3; align-self: center; }
 .sp-south { grid-column: 2; grid-row: 3; }
 .sp-center {
   grid-column: 2; grid-row: 2; display: flex; flex-direction: column;
@@ -201,12 +230,10 @@ CSS: Final = """
   .st-key-header h3 { font-size: 1.15rem; padding: 0.2rem 0 1rem; white-space: nowrap; }
   .st-key-header [data-testid="stCaptionContainer"] p { font-size: 0.75rem; line-height: 1.2; }
   .st-key-header button { min-height: 2.1rem; padding: 0.15rem 0.6rem; }
-  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-side_panels) {
-    row-gap: 0.45rem;
-  }
-  /* Streamlit stacks the columns on a phone: the side panels' column goes first, its
-     panels (two teams, or three or four players) side by side. */
-  [data-testid="stColumn"]:has(.st-key-side_panels) { order: -1; }
+  /* One column: the side panels first, side by side (two teams, or three or four
+     players), then the felt, then the controls and what they show. */
+  .st-key-table_layout { grid-template-columns: minmax(0, 1fr); row-gap: 0.45rem; }
+  .st-key-table_layout > * { grid-column: 1 !important; grid-row: auto !important; }
   .st-key-side_panels { flex-direction: row; gap: 0.4rem; }
   .st-key-side_panels > * { flex: 1 1 0; min-width: 0; }
   .st-key-side_panels [class*="st-key-team_"],
@@ -251,9 +278,8 @@ CSS: Final = """
   [class*="st-key-card_"] button {
     min-width: 2.9rem; width: 2.9rem; height: 4.06rem; border-radius: 0.4rem;
   }
-  .st-key-hand_hidden .sp-row { flex-wrap: nowrap; gap: 0; justify-content: center; }
-  .st-key-hand_hidden .sp-card { width: 2.75rem; height: 3.85rem; }
-  .st-key-hand_hidden .sp-card + .sp-card { margin-left: -1.2rem; }
+  .sp-fan-card { max-width: 3.1rem; }
+  .sp-fan .sp-card { width: 2.9rem; height: 4.06rem; border-radius: 0.4rem; }
   .st-key-controls button { min-height: 2.2rem; padding: 0.15rem 0.6rem; }
 }
 /* A shared table's news listener: a button its script presses, never seen. */

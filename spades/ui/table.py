@@ -368,20 +368,20 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
 
 
 def draw_table(view: TableView, on: TableHandlers, look: TablePrefs) -> None:
-    """A seat's table, drawn from its view: the felt with the trick, the status line and
-    the seat's cards or bids; the notice, hint and controls below; the sides' panels
-    beside it. Clicks go to ``on``."""
-    left, right = st.columns([3, 1], gap="medium")
-    with left:
-        _felt(view, look, on)
-        _notice(view.notice, four_colour=look.four_colour)
-        _hint(view, look)
-        if not view.read_only:
-            _exchange_note(view, look)
-        _controls(view, on)
-        _last_trick(view)
-    with right:
+    """A seat's table, drawn from its view: the sides' panels, the felt with the trick, the
+    status line and the seat's cards or bids, and aside the controls, the notice, the hint
+    and the last trick. The stylesheet sets the aside beside the felt (below it on a
+    phone), so that a hand is played on one screen. Clicks go to ``on``."""
+    with st.container(key="table_layout"):
         _side_panels(view)
+        _felt(view, look, on)
+        with st.container(key="table_aside"):
+            _controls(view, on)
+            _notice(view.notice, four_colour=look.four_colour)
+            _hint(view, look)
+            if not view.read_only:
+                _exchange_note(view, look)
+            _last_trick(view)
 
 
 def _felt(view: TableView, look: TablePrefs, on: TableHandlers) -> None:
