@@ -176,6 +176,7 @@ BOUNDS: list[tuple[str, int, int, bool]] = [
     ("boston_bonus", 0, MAX_BONUS, False),
     ("bag_limit", 1, MAX_BAG_LIMIT, True),
     ("bag_penalty", 0, MAX_BONUS, False),
+    ("nil_pass", 0, 4, False),
 ]
 
 

@@ -12,7 +12,7 @@ few to tell the line-ups apart.
 >>> _ = run_lab(store, LabSpec(("basic", "random") * 2, Rules(), matches=5, seed=1))
 >>> row = lineups(store, GameFilter()).iloc[0]
 >>> int(row["ns_wins"]), int(row["decided"]), row["finding"]
-(4, 5, 'too few matches to tell')
+(5, 5, 'N/S win more')
 """
 
 from __future__ import annotations
