@@ -27,7 +27,7 @@ from spades.engine.cards import (
 from spades.store import Store
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
-CLICKS = 1500
+CLICKS = 900
 SEED = 20261130
 
 pytestmark = pytest.mark.apptest
