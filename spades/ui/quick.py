@@ -9,7 +9,8 @@ pressed:
 - a bid shows as South's bid, and the bid row goes away;
 - a trick still on show from the bots goes at once (the player has moved on);
 - until the server has answered, further clicks on the hand or the bids are swallowed,
-  so a double click plays one card.
+  and so is the second click of a double click however late it comes (the server may
+  have drawn a new hand under the pointer by then), so a double click plays one card.
 
 Everything it draws is marked ``data-pending="true"``. The server's next drawing of the
 table replaces it; if the server refused the click, the table it sends is unchanged, and
@@ -90,7 +91,11 @@ SCRIPT: Final = """
     const button = target.closest("button");
     const row = button && button.closest(".st-key-hand, .st-key-bids, .st-key-blind");
     if (!row) return;
-    if (pending) { event.preventDefault(); event.stopImmediatePropagation(); return; }
+    if (pending || event.detail > 1) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
     if (button.disabled) return;
     const table = doc.querySelector(".st-key-trick .sp-table");
     const holder = button.closest("[class*='st-key-card_'], [class*='st-key-bid_']");
