@@ -33,8 +33,10 @@ pytestmark = pytest.mark.browser
 CARD_KEYS = re.compile(r"st-key-card_(\w\w)\b")
 #: The card buttons of a page's hand, while it bids (``hand_waiting``) or plays (``hand``).
 HAND = ".st-key-hand [class*='st-key-card_'], .st-key-hand_waiting [class*='st-key-card_']"
-#: A move at one seat must show at the others within this many milliseconds.
-SHOWN_WITHIN = 2_000
+#: A move at one seat must show at the others within this many milliseconds, without a
+#: reload, on a busy test machine too (the speed itself is measured by
+#: benchmarks/tables_load.py, and is a fraction of this).
+SHOWN_WITHIN = 5_000
 
 
 @pytest.fixture
@@ -51,14 +53,15 @@ def _cards_in(page: Page) -> set[str]:
 
 
 def _create(page: Page, url: str, *, navigate: bool = True) -> str:
-    """Ann creates a table from the lobby (opened first unless ``navigate`` is off); its
-    invite link."""
+    """Ann creates a table from the lobby (opened first unless ``navigate`` is off), with
+    the bots at the fast pace; its invite link."""
     if navigate:
         page.goto(url + "/lobby")
     name = page.locator(".st-key-lobby_name input")
     name.fill("Ann")
     name.press("Enter")
     settled(page)
+    choose(page, "lobby_pace", "fast (0.4 s a move)")
     page.locator(".st-key-create_table button:visible").click()
     link = page.locator(".st-key-invite_link code")
     expect(link).to_contain_text("?table=", timeout=WAIT)

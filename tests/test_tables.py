@@ -16,6 +16,7 @@ from spades.app.play import AT_TABLE, GameController
 from spades.app.tables import (
     IDLE,
     MAX_OPEN,
+    TABLE_PACES,
     TURN_LIMIT,
     SharedView,
     Sweeper,
@@ -207,6 +208,34 @@ def test_bots_move_at_the_table_s_pace_and_a_late_person_gets_a_stand_in(
         service.take_back(table_id, token[:-3] + "abc")
     service.take_back(table_id, token)
     assert not service.view(table_id, token).table.seats[late].stand_in
+
+
+@pytest.mark.parametrize("pace", ["slow", "fast"])
+def test_the_bots_move_at_the_pace_the_creator_picked(
+    service: TableService, clock: Clock, pace: str
+) -> None:
+    ann = _player(service, "Ann")
+    table_id, token = service.create(ann, "Ann", RULES, bot_level="random", pace=pace)
+    seconds = TABLE_PACES[pace]
+    assert service.pace_of(table_id) == seconds
+    service.start(table_id, token, seed=3)
+    # Let the table reach a bot's turn, then time the bot against the picked pace.
+    view = service.view(table_id, token)
+    while view.to_act and view.own is not None:
+        service.act(table_id, token, view.own.legal_actions[0], view.table.version)
+        view = service.view(table_id, token)
+    version = view.table.version
+    clock.wait(seconds - 0.2)
+    assert not service.advance(table_id)
+    clock.wait(0.4)
+    assert service.advance(table_id)
+    assert service.view(table_id, None).table.version == version + 1
+
+
+def test_a_pace_not_offered_is_refused(service: TableService) -> None:
+    ann = _player(service, "Ann")
+    with pytest.raises(TableRefusal, match="bots' pace"):
+        service.create(ann, "Ann", RULES, pace="instant")
 
 
 def test_a_whole_match_of_stand_ins_is_stored_finished_with_each_name(

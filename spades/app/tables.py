@@ -46,6 +46,7 @@ from typing import Final, TypeVar
 
 from spades.app import sound
 from spades.app.moves import seat_why_not
+from spades.app.play import PACES
 from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
 from spades.bots import bot_names, bot_seed, make_bot
@@ -68,6 +69,7 @@ __all__ = [
     "PACE",
     "SEEN_EVERY",
     "SWEEP_EVERY",
+    "TABLE_PACES",
     "TURN_LIMIT",
     "PublicHand",
     "SharedView",
@@ -85,8 +87,11 @@ T = TypeVar("T")
 #: A table's match at one version: the table, its game, the version.
 MatchKey = tuple[str, str, int]
 
-#: Seconds between two bot moves at a shared table.
-PACE: Final = 0.9
+#: The bots' paces a table's creator picks from: seconds between two bot moves (Play's
+#: paces but instant, which would leave the people at a table no time to see a move).
+TABLE_PACES: Final = {name: seconds for name, seconds in PACES.items() if seconds > 0}
+#: The pace of a table whose creator picked none, and of a table this server has not read.
+PACE: Final = PACES["normal"]
 #: The bot that fills a seat when the creator names none: a partner who plays like a
 #: person who knows the game.
 DEFAULT_BOT: Final = "standard"
@@ -190,6 +195,10 @@ class TableService:
         self.tables = Tables(store, now=now)
         self.now = now
         self._matches = _Matches()
+        #: Each table's pace as last read here, for the server's clock (bounded like the
+        #: matches kept: a table not in it moves at the default pace until read).
+        self._paces: OrderedDict[str, float] = OrderedDict()
+        self._paces_lock = threading.Lock()
 
     # ----------------------------------------------------------------- the lobby
     def create(
@@ -203,17 +212,21 @@ class TableService:
         public: bool = False,
         hints: bool = False,
         undo: bool = False,
+        pace: str = "normal",
     ) -> tuple[str, str]:
         """A new table with ``player`` at South; its id and their seat token.
+        ``pace`` names the bots' pace (one of :data:`TABLE_PACES`);
         ``turn_limit`` is how many seconds a person has for a move before a bot plays it;
         ``public`` lists the table in the lobby (otherwise only its link joins it);
         ``hints`` and ``undo`` let every seat ask for a hint and take its last move back."""
-        return self._asked(
+        if pace not in TABLE_PACES:
+            raise TableRefusal(f"Pick the bots' pace from {', '.join(TABLE_PACES)}.")
+        table_id, token = self._asked(
             lambda: self.tables.create(
                 creator=player,
                 name=tidy_name(name),
                 rules=rules,
-                pace=PACE,
+                pace=TABLE_PACES[pace],
                 turn_limit=turn_limit,
                 bot_level=_level(bot_level),
                 public=public,
@@ -221,6 +234,19 @@ class TableService:
                 undo=undo,
             )
         )
+        self._paced(table_id, TABLE_PACES[pace])
+        return table_id, token
+
+    def pace_of(self, table_id: str) -> float:
+        """The seconds between two bot moves at the table, as last read on this server."""
+        return self._paces.get(table_id, PACE)
+
+    def _paced(self, table_id: str, pace: float) -> None:
+        with self._paces_lock:
+            self._paces[table_id] = pace
+            self._paces.move_to_end(table_id)
+            while len(self._paces) > _KEPT:
+                self._paces.popitem(last=False)
 
     def join(self, table_id: str, seat: Seat, player: str, name: str) -> str:
         """Sit ``player`` at an open seat (during the match too); their seat token."""
@@ -397,6 +423,7 @@ class TableService:
     def advance(self, table_id: str) -> bool:
         """Move the table on by one step if its time has come; whether it moved."""
         info = self._asked(lambda: self.tables.info(table_id))
+        self._paced(table_id, info.pace)
         now = self.now()
         if info.status not in ("waiting", "playing"):
             return False
@@ -626,7 +653,8 @@ class Sweeper:
 
     def _heard(self, table_id: str, version: int) -> None:
         with self._woken:
-            heapq.heappush(self._due, (time.monotonic() + PACE + _MARGIN, table_id))
+            due = time.monotonic() + self.service.pace_of(table_id) + _MARGIN
+            heapq.heappush(self._due, (due, table_id))
             self._woken.notify()
 
     def _run(self) -> None:

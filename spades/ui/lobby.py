@@ -30,7 +30,7 @@ from spades.app.table_view import side_names
 from spades.app.tables import (
     DEFAULT_BOT,
     MAX_OPEN,
-    PACE,
+    TABLE_PACES,
     TURN_LIMIT,
     SharedView,
     Sweeper,
@@ -71,6 +71,7 @@ PRESET_KEY: Final = "lobby_preset"
 #: The rule sets a shared table offers: the partnership game's (tables seat four partners).
 TABLE_PRESETS: Final = tuple(preset for preset in PRESETS if preset.rules.partnerships)
 LIMIT_KEY: Final = "lobby_turn_limit"
+PACE_KEY: Final = "lobby_pace"
 PUBLIC_KEY: Final = "lobby_public"
 HINTS_KEY: Final = "lobby_hints"
 UNDO_KEY: Final = "lobby_undo"
@@ -160,6 +161,7 @@ def _on_create() -> None:
             public=bool(st.session_state.get(PUBLIC_KEY, False)),
             hints=bool(st.session_state.get(HINTS_KEY, False)),
             undo=bool(st.session_state.get(UNDO_KEY, False)),
+            pace=str(st.session_state.get(PACE_KEY, "normal")),
         )
     except (TableRefusal, StoreError) as err:
         _refused(err)
@@ -302,6 +304,13 @@ def _lobby() -> None:
             help="After this a bot plays for a person, until they take their seat back",
             key=LIMIT_KEY,
         )
+        st.selectbox(
+            "Bots' pace",
+            list(TABLE_PACES),
+            index=list(TABLE_PACES).index("normal"),
+            format_func=lambda pace: f"{pace} ({TABLE_PACES[pace]:g} s a move)",
+            key=PACE_KEY,
+        )
         st.checkbox(
             "List it in the lobby",
             key=PUBLIC_KEY,
@@ -359,7 +368,8 @@ def _seat_buttons(info: TableInfo, *, seated: bool) -> None:
 
 def _table_page(table_id: str) -> None:
     look = sidebar.table_prefs()
-    style.inject(look.felt, look.back, PACE, four_colour=look.four_colour)
+    beat = _service().pace_of(table_id)
+    style.inject(look.felt, look.back, beat, four_colour=look.four_colour)
     st.header("A shared table")
     fragment = st.fragment(run_every=POLL_SECONDS)(_table_body)
     fragment(table_id)
