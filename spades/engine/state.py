@@ -43,6 +43,7 @@ from spades.engine.cards import (
     MAX_CARDS,
     NUM_ACTIONS,
     NUM_CARDS,
+    SEAT_NAMES,
     SUIT_NAMES,
     Action,
     Card,
@@ -102,6 +103,12 @@ class IllegalAction(ValueError):
 #: (a trick is made 13 times a hand), and an :class:`Event` likewise (one an action).
 _new_trick: Final = partial(tuple.__new__, Trick)
 _new_event: Final = partial(tuple.__new__, Event)
+#: ``_QUIET[seat][action]``: the event of an action that ends no trick (a bid, a pass, most
+#: cards). Events are immutable, so every hand shares these instead of making one a card.
+_QUIET: Final = tuple(
+    tuple(_new_event((seat, action, None, None)) for action in range(NUM_ACTIONS))
+    for seat in range(len(SEAT_NAMES))
+)
 
 
 @lru_cache(maxsize=4096)
@@ -825,7 +832,7 @@ class HandState:
         seat = self.current
         assert seat is not None
         self._legal = -1
-        event = self._logged(_new_event((seat, action, None, None)))
+        event = self._logged(_QUIET[seat][action])
         if action == LOOK:
             self.looked[seat] = True
             return event
@@ -870,7 +877,7 @@ class HandState:
     def _pass(self, card: Card) -> Event:
         self._legal = -1
         seat = self.exchange_queue.pop(0)
-        event = self._logged(_new_event((seat, EXCHANGE_BASE + card, None, None)))
+        event = self._logged(_QUIET[seat][EXCHANGE_BASE + card])
         self.passes[seat].append(card)
         mate = partner(seat)
         if self._exchanged(seat):
@@ -901,9 +908,10 @@ class HandState:
         if deck.is_trump(card):
             self.broken = True
         trick.append(card)
-        done = result = None
+        self.history.append(action)
         if len(trick) < self.trick_size:
             self.current = self.seat_after[seat]
+            event = _QUIET[seat][action]
         else:
             winner = self.win_seat
             done = _new_trick((self.leader, tuple(trick), winner, self.out))
@@ -911,14 +919,14 @@ class HandState:
             self.tricks_won[winner] += 1
             self.trick = []
             self.leader = winner
+            result = None
             if len(self.tricks) < self.hand_size:
                 self.current = winner
             else:
                 self.phase = Phase.OVER
                 self.current = None
                 result = self._score()
-        event: Event = _new_event((seat, action, done, result))
-        self.history.append(action)
+            event = _new_event((seat, action, done, result))
         self.events.append(event)
         return event
 
