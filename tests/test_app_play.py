@@ -190,12 +190,15 @@ def _non_default(name: str) -> dict[str, Any]:
         "bag_limit": 5,
         "bag_penalty": 50,
         "jokers": True,
+        "joker_ranking": "deuces",
         "no_spades_first_trick": True,
         "spades_lead_any_time": True,
     }
     change = {name: values[name]}
     if name in ("nil_allowed", "mirror"):
         change["blind_nil"] = False
+    if name == "joker_ranking":
+        change["jokers"] = True
     return change
 
 
