@@ -549,6 +549,17 @@ def test_the_tie_rule_reads_in_plain_words() -> None:
     assert tie.options == ["play another hand", "share the game"]
 
 
+def test_the_joker_rankings_read_as_the_trumps_from_the_top() -> None:
+    at = open_play()
+    _pick(at, CUSTOM)
+    ranking = at.selectbox(key="rule_joker_ranking")
+    assert ranking.options == [
+        "Big Joker, Little Joker, A♠; jokers for the 2♣ and 2♦",
+        "Big Joker, Little Joker, 2♦, 2♠, A♠; jokers for the 2♣ and 2♥",
+        "Big Joker, Little Joker, A♠; jokers for the 2♣ and 2♥",
+    ]
+
+
 def test_scores_and_points_are_printed_with_one_minus_sign() -> None:
     """The scoresheet, the summaries and the panels print −100, never -100."""
     match = Match(Rules(), seed=4)

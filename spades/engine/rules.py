@@ -470,9 +470,9 @@ _VALUE_WORDS: Final[dict[Any, str]] = {
     "draw": "share the game",
     "two_of_clubs": "the 2♣",
     "random": "a random card, unseen",
-    "ace": "Big Joker, Little Joker, A♠ (2♣ and 2♦ out)",
-    "deuces": "Big Joker, Little Joker, 2♦, 2♠, A♠ (2♣ and 2♥ out)",
-    "ace_no_2h": "Big Joker, Little Joker, A♠ (2♣ and 2♥ out)",
+    "ace": "Big Joker, Little Joker, A♠; jokers for the 2♣ and 2♦",
+    "deuces": "Big Joker, Little Joker, 2♦, 2♠, A♠; jokers for the 2♣ and 2♥",
+    "ace_no_2h": "Big Joker, Little Joker, A♠; jokers for the 2♣ and 2♥",
     None: "off",
 }
 
