@@ -8,12 +8,12 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from spades.engine.cards import Card, parse_card
+from spades.engine.cards import JOKER_RANKINGS, Card, JokerRanking, parse_card
 from spades.engine.rules import Rules
 from spades.engine.state import HandState, Phase
 
 
-def cards(text: str, *, jokers: bool = False) -> list[Card]:
+def cards(text: str, *, jokers: JokerRanking | None = None) -> list[Card]:
     """Card ids from space-separated codes: ``cards("AS KS 2H")``."""
     return [parse_card(code, jokers=jokers) for code in text.split()]
 
@@ -30,7 +30,7 @@ def fill_hands(partial: Sequence[str]) -> list[list[Card]]:
     return hands
 
 
-def deal_by_suits(*hands: str, jokers: bool = False) -> list[list[Card]]:
+def deal_by_suits(*hands: str, jokers: JokerRanking | None = None) -> list[list[Card]]:
     """Four hands of card codes (seat order N, E, S, W)."""
     return [cards(hand, jokers=jokers) for hand in hands]
 
@@ -110,23 +110,34 @@ def random_rules(rng: random.Random) -> Rules:
             "jokers": False,
         }
     options["nil_pass"] = rng.choice([0, 0, 2, 4]) if options["nil_allowed"] else 0
+    if options["jokers"]:
+        options["joker_ranking"] = rng.choice(JOKER_RANKINGS)
     return Rules(**options)  # type: ignore[arg-type]
 
 
 # The rules of the play restated from the rule texts, independently of the engine, so
 # the brute-force tests (claim, perft, invariants) can check the engine against them.
-def ref_suit(card: int, jokers: bool) -> int:
-    """A card's suit for play: the jokers (ids 0 and 13 in that deck) are spades."""
-    return 3 if jokers and card in (0, 13) else card // 13
+#: The trumps above the ace in each joker ranking, from the top: the Big Joker (the 2♣'s
+#: id), the Little Joker (the 2♦'s id 13, or the 2♥'s 26), then the 2♦ and the 2♠.
+_REF_TOPS: dict[JokerRanking | None, tuple[int, ...]] = {
+    None: (),
+    "ace": (0, 13),
+    "deuces": (0, 26, 13, 39),
+    "ace_no_2h": (0, 26),
+}
 
 
-def ref_power(card: int, jokers: bool) -> int:
-    """A card's rank for play: the Big Joker over the Little Joker over the ace."""
-    if jokers and card == 0:
-        return 14
-    if jokers and card == 13:
-        return 13
-    return card % 13
+def ref_suit(card: int, jokers: JokerRanking | None) -> int:
+    """A card's suit for play: the jokers, and the 2♦ of the ranking "deuces", are
+    spades."""
+    return 3 if card in _REF_TOPS[jokers] else card // 13
+
+
+def ref_power(card: int, jokers: JokerRanking | None) -> int:
+    """A card's rank for play: the trumps above the ace in their order, then the ace
+    down to the two."""
+    tops = _REF_TOPS[jokers]
+    return 12 + len(tops) - tops.index(card) if card in tops else card % 13
 
 
 def ref_legal_plays(
@@ -139,7 +150,7 @@ def ref_legal_plays(
     """The cards a player may play: follow suit if you can; lead a spade only once
     spades are broken (or by house rule), or when holding nothing else."""
     hand = sorted(hand)
-    jokers = rules.jokers
+    jokers = rules.joker_deck
     side = [c for c in hand if ref_suit(c, jokers) != 3]
     if trick:
         led = ref_suit(trick[0][1], jokers)
@@ -155,7 +166,7 @@ def ref_legal_plays(
     return side if restricted and side else hand
 
 
-def ref_trick_winner(trick: Sequence[tuple[int, int]], jokers: bool) -> int:
+def ref_trick_winner(trick: Sequence[tuple[int, int]], jokers: JokerRanking | None) -> int:
     """The seat that wins a trick of (seat, card): the highest spade, else the highest
     card of the led suit."""
     spades = [(ref_power(c, jokers), s) for s, c in trick if ref_suit(c, jokers) == 3]

@@ -283,6 +283,20 @@ def test_trick_table_lists_the_thirteen_tricks_with_their_winners(data: Stored) 
     assert list(tricks["winner"][: len(hand.tricks)]) == [names[t.winner] for t in hand.tricks]
 
 
+def test_trick_table_names_the_jokers_of_the_table_s_ranking() -> None:
+    # Under "deuces" the Little Joker has the 2♥'s id and the 2♦ is a card of its own.
+    rules = Rules(jokers=True, joker_ranking="deuces")
+    rng = random.Random(3)
+    match = Match(rules, seed=3)
+    while not match.finished:
+        hand = match.hand
+        match.apply(rng.choice([a for a in hand.legal_actions() if a != CLAIM]))
+    names = ["North", "East", "South", "West"]
+    shown = set(analytics.trick_table(match, 0)[names].to_numpy().ravel())
+    assert {"Big Joker", "Little Joker", "2♦"} <= shown
+    assert "2♥" not in shown and "2♣" not in shown
+
+
 def _a_claimed_hand() -> tuple[Match, int]:
     """A match played at random, claiming whenever a claim may be made, and the index of
     its first hand that ended in a claim."""

@@ -190,12 +190,15 @@ def _non_default(name: str) -> dict[str, Any]:
         "bag_limit": 5,
         "bag_penalty": 50,
         "jokers": True,
+        "joker_ranking": "deuces",
         "no_spades_first_trick": True,
         "spades_lead_any_time": True,
     }
     change = {name: values[name]}
     if name in ("nil_allowed", "mirror"):
         change["blind_nil"] = False
+    if name == "joker_ranking":
+        change["jokers"] = True
     return change
 
 
@@ -544,6 +547,17 @@ def test_the_tie_rule_reads_in_plain_words() -> None:
     _pick(at, CUSTOM)
     tie = at.selectbox(key="rule_tie_policy")
     assert tie.options == ["play another hand", "share the game"]
+
+
+def test_the_joker_rankings_read_as_the_trumps_from_the_top() -> None:
+    at = open_play()
+    _pick(at, CUSTOM)
+    ranking = at.selectbox(key="rule_joker_ranking")
+    assert ranking.options == [
+        "Big Joker, Little Joker, A♠; jokers for the 2♣ and 2♦",
+        "Big Joker, Little Joker, 2♦, 2♠, A♠; jokers for the 2♣ and 2♥",
+        "Big Joker, Little Joker, A♠; jokers for the 2♣ and 2♥",
+    ]
 
 
 def test_scores_and_points_are_printed_with_one_minus_sign() -> None:

@@ -103,10 +103,10 @@ def test_whiz_bids_nil_or_the_number_of_spades(seed: int) -> None:
 
 
 def test_whiz_counts_jokers_as_spades() -> None:
-    north = cards("BJ LJ AS KS 3C 4C 5C 6C 7C 8C 9C TC JC", jokers=True)
-    east = cards("QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S QC KC", jokers=True)
-    south = cards("AC 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", jokers=True)
-    west = cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", jokers=True)
+    north = cards("BJ LJ AS KS 3C 4C 5C 6C 7C 8C 9C TC JC", jokers="ace")
+    east = cards("QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S QC KC", jokers="ace")
+    south = cards("AC 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", jokers="ace")
+    west = cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", jokers="ace")
     state = HandState.from_hands(
         Rules(whiz=True, jokers=True), [north, east, south, west], dealer=3
     )

@@ -132,7 +132,7 @@ def test_basic_wins_cheaply_when_its_team_needs_tricks() -> None:
 
 
 def test_hand_value_counts_high_cards_and_spade_length() -> None:
-    deck = deck_for(False)
+    deck = deck_for(None)
     weak = evaluate_hand(cards(TEXTBOOK_NIL), deck)
     strong = evaluate_hand(cards(ACE_KING), deck)
     long_spades = evaluate_hand(cards("9S 8S 7S 6S 5S 4S 2H 3H 4H 2D 3D 2C 3C"), deck)

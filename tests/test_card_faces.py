@@ -28,7 +28,7 @@ from spades.ui.faces import CODES, FOLDER, deck_version, face_file, face_url, fa
 #: The code of every card a game can deal: the 52, and the jokers of both joker rules.
 DEALT = sorted(
     {card_str(card) for card in range(NUM_CARDS)}
-    | {card_str(c, jokers=True) for c in (BIG_JOKER, LITTLE_JOKER)}
+    | {card_str(c, jokers="ace") for c in (BIG_JOKER, LITTLE_JOKER)}
     | {card_str(c) for c in (ADDED_BIG_JOKER, ADDED_LITTLE_JOKER)}
 )
 #: An SVG file's elements (the opening tags' names).
@@ -112,7 +112,7 @@ def test_a_face_up_card_is_drawn_from_the_deck_and_named() -> None:
     face = card_html(ADDED_BIG_JOKER)
     assert "sp-f-BJ" in face and 'aria-label="big joker"' in face.lower()
     assert 'class="sp-card sp-f-TD sp-small"' in card_html(21, classes="sp-small")
-    assert "sp-f-LJ" in card_html(LITTLE_JOKER, jokers=True)
+    assert "sp-f-LJ" in card_html(LITTLE_JOKER, jokers="ace")
     assert "sp-f-2D" in card_html(LITTLE_JOKER)
 
 

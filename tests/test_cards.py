@@ -91,20 +91,20 @@ def test_card_str_and_label_name_every_card_and_parse_back() -> None:
 
 
 def test_jokers_are_named_bj_and_lj_in_the_jokers_deck() -> None:
-    assert parse_card("BJ", jokers=True) == BIG_JOKER
-    assert parse_card("lj", jokers=True) == LITTLE_JOKER
-    assert card_str(BIG_JOKER, jokers=True) == "BJ"
-    assert card_str(LITTLE_JOKER, jokers=True) == "LJ"
-    assert card_label(BIG_JOKER, jokers=True) == "Big Joker"
-    assert card_name(LITTLE_JOKER, jokers=True) == "little joker"
+    assert parse_card("BJ", jokers="ace") == BIG_JOKER
+    assert parse_card("lj", jokers="ace") == LITTLE_JOKER
+    assert card_str(BIG_JOKER, jokers="ace") == "BJ"
+    assert card_str(LITTLE_JOKER, jokers="ace") == "LJ"
+    assert card_label(BIG_JOKER, jokers="ace") == "Big Joker"
+    assert card_name(LITTLE_JOKER, jokers="ace") == "little joker"
     for card in range(52):
-        assert parse_card(card_str(card, jokers=True), jokers=True) == card
+        assert parse_card(card_str(card, jokers="ace"), jokers="ace") == card
 
 
 @pytest.mark.parametrize("text", ["2C", "2♣", "2D", "2♦"])
 def test_jokers_deck_has_no_two_of_clubs_or_diamonds(text: str) -> None:
     with pytest.raises(ValueError, match="jokers deck"):
-        parse_card(text, jokers=True)
+        parse_card(text, jokers="ace")
 
 
 def test_the_jokers_added_to_the_54_card_deck_are_cards_52_and_53_named_lj_and_bj() -> None:
@@ -177,8 +177,8 @@ def test_action_str_describes_every_kind_of_action(action: int, text: str) -> No
 
 
 def test_action_str_names_jokers_in_the_jokers_deck() -> None:
-    assert action_str(BIG_JOKER, jokers=True) == "play Big Joker"
-    assert action_str(EXCHANGE_BASE + LITTLE_JOKER, jokers=True) == "pass Little Joker"
+    assert action_str(BIG_JOKER, jokers="ace") == "play Big Joker"
+    assert action_str(EXCHANGE_BASE + LITTLE_JOKER, jokers="ace") == "pass Little Joker"
 
 
 @pytest.mark.parametrize("bad", [-1, 128, 1000])

@@ -18,7 +18,7 @@ from engine_helpers import (
     snapshot,
 )
 
-from spades.engine.cards import CLAIM, bid_action, parse_card
+from spades.engine.cards import CLAIM, JokerRanking, bid_action, parse_card
 from spades.engine.rules import Rules
 from spades.engine.state import HandState, IllegalAction, Phase
 
@@ -31,7 +31,7 @@ Chooser = Callable[[list[int], frozenset[int], frozenset[int], bool], list[int]]
 
 
 def strategy_choice(
-    legal: list[int], hand: frozenset[int], others: frozenset[int], jokers: bool
+    legal: list[int], hand: frozenset[int], others: frozenset[int], jokers: JokerRanking | None
 ) -> list[int]:
     """The claimer's plan, using only what it knows: lead its highest spade while the
     others may still hold spades, then its side cards (highest first)."""
@@ -45,7 +45,7 @@ def strategy_choice(
 
 
 def any_choice(
-    legal: list[int], hand: frozenset[int], others: frozenset[int], jokers: bool
+    legal: list[int], hand: frozenset[int], others: frozenset[int], jokers: JokerRanking | None
 ) -> list[int]:
     """A claimer who sees every card may pick any legal card."""
     del hand, others, jokers
@@ -70,7 +70,7 @@ def claimer_takes_all(
     legal = ref_legal_plays(hands[seat], trick, broken, first, rules)
     if seat == claimer:
         others = frozenset().union(*(hands[s] for s in range(4) if s != claimer))
-        options = choose(legal, hands[seat], others, rules.jokers)
+        options = choose(legal, hands[seat], others, rules.joker_deck)
         return any(
             _after(hands, trick, leader, broken, first, claimer, rules, choose, seat, card)
             for card in options
@@ -96,11 +96,11 @@ def _after(
     new_hands = list(hands)
     new_hands[seat] = hands[seat] - {card}
     played = (*trick, (seat, card))
-    broken = broken or ref_suit(card, rules.jokers) == 3
+    broken = broken or ref_suit(card, rules.joker_deck) == 3
     nxt: Hands = (new_hands[0], new_hands[1], new_hands[2], new_hands[3])
     if len(played) < 4:
         return claimer_takes_all(nxt, played, leader, broken, first, claimer, rules, choose)
-    winner = ref_trick_winner(played, rules.jokers)
+    winner = ref_trick_winner(played, rules.joker_deck)
     if winner != claimer:
         return False
     return claimer_takes_all(nxt, (), winner, broken, False, claimer, rules, choose)
@@ -153,7 +153,12 @@ def some_distribution_beats_the_claimer(state: HandState) -> bool:
 def _positions() -> list[HandState]:
     positions = []
     for seed in range(150):
-        rules = [Rules(), Rules(jokers=True), Rules(spades_lead_any_time=True)][seed % 3]
+        rules = [
+            Rules(),
+            Rules(jokers=True),
+            Rules(spades_lead_any_time=True),
+            Rules(jokers=True, joker_ranking="deuces"),
+        ][seed % 4]
         state = late_position(seed, 2 + seed % 2, rules)
         rng = random.Random(seed)
         for _ in range(seed % 4):
@@ -310,7 +315,7 @@ def _draws_with_a_low_spade(state: HandState) -> bool:
     if state.trick or seat is None:
         return False
     view = state.observation(seat)
-    jokers = state.rules.jokers
+    jokers = state.rules.joker_deck
     theirs = [
         ref_power(c, jokers)
         for c in range(52)

@@ -111,7 +111,7 @@ def test_three_players_bid_nil_to_eighteen_with_the_54_card_deck() -> None:
 
 # ---------------------------------------------------------------------------- the play
 def test_the_added_jokers_rank_above_the_ace_of_spades_big_over_little() -> None:
-    deck = deck_for(False, jokers_added=True)
+    deck = deck_for(None, jokers_added=True)
     ace = parse_card("AS")
     assert deck.beats(BJ, LJ) and deck.beats(LJ, ace) and not deck.beats(LJ, BJ)
     assert deck.beats(LJ, parse_card("AH")) and deck.is_trump(BJ)

@@ -186,7 +186,7 @@ def _table(view: Observation) -> str:
         return "bids " + (", ".join(bids) or "none yet")
     if view.phase is Phase.EXCHANGE:
         return "exchange"
-    jokers = view.rules.jokers
+    jokers = view.rules.joker_deck
     plays = [f"{_seat(seat)} {card_label(card, jokers=jokers)}" for seat, card in view.trick]
     return "trick " + (", ".join(plays) or "to lead")
 

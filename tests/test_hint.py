@@ -255,7 +255,7 @@ def test_unguarded_honours_are_every_ace_and_a_king_with_fewer_than_two_guards(
 
 
 def test_the_jokers_are_unguarded_honours_like_the_aces() -> None:
-    deck = deck_for(True)
+    deck = deck_for("ace")
     assert unguarded_honours([BIG_JOKER, LITTLE_JOKER, C("2S"), C("3S")], deck) == (
         BIG_JOKER,
         LITTLE_JOKER,

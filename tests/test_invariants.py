@@ -10,7 +10,7 @@ from engine_helpers import random_rules, ref_legal_plays, ref_suit, ref_trick_wi
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.engine.cards import CLAIM, EXCHANGE_BASE, FULL_DECK, cards_mask
+from spades.engine.cards import CLAIM, EXCHANGE_BASE, FULL_DECK, JOKER_RANKINGS, cards_mask
 from spades.engine.match import Match
 from spades.engine.rules import Rules, RulesError
 from spades.engine.scoring import HandResult, match_outcome
@@ -81,8 +81,8 @@ def check_hand(state: HandState, result: HandResult, rules: Rules) -> None:
             legal = ref_legal_plays(hands[seat], plays[:position], broken, index == 0, rules)
             assert card in legal
             hands[seat].discard(card)
-            broken = broken or ref_suit(card, rules.jokers) == 3
-        assert trick.winner == ref_trick_winner(plays, rules.jokers)
+            broken = broken or ref_suit(card, rules.joker_deck) == 3
+        assert trick.winner == ref_trick_winner(plays, rules.joker_deck)
         winners[trick.winner] += 1
         if index + 1 < len(state.tricks):
             assert state.tricks[index + 1].leader == trick.winner
@@ -189,9 +189,13 @@ def _any_rules() -> st.SearchStrategy[Rules]:
             bag_limit=st.sampled_from([None, 1, 5, 10]),
             bag_penalty=st.sampled_from([0, 50, 100]),
             jokers=st.booleans(),
+            joker_ranking=st.sampled_from(JOKER_RANKINGS),
             no_spades_first_trick=st.booleans(),
             spades_lead_any_time=st.booleans(),
         )
+        # A joker ranking without the jokers is refused; drawn only with them, so that few
+        # draws are filtered out.
+        .map(lambda options: options if options["jokers"] else options | {"joker_ranking": "ace"})
         .filter(_valid)
         .map(lambda options: Rules(**options))
     )

@@ -55,7 +55,7 @@ def _expected_enabled(controller: GameController) -> set[str]:
 
 
 def _code(controller: GameController, card: int) -> str:
-    return card_str(card, jokers=controller.rules.jokers)
+    return card_str(card, jokers=controller.rules.joker_deck)
 
 
 def _check_finished_hands(controller: GameController, seen: int) -> int:

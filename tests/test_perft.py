@@ -46,9 +46,9 @@ def reference_perft(
     for card in ref_legal_plays(hands[seat], trick, broken, first, rules):
         rest = tuple(h - {card} if s == seat else h for s, h in enumerate(hands))
         played = (*trick, (seat, card))
-        now_broken = broken or ref_suit(card, rules.jokers) == 3
+        now_broken = broken or ref_suit(card, rules.joker_deck) == 3
         if len(played) == 4:
-            winner = ref_trick_winner(played, rules.jokers)
+            winner = ref_trick_winner(played, rules.joker_deck)
             total += reference_perft(
                 rest, (), winner, now_broken, False, rules, depth_counts, depth + 1
             )

@@ -10,7 +10,7 @@ from engine_helpers import cards, deal_by_suits, random_rules, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.engine.cards import BIG_JOKER, CLAIM, LITTLE_JOKER, bid_action, parse_card
+from spades.engine.cards import BIG_JOKER, CLAIM, LITTLE_JOKER, JokerRanking, bid_action, parse_card
 from spades.engine.rules import Rules
 from spades.engine.state import HandState, IllegalAction, Phase, deck_for, trick_winner
 
@@ -37,12 +37,14 @@ def _ready(hands: list[list[int]], rules: Rules | None = None, dealer: int = 3) 
     return state
 
 
-def _play(state: HandState, codes: str, *, jokers: bool = False) -> None:
+def _play(state: HandState, codes: str, *, jokers: JokerRanking | None = None) -> None:
     for card in cards(codes, jokers=jokers):
         state.apply(card)
 
 
-def _refused(state: HandState, code: str, reason: str, *, jokers: bool = False) -> None:
+def _refused(
+    state: HandState, code: str, reason: str, *, jokers: JokerRanking | None = None
+) -> None:
     card = parse_card(code, jokers=jokers)
     before = snapshot(state)
     with pytest.raises(IllegalAction, match=reason):
@@ -166,35 +168,35 @@ JOKER_HANDS = deal_by_suits(
     "LJ QS JS TS KC AC 2H 3H 4H 5H 6H 7H 8H",
     "9S 8S 7S 6S 5S 4S 3S 2S 9H TH JH QH KH",
     "AH 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
-    jokers=True,
+    jokers="ace",
 )
 
 
 def test_jokers_deck_jokers_are_spades_above_the_ace() -> None:
-    deck = deck_for(True)
-    big, little, ace = (parse_card(c, jokers=True) for c in ("BJ", "LJ", "AS"))
+    deck = deck_for("ace")
+    big, little, ace = (parse_card(c, jokers="ace") for c in ("BJ", "LJ", "AS"))
     assert deck.suit[big] == deck.suit[little] == 3
     assert deck.power[big] > deck.power[little] > deck.power[ace]
     state = _ready(JOKER_HANDS, Rules(jokers=True))
     assert big not in state.legal_actions()
-    _play(state, "3C", jokers=True)
-    assert state.legal_actions() == cards("KC AC", jokers=True)
-    _play(state, "AC 2S AH", jokers=True)
+    _play(state, "3C", jokers="ace")
+    assert state.legal_actions() == cards("KC AC", jokers="ace")
+    _play(state, "AC 2S AH", jokers="ace")
     assert (state.tricks[-1].winner, state.spades_broken) == (2, True)
-    _play(state, "4S 3D AS LJ", jokers=True)
+    _play(state, "4S 3D AS LJ", jokers="ace")
     assert state.tricks[-1].winner == 1
-    _play(state, "QS 5S 4D", jokers=True)
-    assert state.legal_actions() == sorted(cards("BJ KS", jokers=True))
-    _play(state, "BJ", jokers=True)
+    _play(state, "QS 5S 4D", jokers="ace")
+    assert state.legal_actions() == sorted(cards("BJ KS", jokers="ace"))
+    _play(state, "BJ", jokers="ace")
     assert state.tricks[-1].winner == 0
 
 
 def test_jokers_deck_has_no_two_of_clubs_or_diamonds() -> None:
-    deck = deck_for(True)
-    assert deck.suit_masks[0] & 1 << parse_card("BJ", jokers=True) == 0
-    assert deck.suit_masks[1] & 1 << parse_card("LJ", jokers=True) == 0
+    deck = deck_for("ace")
+    assert deck.suit_masks[0] & 1 << parse_card("BJ", jokers="ace") == 0
+    assert deck.suit_masks[1] & 1 << parse_card("LJ", jokers="ace") == 0
     assert [deck.suit_masks[s].bit_count() for s in range(4)] == [12, 12, 13, 15]
-    assert sum(deck_for(False).suit_masks[s].bit_count() for s in range(4)) == 52
+    assert sum(deck_for(None).suit_masks[s].bit_count() for s in range(4)) == 52
 
 
 def test_a_card_not_held_is_refused() -> None:
@@ -304,8 +306,14 @@ def test_trick_winner_agrees_with_the_tricks_the_engine_scores(jokers: bool) -> 
 
 
 def test_trumps_are_the_spades_and_in_the_jokers_deck_the_jokers_too() -> None:
-    for jokers in (False, True):
+    spades = set(range(39, 52))
+    two_of_diamonds, two_of_hearts = parse_card("2D"), parse_card("2H")
+    expected: dict[JokerRanking | None, set[int]] = {
+        None: spades,
+        "ace": spades | {BIG_JOKER, LITTLE_JOKER},
+        "deuces": spades | {BIG_JOKER, two_of_hearts, two_of_diamonds},
+        "ace_no_2h": spades | {BIG_JOKER, two_of_hearts},
+    }
+    for jokers, trumps in expected.items():
         deck = deck_for(jokers)
-        trumps = {card for card in range(52) if deck.is_trump(card)}
-        spades = set(range(39, 52))
-        assert trumps == (spades | {BIG_JOKER, LITTLE_JOKER} if jokers else spades)
+        assert {card for card in range(52) if deck.is_trump(card)} == trumps

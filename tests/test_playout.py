@@ -17,7 +17,7 @@ from spades.bots.playout import (
     random_playouts,
     random_playouts_of,
 )
-from spades.engine.cards import cards_mask
+from spades.engine.cards import JOKER_RANKINGS, JokerRanking, cards_mask
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, HandState, Phase, deck_for, legal_play_mask
 
@@ -73,10 +73,11 @@ def _replayed(state: HandState, cards: np.ndarray) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    ("jokers", "lead_free", "no_first"), list(itertools.product([False, True], repeat=3))
+    ("jokers", "lead_free", "no_first"),
+    list(itertools.product([None, *JOKER_RANKINGS], [False, True], [False, True])),
 )
 def test_legal_play_masks_is_the_engine_rule_over_arrays(
-    jokers: bool, lead_free: bool, no_first: bool
+    jokers: JokerRanking | None, lead_free: bool, no_first: bool
 ) -> None:
     rng = np.random.default_rng(7)
     size = 4000
@@ -146,6 +147,25 @@ def test_every_batched_card_is_legal_and_the_tricks_are_the_engines() -> None:
         won = random_playouts_of(states, np.random.default_rng(index), plays=plays)
         for state, cards, tricks in zip(states, plays, won, strict=True):
             assert _replayed(state, cards) == tricks.tolist(), (index, state.rules)
+
+
+@pytest.mark.parametrize("ranking", JOKER_RANKINGS)
+def test_batched_playouts_are_the_engines_tricks_under_each_joker_ranking(
+    ranking: JokerRanking,
+) -> None:
+    rules = Rules(jokers=True, joker_ranking=ranking)
+    rng = random.Random(ranking)
+    for cards_played in (0, 17, 30):
+        states = []
+        for deal in range(4):
+            state = finish_bidding(HandState.deal(rules, dealer=deal, seed=deal), rng)
+            for _ in range(cards_played):
+                state.apply(rng.choice(state.legal_actions()))
+            states.append(state)
+        plays = np.full((len(states) * 3, _cards_left(states[0])), -1, dtype=np.int8)
+        won = random_playouts_of(states * 3, np.random.default_rng(cards_played), plays=plays)
+        for state, cards, tricks in zip(states * 3, plays, won, strict=True):
+            assert _replayed(state, cards) == tricks.tolist()
 
 
 def test_single_positions_anywhere_in_the_hand_play_out_as_the_engine_allows() -> None:

@@ -31,6 +31,7 @@ def test_defaults_are_the_standard_game() -> None:
         "bag_limit": 10,
         "bag_penalty": 100,
         "jokers": False,
+        "joker_ranking": "ace",
         "no_spades_first_trick": False,
         "spades_lead_any_time": False,
     }
@@ -66,6 +67,17 @@ def test_rules_are_frozen_and_keyword_only() -> None:
         ({"mirror": True, "blind_nil": False, "suicide": True}, "mirror"),
         ({"mirror": True, "blind_nil": False, "min_team_bid": 4}, "mirror"),
         ({"mirror": True, "blind_nil": False, "jokers": True}, "mirror"),
+        (
+            {"mirror": True, "blind_nil": False, "jokers": True, "joker_ranking": "deuces"},
+            "mirror",
+        ),
+        ({"joker_ranking": "deuces"}, "joker_ranking"),
+        ({"joker_ranking": "ace_no_2h"}, "joker_ranking"),
+        ({"jokers": True, "joker_ranking": "twos"}, "joker_ranking"),
+        (
+            {"players": 3, "partnerships": False, "jokers": True, "joker_ranking": "deuces"},
+            "jokers",
+        ),
         (
             {
                 "mirror": True,
@@ -104,6 +116,7 @@ def test_contradictory_or_out_of_range_rules_are_refused_naming_the_field(
         ("nil_allowed", 1),
         ("blind_nil", "yes"),
         ("jokers", None),
+        ("joker_ranking", None),
         ("bag_limit", 10.5),
         ("boston_bonus", True),
         ("min_team_bid", "4"),
@@ -197,6 +210,24 @@ def test_the_standard_preset_is_the_default_rules() -> None:
 def test_preset_of_finds_each_preset_from_its_rules(preset: Preset) -> None:
     assert preset_of(preset.rules) is preset
     assert preset_of(Rules.from_dict(preset.rules.to_dict())) is preset
+
+
+def test_a_joker_ranking_needs_the_jokers_and_says_so() -> None:
+    with pytest.raises(RulesError, match=r"^joker_ranking: .*turn jokers on"):
+        Rules(joker_ranking="deuces")
+    assert Rules(jokers=True, joker_ranking="deuces").joker_deck == "deuces"
+    assert Rules(jokers=False).joker_deck is None
+
+
+def test_rules_stored_before_the_joker_ranking_load_with_the_jokers_as_they_were() -> None:
+    stored = Rules(jokers=True).to_dict()
+    del stored["joker_ranking"]
+    assert Rules.from_dict(stored).joker_deck == "ace"
+
+
+def test_each_joker_ranking_has_its_preset() -> None:
+    rankings = {preset.rules.joker_deck for preset in PRESETS}
+    assert rankings >= {"ace", "deuces", "ace_no_2h"}
 
 
 def test_custom_is_not_a_preset_and_other_rule_sets_have_none() -> None:

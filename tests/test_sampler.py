@@ -18,7 +18,7 @@ from spades.engine.state import HandState, Phase, deck_for
 
 
 def _check_deal(obs: Observation, deal: tuple[int, int, int, int]) -> None:
-    deck = deck_for(obs.rules.jokers)
+    deck = deck_for(obs.rules.joker_deck)
     assert deal[obs.seat] == obs.hand_mask
     assert deal[0] | deal[1] | deal[2] | deal[3] | obs.played_mask == FULL_DECK
     assert sum(m.bit_count() for m in deal) + obs.played_mask.bit_count() == 52
@@ -79,7 +79,7 @@ def test_cards_passed_in_the_exchange_stay_with_the_partner() -> None:
 
 def _consistent_deals(obs: Observation) -> list[tuple[int, int, int, int]]:
     """Every deal that agrees with the observation, by brute force."""
-    deck = deck_for(obs.rules.jokers)
+    deck = deck_for(obs.rules.joker_deck)
     others = [s for s in range(4) if s != obs.seat]
     unseen = [c for c in range(52) if obs.unseen_mask >> c & 1]
     voids = obs.known_voids()

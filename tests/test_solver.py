@@ -9,6 +9,7 @@ import pytest
 from engine_helpers import cards, late_position, snapshot
 
 from spades.bots.solver import solve, solve_position
+from spades.engine.cards import JOKER_RANKINGS, JokerRanking
 from spades.engine.rules import Rules
 from spades.engine.state import HandState
 
@@ -109,11 +110,40 @@ def test_the_jokers_rank_above_the_ace_of_spades() -> None:
     king = cards("KS")
 
     def last_trick(south: str) -> tuple[int, int]:
-        hands = [[], cards("LJ", jokers=True), cards(south, jokers=True), cards("AS")]
+        hands = [[], cards("LJ", jokers="ace"), cards(south, jokers="ace"), cards("AS")]
         return solve_position(jokers, hands, seat=1, trick=king, broken=True).tricks
 
     assert last_trick("BJ") == (1, 0)
     assert last_trick("QS") == (0, 1)
+
+
+@pytest.mark.parametrize("ranking", JOKER_RANKINGS)
+def test_endgames_under_each_joker_ranking_are_solved_exactly_checked_against_brute_force(
+    ranking: JokerRanking,
+) -> None:
+    rules = Rules(jokers=True, joker_ranking=ranking)
+    rng = random.Random(ranking)
+    for seed in range(40):
+        state = late_position(seed, 2 + seed % 2, rules)
+        for _ in range(rng.randrange(4)):
+            state.apply(rng.choice(state.legal_actions()))
+        check_against_brute_force(state)
+
+
+def test_the_two_of_diamonds_and_the_two_of_spades_beat_the_ace_under_deuces() -> None:
+    # North led the A♠ to the last trick, South holds the 3♠ and West the K♠: East's last
+    # card takes the trick only if it ranks above the ace.
+    def east_takes(east: str, ranking: JokerRanking) -> bool:
+        rules = Rules(jokers=True, joker_ranking=ranking)
+        hands = [[], cards(east, jokers=ranking), cards("3S"), cards("KS")]
+        solution = solve_position(rules, hands, seat=1, trick=cards("AS"), broken=True)
+        return solution.tricks == (0, 1)
+
+    assert all(east_takes(card, "deuces") for card in ("BJ", "LJ", "2D", "2S"))
+    assert not east_takes("QS", "deuces")
+    assert not east_takes("2S", "ace") and not east_takes("2S", "ace_no_2h")
+    assert not east_takes("2D", "ace_no_2h")
+    assert east_takes("LJ", "ace_no_2h")
 
 
 def test_solving_leaves_the_hand_as_it_was() -> None:

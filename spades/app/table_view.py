@@ -25,6 +25,7 @@ from spades.engine.cards import (
     LOOK,
     Action,
     Card,
+    JokerRanking,
     Seat,
     bid_action,
     bid_label,
@@ -89,7 +90,7 @@ def offered_actions(rules: Rules) -> tuple[Action, ...]:
 
 def trump_taker(trick: Trick, rules: Rules) -> Seat | None:
     """The winner of ``trick`` when it took a trick led in another suit with a trump."""
-    deck = deck_for(rules.jokers, rules.jokers_added)
+    deck = deck_for(rules.joker_deck, rules.jokers_added)
     winning = dict(trick.plays())[trick.winner]
     if deck.is_trump(winning) and not deck.is_trump(trick.cards[0]):
         return trick.winner
@@ -207,9 +208,10 @@ class TableView:
         return self.obs.seat
 
     @property
-    def jokers(self) -> bool:
-        """Whether the hand is played with the jokers deck."""
-        return self.obs.rules.jokers
+    def jokers(self) -> JokerRanking | None:
+        """The ranking of the jokers deck the hand is played with (None: no jokers
+        replace any card)."""
+        return self.obs.rules.joker_deck
 
     @property
     def phase(self) -> Phase:

@@ -61,7 +61,7 @@ _ACE_POWER: Final = 12
 
 def rules_deck(rules: Rules) -> Deck:
     """The deck of a table's rules: the jokers deck, the 54-card deck or the standard one."""
-    return deck_for(rules.jokers, rules.jokers_added)
+    return deck_for(rules.joker_deck, rules.jokers_added)
 
 
 def touching(deck: Deck, a: Card, b: Card, others: Mask) -> bool:
@@ -440,7 +440,7 @@ def evaluate_hand(cards: tuple[Card, ...] | list[Card], deck: Deck) -> HandValue
     >>> from spades.engine.cards import parse_card
     >>> from spades.engine.state import deck_for
     >>> ace_king = [parse_card(c) for c in "AS KS 4S AH KH 3H AD 7D 5D AC 9C 6C 2C".split()]
-    >>> value = evaluate_hand(ace_king, deck_for(False))
+    >>> value = evaluate_hand(ace_king, deck_for(None))
     >>> round(value.tricks), [(card_label(c), share) for c, share in value.shares[:3]]
     (6, [('A♠', 1.0), ('K♠', 0.85), ('A♣', 0.95)])
     """
@@ -533,7 +533,7 @@ def unguarded_honours(cards: tuple[Card, ...] | list[Card], deck: Deck) -> tuple
 
     >>> from spades.engine.cards import parse_card
     >>> hand = [parse_card(c) for c in "KH 5H KD 7D 3D 2S".split()]
-    >>> [card_label(c) for c in unguarded_honours(hand, deck_for(False))]
+    >>> [card_label(c) for c in unguarded_honours(hand, deck_for(None))]
     ['K♥']
     """
     found = []

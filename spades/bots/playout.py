@@ -20,7 +20,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from spades.engine.cards import FULL_DECK
+from spades.engine.cards import FULL_DECK, JokerRanking
 from spades.engine.deck import seats_after
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, HandState, Phase, deck_for
@@ -49,8 +49,8 @@ class _Tables:
     spades: int
 
 
-@lru_cache(maxsize=2)
-def _tables(jokers: bool) -> _Tables:
+@lru_cache(maxsize=4)
+def _tables(jokers: JokerRanking | None) -> _Tables:
     deck = deck_for(jokers)
     return _Tables(
         np.array(deck.suit, dtype=np.intp),
@@ -170,7 +170,7 @@ def random_playouts(
     steps = int(left[0]) if count else 0
     if plays is not None and plays.shape != (count, steps):
         raise ValueError(f"plays must have shape {(count, steps)}, not {plays.shape}")
-    tables = _tables(rules.jokers)
+    tables = _tables(rules.joker_deck)
     lead_free, no_first = rules.spades_lead_any_time, rules.no_spades_first_trick
     seats = rules.players
     after = np.array(seats_after(seats), dtype=np.intp)

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from spades.engine.cards import BIG_JOKER, LITTLE_JOKER, Card, Mask, Seat
+from spades.engine.cards import Card, Mask, Seat, parse_card
 from spades.engine.deck import seats_after
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, Deck, deck_for, legal_play_mask, trick_winner
 
-_JOKERS: Final = 1 << BIG_JOKER | 1 << LITTLE_JOKER
+_ACE_OF_SPADES: Final = parse_card("AS")
 
 
 def _lowbit(mask: Mask) -> Card:
@@ -43,7 +43,8 @@ class RolloutTable:
         "power",
         "masks",
         "spades",
-        "jokers",
+        "out_of_order",
+        "tops",
         "lead_free",
         "no_first",
         "nil_live",
@@ -71,12 +72,16 @@ class RolloutTable:
     ) -> None:
         """``bids`` are the roles of the seats (None: not bid yet), and ``seats_in`` the
         seats that play (by default every seat of the table)."""
-        self.deck: Deck = deck_for(rules.jokers, rules.jokers_added)
+        self.deck: Deck = deck_for(rules.joker_deck, rules.jokers_added)
         self.suits = self.deck.suit
         self.power = self.deck.power
         self.masks = self.deck.suit_masks
         self.spades = self.masks[SPADES]
-        self.jokers = rules.jokers
+        # The trumps above the A♠ whose bits are below its own (the jokers that replace
+        # two cards, and under the ranking "deuces" the 2♦ and 2♠), highest first: the
+        # only cards whose bit order is not their order of power.
+        self.tops = [c for c in reversed(self.deck.above_ace) if c < _ACE_OF_SPADES]
+        self.out_of_order = sum(1 << card for card in self.tops)
         self.lead_free = rules.spades_lead_any_time
         self.no_first = rules.no_spades_first_trick
         self.nil_live = [b == 0 for b in bids]
@@ -125,18 +130,19 @@ class RolloutTable:
         else:
             self.settled = any(contract) and all(won[s] >= contract[s] for s in self.seats_in)
 
-    # Card orderings inside one suit; the jokers are the only cards out of bit order.
+    # Card orderings inside one suit; the trumps in :attr:`tops` are the only cards out
+    # of bit order, and they rank above every other card of their suit.
     def low_in(self, mask: Mask) -> Card:
-        if self.jokers and mask & _JOKERS:
-            plain = mask & ~_JOKERS
+        if mask & self.out_of_order:
+            plain = mask & ~self.out_of_order
             if plain:
                 return _lowbit(plain)
-            return LITTLE_JOKER if mask >> LITTLE_JOKER & 1 else BIG_JOKER
+            return next(card for card in reversed(self.tops) if mask >> card & 1)
         return _lowbit(mask)
 
     def high_in(self, mask: Mask) -> Card:
-        if self.jokers and mask & _JOKERS:
-            return BIG_JOKER if mask >> BIG_JOKER & 1 else LITTLE_JOKER
+        if mask & self.out_of_order:
+            return next(card for card in self.tops if mask >> card & 1)
         return mask.bit_length() - 1
 
     def lowest(self, mask: Mask) -> Card:
@@ -166,7 +172,7 @@ class RolloutTable:
 
     def above(self, mask: Mask, card: Card) -> Mask:
         """The cards of ``mask`` (all of ``card``'s suit) that outrank ``card``."""
-        if not self.jokers or not (mask | 1 << card) & _JOKERS:
+        if not self.out_of_order or not (mask | 1 << card) & self.out_of_order:
             return mask & ~((2 << card) - 1)
         power = self.power
         result = 0

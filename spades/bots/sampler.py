@@ -105,7 +105,7 @@ class DealSampler:
         self, observation: Observation, *, bid_weight: bool = False, use_voids: bool = True
     ) -> None:
         self.observation = observation
-        self.deck: Deck = deck_for(observation.rules.jokers, observation.rules.jokers_added)
+        self.deck: Deck = deck_for(observation.rules.joker_deck, observation.rules.jokers_added)
         me = observation.seat
         self.fixed: list[Mask] = [0, 0, 0, 0]
         hidden_seats = [s for s in observation.seats_in if s != me]

@@ -15,7 +15,8 @@ Which cards may be played is the engine's own rule, :func:`spades.engine.state.l
 which card takes a trick is :meth:`spades.engine.state.Deck.beats`, restated for the solver's
 layout (tests check the solver against a brute force that plays through the engine).
 Inside, a hand is a bitmask with 16 bits a suit in order of power (a card's bit is
-``16 * suit + power``), so that the jokers sit above the A♠ like any higher spade and a
+``16 * suit + power``, a suit moved down where its powers need more bits: see
+:func:`_layout`), so that the jokers sit above the A♠ like any higher spade and a
 sequence is a run of bits; the rule's masks are passed in the same layout.
 
 East to lead, two tricks left: cashing the A♥ first is worth a trick; the 2♣ first is not.
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from spades.engine.cards import Card, Mask, Seat, cards_mask
+from spades.engine.cards import Card, JokerRanking, Mask, Seat, cards_mask
 from spades.engine.deck import play_order, seats_after
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, HandState, Phase, deck_for, legal_play_mask, trick_winner
@@ -79,11 +80,20 @@ class Solution:
     nodes: int
 
 
-@lru_cache(maxsize=2)
-def _layout(jokers: bool) -> tuple[tuple[int, ...], dict[int, Card]]:
-    """Each card's bit in the solver's layout, and the card of each such bit."""
+@lru_cache(maxsize=4)
+def _layout(jokers: JokerRanking | None) -> tuple[tuple[int, ...], dict[int, Card]]:
+    """Each card's bit in the solver's layout, and the card of each such bit.
+
+    A suit whose powers run past its 16 bits moves down to fit: the trumps of the joker
+    ranking "deuces" run from the 3♠'s power 1 to the Big Joker's 16 (the 2♠ ranks above
+    the ace and leaves power 0 empty).
+    """
     deck = deck_for(jokers)
-    bits = tuple(1 << (_SUIT_BITS * deck.suit[c] + deck.power[c]) for c in range(52))
+    top = [max(deck.power[c] for c in deck.chunks(mask)) for mask in deck.suit_masks]
+    below = [max(0, power - _SUIT_BITS + 1) for power in top]
+    bits = tuple(
+        1 << (_SUIT_BITS * deck.suit[c] + deck.power[c] - below[deck.suit[c]]) for c in range(52)
+    )
     return bits, {bit: card for card, bit in enumerate(bits)}
 
 
@@ -144,7 +154,7 @@ def solve_position(
     """
     if not rules.partnerships:
         raise ValueError("the solver counts the tricks of two partnerships; cutthroat has none")
-    bits, cards_of = _layout(rules.jokers)
+    bits, cards_of = _layout(rules.joker_deck)
     if len(hands) != rules.players:
         raise ValueError(f"four hands are needed, not {len(hands)}")
     if not 0 <= len(trick) < rules.players:
@@ -172,7 +182,7 @@ def solve_position(
             )
     if not left:
         raise ValueError("there is nothing left to play")
-    deck = deck_for(rules.jokers)
+    deck = deck_for(rules.joker_deck)
     internal = [_to_layout(bits, deck.chunks(mask)) for mask in masks]
     search = _Search(internal, rules.spades_lead_any_time, rules.no_spades_first_trick)
     if trick:
@@ -241,7 +251,7 @@ def _quick_tricks(hands: list[Mask], seat: Seat, spades_open: bool, left: int) -
     Only the leader's own cards count, so the lead never passes to the partner.
 
     >>> from spades.engine.cards import parse_card
-    >>> bits, _ = _layout(False)
+    >>> bits, _ = _layout(None)
     >>> def hand(text: str) -> Mask:
     ...     return _to_layout(bits, [parse_card(code) for code in text.split()])
     >>> hands = [hand("AS KS AH"), hand("QS 2H 3H"), hand("2S 4H 5H"), hand("3S 6H 7H")]

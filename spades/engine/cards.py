@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import IntEnum
-from typing import Final
+from typing import Final, Literal
 
 Card = int
 Action = int
@@ -97,10 +97,19 @@ MAX_BID: Final = 18
 JOKER_PLAY_BASE: Final = HIGH_BID_BASE + MAX_BID - 13
 NUM_ACTIONS: Final = JOKER_PLAY_BASE + 2
 
+#: The rankings of the jokers deck (``Rules.joker_ranking``): "ace", the Big Joker, the
+#: Little Joker, then the A♠, with the 2♣ and 2♦ out; "deuces", the Big Joker, the Little
+#: Joker, the 2♦ (a trump) and the 2♠ above the A♠, with the 2♣ and 2♥ out; "ace_no_2h",
+#: the Big Joker, the Little Joker, then the A♠, with the 2♣ and 2♥ out.
+JokerRanking = Literal["ace", "deuces", "ace_no_2h"]
+JOKER_RANKINGS: Final[tuple[JokerRanking, ...]] = ("ace", "deuces", "ace_no_2h")
+
 # In the jokers deck the Big Joker takes the place of the 2♣ and the Little Joker that
-# of the 2♦; both are spades that rank above the ace.
+# of the card it replaces: the 2♦ in the ranking "ace", the 2♥ in the others. Both are
+# spades that rank above the ace.
 BIG_JOKER: Final = 0
 LITTLE_JOKER: Final = 13
+LITTLE_JOKER_OF_HEARTS: Final = 26
 # In the 54-card deck the jokers are added as cards of their own, again spades above the
 # ace: the Little Joker, then the Big Joker.
 ADDED_LITTLE_JOKER: Final = 52
@@ -118,7 +127,6 @@ CARDS_IN_CHUNK: Final = tuple(
     for s in range(4)
 )
 
-_JOKER_NAMES: Final = {"BJ": BIG_JOKER, "LJ": LITTLE_JOKER}
 _ADDED_JOKER_NAMES: Final = {"BJ": ADDED_BIG_JOKER, "LJ": ADDED_LITTLE_JOKER}
 #: ``_ADDED_JOKERS_IN[mask >> 52]``: the added jokers in a card mask.
 _ADDED_JOKERS_IN: Final = (
@@ -142,22 +150,45 @@ def rank_of(card: Card) -> int:
     return card % 13
 
 
-def parse_card(text: str, *, jokers: bool = False, jokers_added: bool = False) -> Card:
+def little_joker(ranking: JokerRanking) -> Card:
+    """The id of the Little Joker under a joker ranking: that of the card it replaces.
+
+    >>> little_joker("ace"), little_joker("deuces"), little_joker("ace_no_2h")
+    (13, 26, 26)
+    """
+    return LITTLE_JOKER_OF_HEARTS if ranking in ("deuces", "ace_no_2h") else LITTLE_JOKER
+
+
+def _joker_code(card: Card, jokers: JokerRanking | None) -> str | None:
+    """``"BJ"`` or ``"LJ"`` for a card of the jokers deck that is a joker, else None."""
+    if not jokers:
+        return None
+    if card == BIG_JOKER:
+        return "BJ"
+    return "LJ" if card == little_joker(jokers) else None
+
+
+def parse_card(
+    text: str, *, jokers: JokerRanking | None = None, jokers_added: bool = False
+) -> Card:
     """Parse ``"AS"``, ``"10h"``, ``"T♥"`` or ``"A♠"`` into a card id.
 
-    With ``jokers=True``, ``"BJ"`` and ``"LJ"`` name the jokers that replace the 2♣ and
-    2♦, and with ``jokers_added=True`` those added to the 54-card deck.
+    With ``jokers`` (the table's joker ranking), ``"BJ"`` and ``"LJ"`` name the jokers
+    that replace the 2♣ and the 2♦ or 2♥, and with ``jokers_added=True`` those added to
+    the 54-card deck.
 
-    >>> parse_card("qd"), parse_card("BJ", jokers=True), parse_card("BJ", jokers_added=True)
+    >>> parse_card("qd"), parse_card("BJ", jokers="ace"), parse_card("BJ", jokers_added=True)
     (23, 0, 53)
+    >>> parse_card("LJ", jokers="ace"), parse_card("LJ", jokers="deuces")
+    (13, 26)
     >>> parse_card("1S")
     Traceback (most recent call last):
     ...
     ValueError: not a card: '1S' (use a rank 2-10, J, Q, K, A and a suit C, D, H, S)
     """
     cleaned = text.strip().upper()
-    if jokers and cleaned in _JOKER_NAMES:
-        return _JOKER_NAMES[cleaned]
+    if jokers and cleaned in ("BJ", "LJ"):
+        return BIG_JOKER if cleaned == "BJ" else little_joker(jokers)
     if jokers_added and cleaned in _ADDED_JOKER_NAMES:
         return _ADDED_JOKER_NAMES[cleaned]
     if len(cleaned) >= 2:
@@ -169,7 +200,7 @@ def parse_card(text: str, *, jokers: bool = False, jokers_added: bool = False) -
             suit = SUIT_SYMBOLS.find(suit_text)
         if len(rank_text) == 1 and rank_text in RANK_LETTERS and suit >= 0:
             card = 13 * suit + RANK_LETTERS.index(rank_text)
-            if jokers and card in (BIG_JOKER, LITTLE_JOKER):
+            if _joker_code(card, jokers) is not None:
                 # The jokers took these ids; reading "2C" as the Big Joker would be a trap.
                 raise ValueError(f"not a card in the jokers deck: {text!r} (use BJ or LJ)")
             return card
@@ -181,39 +212,41 @@ def _check(card: Card) -> None:
         raise ValueError(f"not a card id: {card!r} (cards are 0..51, and 52..53 the added jokers)")
 
 
-def card_str(card: Card, *, jokers: bool = False) -> str:
+def card_str(card: Card, *, jokers: JokerRanking | None = None) -> str:
     """The two-letter code of a card, such as ``"AS"`` or ``"TD"`` (``"BJ"`` and ``"LJ"``
-    for the jokers; the added jokers need no ``jokers`` flag).
+    for the jokers of the ranking ``jokers``; the added jokers need no ranking).
 
-    >>> card_str(0), card_str(0, jokers=True), card_str(53)
+    >>> card_str(0), card_str(0, jokers="ace"), card_str(53)
     ('2C', 'BJ', 'BJ')
+    >>> card_str(13, jokers="ace"), card_str(13, jokers="deuces"), card_str(26, jokers="deuces")
+    ('LJ', '2D', 'LJ')
     """
     _check(card)
     if card >= NUM_CARDS:
         return _ADDED_CODES[card - NUM_CARDS]
-    if jokers and card in (BIG_JOKER, LITTLE_JOKER):
-        return "BJ" if card == BIG_JOKER else "LJ"
+    code = _joker_code(card, jokers)
+    if code is not None:
+        return code
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
-def card_label(card: Card, *, jokers: bool = False) -> str:
+def card_label(card: Card, *, jokers: JokerRanking | None = None) -> str:
     """A label for people, such as ``"A♠"``, ``"10♥"`` or ``"Little Joker"``."""
     _check(card)
     if card >= NUM_CARDS:
         return _ADDED_LABELS[card - NUM_CARDS]
-    if jokers and card in (BIG_JOKER, LITTLE_JOKER):
-        return "Big Joker" if card == BIG_JOKER else "Little Joker"
+    code = _joker_code(card, jokers)
+    if code is not None:
+        return _ADDED_LABELS[_ADDED_CODES.index(code)]
     rank = RANK_LETTERS[card % 13]
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
 
 
-def card_name(card: Card, *, jokers: bool = False) -> str:
+def card_name(card: Card, *, jokers: JokerRanking | None = None) -> str:
     """A spoken name, such as ``"ace of spades"`` or ``"big joker"``."""
     _check(card)
-    if card >= NUM_CARDS:
-        return _ADDED_LABELS[card - NUM_CARDS].lower()
-    if jokers and card in (BIG_JOKER, LITTLE_JOKER):
-        return "big joker" if card == BIG_JOKER else "little joker"
+    if card >= NUM_CARDS or _joker_code(card, jokers) is not None:
+        return card_label(card, jokers=jokers).lower()
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
 
 
@@ -320,7 +353,7 @@ def bid_label(bid: int | None, blind: bool = False) -> str:
     return str(bid)
 
 
-def action_str(action: Action, *, jokers: bool = False) -> str:
+def action_str(action: Action, *, jokers: JokerRanking | None = None) -> str:
     """Describe an action for people: ``"play A♠"``, ``"bid 4"``, ``"bid nil"``.
 
     >>> action_str(card_action(ADDED_BIG_JOKER)), action_str(bid_action(18))

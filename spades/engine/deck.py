@@ -16,16 +16,16 @@ from spades.engine.cards import (
     ADDED_BIG_JOKER,
     ADDED_JOKERS,
     ADDED_LITTLE_JOKER,
-    BIG_JOKER,
     CARDS_IN_CHUNK,
     FULL_DECK,
-    LITTLE_JOKER,
     NUM_CARDS,
     SUIT_MASKS,
     Card,
+    JokerRanking,
     Mask,
     Seat,
     card_label,
+    parse_card,
 )
 
 SPADES: Final = 3
@@ -80,16 +80,19 @@ class Trick(NamedTuple):
 class Deck:
     """Per-rules card facts: effective suit and trick-taking power of every card.
 
-    ``jokers`` is the deck whose jokers replace the 2♣ and 2♦, ``jokers_added`` the
-    54-card deck of three players, and ``cards`` the mask of every card in the deck.
+    ``jokers`` is the ranking of the deck whose jokers replace two of its cards (None:
+    no jokers there), ``jokers_added`` the 54-card deck of three players, and ``cards``
+    the mask of every card in the deck; ``above_ace`` holds the trumps that rank above
+    the A♠, from the lowest up.
     """
 
-    jokers: bool
+    jokers: JokerRanking | None
     suit: tuple[int, ...]
     power: tuple[int, ...]
     suit_masks: tuple[Mask, Mask, Mask, Mask]
     jokers_added: bool
     cards: Mask
+    above_ace: tuple[Card, ...]
 
     def label(self, card: Card) -> str:
         return card_label(card, jokers=self.jokers)
@@ -98,9 +101,11 @@ class Deck:
         """Whether ``card`` is a trump: a spade, or a joker in the jokers deck.
 
         >>> from spades.engine.cards import BIG_JOKER, parse_card as c
-        >>> deck_for(False).is_trump(c("2S")), deck_for(False).is_trump(c("AH"))
+        >>> deck_for(None).is_trump(c("2S")), deck_for(None).is_trump(c("AH"))
         (True, False)
-        >>> deck_for(False).is_trump(BIG_JOKER), deck_for(True).is_trump(BIG_JOKER)
+        >>> deck_for(None).is_trump(BIG_JOKER), deck_for("ace").is_trump(BIG_JOKER)
+        (False, True)
+        >>> deck_for("ace_no_2h").is_trump(c("2D")), deck_for("deuces").is_trump(c("2D"))
         (False, True)
         """
         return self.suit[card] == SPADES
@@ -111,7 +116,7 @@ class Deck:
         side suit.
 
         >>> from spades.engine.cards import parse_card as c
-        >>> d = deck_for(False)
+        >>> d = deck_for(None)
         >>> d.beats(c("2S"), c("AH")), d.beats(c("KH"), c("AH")), d.beats(c("AD"), c("2H"))
         (True, False, False)
         """
@@ -138,7 +143,7 @@ class _JokersAddedDeck(Deck):
     def chunks(self, mask: Mask) -> list[Card]:
         """The sorted card ids of a mask of this deck's cards.
 
-        >>> deck_for(False, jokers_added=True).chunks(1 << 53 | 1 << 51 | 1)
+        >>> deck_for(None, jokers_added=True).chunks(1 << 53 | 1 << 51 | 1)
         [0, 51, 53]
         """
         cards = Deck.chunks(self, mask)
@@ -158,25 +163,44 @@ def trick_winner(deck: Deck, plays: Sequence[tuple[Seat, Card]]) -> tuple[Seat, 
     return win_seat, win_card
 
 
-@lru_cache(maxsize=3)
-def deck_for(jokers: bool, jokers_added: bool = False) -> Deck:
-    """The card facts for the standard deck, the jokers deck (``jokers``: the jokers
-    replace the 2♣ and 2♦) or the 54-card deck (``jokers_added``): pass the options of
-    the same names of the table's :class:`~spades.engine.rules.Rules`.
+#: The trumps above the A♠ in each joker ranking, from the lowest up.
+_ABOVE_ACE: Final[dict[JokerRanking, tuple[str, ...]]] = {
+    "ace": ("LJ", "BJ"),
+    "deuces": ("2S", "2D", "LJ", "BJ"),
+    "ace_no_2h": ("LJ", "BJ"),
+}
 
-    >>> deck = deck_for(False, jokers_added=True)
+
+@lru_cache(maxsize=5)
+def deck_for(jokers: JokerRanking | None, jokers_added: bool = False) -> Deck:
+    """The card facts for the standard deck, a jokers deck (``jokers``: the ranking of
+    the jokers that replace the 2♣ and the 2♦ or 2♥) or the 54-card deck
+    (``jokers_added``): pass the options of the table's
+    :class:`~spades.engine.rules.Rules` (``Rules.joker_deck`` and ``jokers_added``).
+
+    >>> deck = deck_for(None, jokers_added=True)
     >>> deck.power[53] > deck.power[52] > deck.power[51], deck.is_trump(52), deck.cards >> 53
     (True, True, 1)
+
+    Under the ranking "deuces" the 2♦ is a trump between the Little Joker and the 2♠, and
+    the 2♠ ranks above the A♠:
+
+    >>> from spades.engine.cards import parse_card as c
+    >>> deck = deck_for("deuces")
+    >>> [deck.power[card] for card in (0, 26, c("2D"), c("2S"), c("AS"))]
+    [16, 15, 14, 13, 12]
     """
     suit = [c // 13 for c in range(NUM_CARDS)]
     power = [c % 13 for c in range(NUM_CARDS)]
     masks = list(SUIT_MASKS)
-    jokers_at = ((LITTLE_JOKER, 13), (BIG_JOKER, 14)) if jokers else ()
+    above_ace: tuple[Card, ...] = ()
+    if jokers is not None:
+        above_ace = tuple(parse_card(code, jokers=jokers) for code in _ABOVE_ACE[jokers])
     if jokers_added:
         suit += [SPADES, SPADES]
         power += [0, 0]
-        jokers_at = ((ADDED_LITTLE_JOKER, 13), (ADDED_BIG_JOKER, 14))
-    for card, rank in jokers_at:
+        above_ace = (ADDED_LITTLE_JOKER, ADDED_BIG_JOKER)
+    for rank, card in enumerate(above_ace, start=13):
         masks[suit[card]] &= ~(1 << card)
         masks[SPADES] |= 1 << card
         suit[card] = SPADES
@@ -189,6 +213,7 @@ def deck_for(jokers: bool, jokers_added: bool = False) -> Deck:
         (masks[0], masks[1], masks[2], masks[3]),
         jokers_added,
         FULL_DECK | ADDED_JOKERS if jokers_added else FULL_DECK,
+        above_ace,
     )
 
 

@@ -99,7 +99,7 @@ class Observation:
     def unseen_mask(self) -> Mask:
         """The cards the other seats may hold (and the card set aside unseen, if any, and
         the cards left out with a seat knocked out)."""
-        cards = deck_for(self.rules.jokers, self.rules.jokers_added).cards
+        cards = deck_for(self.rules.joker_deck, self.rules.jokers_added).cards
         return cards & ~self.played_mask & ~self.hand_mask & ~self.set_aside
 
     def known_voids(self) -> tuple[int, ...]:
@@ -111,7 +111,7 @@ class Observation:
         spade to the first trick where that is barred, held nothing but spades.
         """
         rules = self.rules
-        deck = deck_for(rules.jokers, rules.jokers_added)
+        deck = deck_for(rules.joker_deck, rules.jokers_added)
         masks = deck.suit_masks
         voids: list[int] = [0] * len(self.hand_sizes)
         broken = False

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Final, Literal
 
-from spades.engine.cards import Seat, partner, team_of
+from spades.engine.cards import JOKER_RANKINGS, JokerRanking, Seat, partner, team_of
 
 TiePolicy = Literal["play_on", "draw"]
 SetAside = Literal["two_of_clubs", "random"]
@@ -154,7 +154,17 @@ class Rules:
         _DEFAULT_BAG_PENALTY, "Bag penalty", "Points lost each time the bags reach the limit."
     )
     jokers: bool = _option(
-        False, "Jokers", "The Big and Little Joker replace the 2♣ and 2♦ and rank above the A♠."
+        False,
+        "Jokers",
+        "The Big and Little Joker replace two cards and rank above the A♠ "
+        "(which two, and how the trumps rank: the joker ranking).",
+    )
+    joker_ranking: JokerRanking = _option(
+        "ace",
+        "Joker ranking",
+        "With the jokers: Big Joker, Little Joker, A♠ with the 2♣ and 2♦ out; or Big Joker, "
+        "Little Joker, 2♦, 2♠, A♠ with the 2♣ and 2♥ out (the 2♦ is a spade); or Big "
+        "Joker, Little Joker, A♠ with the 2♣ and 2♥ out.",
     )
     no_spades_first_trick: bool = _option(
         False,
@@ -212,6 +222,13 @@ class Rules:
             )
         if self.tie_policy not in ("play_on", "draw"):
             raise RulesError(f"tie_policy: must be 'play_on' or 'draw', not {self.tie_policy!r}")
+        if self.joker_ranking not in JOKER_RANKINGS:
+            choices = ", ".join(repr(ranking) for ranking in JOKER_RANKINGS)
+            raise RulesError(f"joker_ranking: must be {choices}, not {self.joker_ranking!r}")
+        if self.joker_ranking != "ace" and not self.jokers:
+            raise RulesError(
+                "joker_ranking: a ranking of the jokers needs the jokers; turn jokers on"
+            )
         if self.blind_nil and not self.nil_allowed:
             raise RulesError("blind_nil: blind nil needs nil bids; turn nil_allowed on")
         if not 0 <= self.blind_nil_deficit <= MAX_TARGET:
@@ -348,6 +365,16 @@ class Rules:
         return "partnership" if self.partnerships else "cutthroat"
 
     @property
+    def joker_deck(self) -> JokerRanking | None:
+        """The ranking of the jokers that replace two cards of the deck, or None when no
+        joker does (the deck's cards are named and ranked by it).
+
+        >>> Rules().joker_deck, Rules(jokers=True).joker_deck
+        (None, 'ace')
+        """
+        return self.joker_ranking if self.jokers else None
+
+    @property
     def hand_size(self) -> int:
         """Cards dealt to each player, and so the tricks of a hand: 13, or for three
         players 17 (18 with the 54-card deck)."""
@@ -443,6 +470,9 @@ _VALUE_WORDS: Final[dict[Any, str]] = {
     "draw": "share the game",
     "two_of_clubs": "the 2♣",
     "random": "a random card, unseen",
+    "ace": "Big Joker, Little Joker, A♠; jokers for the 2♣ and 2♦",
+    "deuces": "Big Joker, Little Joker, 2♦, 2♠, A♠; jokers for the 2♣ and 2♥",
+    "ace_no_2h": "Big Joker, Little Joker, A♠; jokers for the 2♣ and 2♥",
     None: "off",
 }
 
@@ -524,6 +554,16 @@ PRESETS: Final = (
     ),
     Preset("Jokers", "Two jokers replace the 2♣ and 2♦ and rank above the A♠.", Rules(jokers=True)),
     Preset(
+        "Jokers and deuces",
+        "Two jokers replace the 2♣ and 2♥; trumps rank Big Joker, Little Joker, 2♦, 2♠, A♠.",
+        Rules(jokers=True, joker_ranking="deuces"),
+    ),
+    Preset(
+        "Jokers, no 2♥",
+        "Two jokers replace the 2♣ and 2♥ and rank above the A♠; the 2♦ stays a diamond.",
+        Rules(jokers=True, joker_ranking="ace_no_2h"),
+    ),
+    Preset(
         "Cutthroat (3)",
         "Three players, each for themselves: the 2♣ is set aside, 17 cards each.",
         Rules(players=3, partnerships=False),
@@ -539,8 +579,8 @@ PRESETS: Final = (
 def preset_of(rules: Rules) -> Preset | None:
     """The preset whose rules these are, or None for a set of one's own.
 
-    >>> [preset.name for preset in PRESETS][-3:]
-    ['Jokers', 'Cutthroat (3)', 'Cutthroat (4)']
+    >>> [preset.name for preset in PRESETS][-5:]
+    ['Jokers', 'Jokers and deuces', 'Jokers, no 2♥', 'Cutthroat (3)', 'Cutthroat (4)']
     >>> preset_of(Rules(whiz=True)).name, preset_of(Rules(target_score=300))
     ('Whiz', None)
     """

@@ -382,7 +382,7 @@ class HandState:
         n, size = rules.players, rules.hand_size
         if len(hands) != n:
             raise ValueError(f"{_COUNT_WORDS[n]} hands are needed, not {len(hands)}")
-        deck = deck_for(rules.jokers, rules.jokers_added).cards
+        deck = deck_for(rules.joker_deck, rules.jokers_added).cards
         masks: list[Mask] = []
         for seat, cards in enumerate(hands):
             card_list = list(cards)
@@ -427,7 +427,7 @@ class HandState:
         self.scores = scores
         self.bags = bags
         self.rules = rules
-        self.deck = deck_for(rules.jokers, rules.jokers_added)
+        self.deck = deck_for(rules.joker_deck, rules.jokers_added)
         self.dealer = dealer
         self.initial_hands = tuple(masks)
         self.hands = masks

@@ -424,7 +424,7 @@ def replayed_tricks(match: Match, hand_index: int) -> list[ReplayedTrick]:
 def trick_table(match: Match, hand_index: int) -> pd.DataFrame:
     """Trick by trick for one finished hand (:func:`replayed_tricks`): the card each seat
     played, who led and won, and "claimed" under every seat for the tricks of a claim."""
-    jokers = match.rules.jokers
+    jokers = match.rules.joker_deck
     names = seat_labels(match.rules.players)
     rows = [
         {"trick": trick.number, "leader": trick.leader, "winner": trick.winner}

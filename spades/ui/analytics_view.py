@@ -23,6 +23,7 @@ import streamlit as st
 from spades.app import table_view
 from spades.app.errors import StoreError
 from spades.app.site import KINDS, SEAT_KEYS, VARIANTS, GameFilter, MyGames, Report, Site
+from spades.engine.cards import JokerRanking
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.stats import analytics
@@ -526,7 +527,7 @@ def _trick_replay(match: Match, game_id: str) -> None:
     )
     style.inject()
     with st.container(key="explorer_replay"):
-        st.html(_tricks_html(tricks[:shown], jokers=match.rules.jokers))
+        st.html(_tricks_html(tricks[:shown], jokers=match.rules.joker_deck))
     _csv(
         analytics.trick_table(match, hand_no - 1).head(shown),
         key="explorer_tricks_table",
@@ -534,7 +535,7 @@ def _trick_replay(match: Match, game_id: str) -> None:
     )
 
 
-def _tricks_html(tricks: Sequence[analytics.ReplayedTrick], *, jokers: bool) -> str:
+def _tricks_html(tricks: Sequence[analytics.ReplayedTrick], *, jokers: JokerRanking | None) -> str:
     """The tricks side by side, each its number, who led and won, and its cards in the
     order played under their seats' names (:func:`spades.ui.cards.trick_cards_html`)."""
     blocks = []

@@ -19,15 +19,13 @@ import streamlit as st
 
 from spades.app.themes import CARD_FACE, suit_colours
 from spades.engine.cards import (
-    ADDED_BIG_JOKER,
-    BIG_JOKER,
-    LITTLE_JOKER,
     NUM_CARDS,
     RANK_LETTERS,
     SEAT_LETTERS,
     SUIT_NAMES,
     SUIT_SYMBOLS,
     Card,
+    JokerRanking,
     card_name,
     card_str,
     rank_of,
@@ -41,7 +39,7 @@ DISPLAY_SUIT_ORDER = (3, 2, 0, 1)
 RED_SUITS = frozenset({1, 2})
 
 
-def card_key(card: Card, *, jokers: bool = False) -> str:
+def card_key(card: Card, *, jokers: JokerRanking | None = None) -> str:
     """The widget key of a card's button, per the UI contract: ``card_AS``, ``card_TD``.
 
     >>> card_key(51), card_key(21)
@@ -50,7 +48,7 @@ def card_key(card: Card, *, jokers: bool = False) -> str:
     return "card_" + card_str(card, jokers=jokers)
 
 
-def sort_cards(cards: Iterable[Card], *, jokers: bool = False) -> list[Card]:
+def sort_cards(cards: Iterable[Card], *, jokers: JokerRanking | None = None) -> list[Card]:
     """Cards in hand order: by suit (♠ ♥ ♣ ♦, jokers with the spades), high to low.
 
     >>> from spades.engine.cards import card_label
@@ -64,20 +62,19 @@ def sort_cards(cards: Iterable[Card], *, jokers: bool = False) -> list[Card]:
     return sorted(held, key=lambda c: (order[deck.suit[c]], -deck.power[c]))
 
 
-def _face(card: Card, jokers: bool) -> tuple[str, str, bool]:
+def _face(card: Card, jokers: JokerRanking | None) -> tuple[str, str, bool]:
     """(rank text, suit symbol, red?) of a card as printed on its face."""
-    if jokers and card in (BIG_JOKER, LITTLE_JOKER):
-        return ("BJ" if card == BIG_JOKER else "LJ"), "★", card == BIG_JOKER
-    if card >= NUM_CARDS:
-        return ("BJ" if card == ADDED_BIG_JOKER else "LJ"), "★", card == ADDED_BIG_JOKER
+    code = card_str(card, jokers=jokers)
+    if code in ("BJ", "LJ"):
+        return code, "★", code == "BJ"
     rank = RANK_LETTERS[rank_of(card)]
     return ("10" if rank == "T" else rank), SUIT_SYMBOLS[suit_of(card)], suit_of(card) in RED_SUITS
 
 
-def button_label(card: Card, *, jokers: bool = False) -> str:
+def button_label(card: Card, *, jokers: JokerRanking | None = None) -> str:
     """A card button's label: rank and suit, in red for hearts and diamonds.
 
-    >>> button_label(51), button_label(34), button_label(0, jokers=True)
+    >>> button_label(51), button_label(34), button_label(0, jokers="ace")
     ('A♠', ':red[10♥]', ':red[BJ★]')
     """
     rank, suit, red = _face(card, jokers)
@@ -85,7 +82,7 @@ def button_label(card: Card, *, jokers: bool = False) -> str:
     return f":red[{text}]" if red else text
 
 
-def card_html(card: Card, *, jokers: bool = False, classes: str = "") -> str:
+def card_html(card: Card, *, jokers: JokerRanking | None = None, classes: str = "") -> str:
     """A face-up card as HTML, for the trick and summaries: the card's face (``sp-f-AS``,
     painted by the stylesheet from the chosen deck), named for a screen reader.
 
@@ -133,7 +130,7 @@ def suit_marks(text: str, *, four_colour: bool) -> str:
     return text
 
 
-def card_aria_label(card: Card, why_not: str | None, *, jokers: bool = False) -> str:
+def card_aria_label(card: Card, why_not: str | None, *, jokers: JokerRanking | None = None) -> str:
     """A card button's accessible name: what the card is and whether it can be played.
 
     >>> card_aria_label(51, None), card_aria_label(34, "you must follow ♣")
@@ -150,7 +147,7 @@ def card_button(
     args: Sequence[Any] = (),
     disabled: bool = False,
     why_disabled: str | None = None,
-    jokers: bool = False,
+    jokers: JokerRanking | None = None,
     key: str | None = None,
 ) -> bool:
     """A card as a button; a disabled card says why on hover.
@@ -175,7 +172,7 @@ def hand_row(
     *,
     why_not: Callable[[Card], str | None],
     on_click: Callable[[Card], None] | None = None,
-    jokers: bool = False,
+    jokers: JokerRanking | None = None,
     key: str = "hand",
     key_prefix: str = "card_",
 ) -> dict[str, str]:
@@ -267,7 +264,7 @@ def voids_html(suits: Sequence[int]) -> str:
 
 
 def _placed(
-    card: Card, place: int, kind: str, winner: bool, jokers: bool, classes: str = ""
+    card: Card, place: int, kind: str, winner: bool, jokers: JokerRanking | None, classes: str = ""
 ) -> str:
     """A card on the table. The UI contract: it names itself and its seat's place at the
     table (N, E, S, W; three players sit W, E and S), and a finished trick's winner says
@@ -284,7 +281,7 @@ def trick_html(
     seats: Sequence[SeatView],
     *,
     center: str,
-    jokers: bool = False,
+    jokers: JokerRanking | None = None,
     gather_to: int | None = None,
 ) -> str:
     """The table seen from above as HTML: four seats (N, E, S, W) around the trick.
@@ -350,7 +347,7 @@ def trick_view(
     seats: Sequence[SeatView],
     *,
     center: str,
-    jokers: bool = False,
+    jokers: JokerRanking | None = None,
     gather_to: int | None = None,
 ) -> None:
     """Draw the trick area (key ``trick``): each seat's name, bid, tricks and card, and who
@@ -363,7 +360,9 @@ def trick_view(
         st.html(trick_html(seats, center=center, jokers=jokers, gather_to=gather_to))
 
 
-def trick_cards_html(plays: Iterable[tuple[str, Card]], *, jokers: bool = False) -> str:
+def trick_cards_html(
+    plays: Iterable[tuple[str, Card]], *, jokers: JokerRanking | None = None
+) -> str:
     """A finished trick in a row: each seat's name over its card."""
     parts = [
         f'<span class="sp-play"><small>{html.escape(name)}</small>'

@@ -14,8 +14,8 @@ from typing import Final
 from spades.app.prefs import TablePrefs
 from spades.app.seats import seat_names
 from spades.app.table_view import FinishedHand, TableView, side_names
-from spades.engine.cards import Card, bid_label, card_name
-from spades.engine.deck import play_order
+from spades.engine.cards import Card, bid_label, card_label, card_name
+from spades.engine.deck import deck_for, play_order
 from spades.engine.observation import Phase
 from spades.ui.cards import SeatView
 from spades.ui.points import points
@@ -103,7 +103,13 @@ def announcement(view: TableView) -> str:
 def center_html(view: TableView) -> str:
     """The middle of the table: spades are trump, whether they are broken, the jokers."""
     broken = "Spades broken" if view.obs.spades_broken else "Spades not broken yet"
-    jokers = "<div class='sp-marker'>Jokers rank above the A♠</div>" if view.jokers else ""
+    jokers = ""
+    if view.jokers is not None:
+        # Besides the jokers (the top two), the cards above the A♠: the 2♦ and 2♠ of the
+        # ranking "deuces".
+        names = ["Jokers", *(card_label(c) for c in reversed(deck_for(view.jokers).above_ace[:-2]))]
+        above = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+        jokers = f"<div class='sp-marker'>{above} rank above the A♠</div>"
     return (
         "<div class='sp-trump' title='Spades are always trump'>♠</div>"
         "<div class='sp-marker'>trump</div>"

@@ -18,7 +18,7 @@ from spades.engine.state import HandState, IllegalAction, Phase, deck_for
 RULES: Final = Rules()
 #: The rules of the cutthroat lesson: three players, each for themselves.
 THREE_HANDED: Final = Rules(players=3, partnerships=False)
-DECK: Final = deck_for(RULES.jokers)
+DECK: Final = deck_for(RULES.joker_deck)
 TABLE_BOTS: Final = ("standard", "expert", "basic")
 
 _T = TypeVar("_T")
