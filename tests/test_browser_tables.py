@@ -239,16 +239,17 @@ def _move(page: Page) -> None:
         card = page.locator(".st-key-hand [class*='st-key-card_'] button:enabled:visible").first
         key = card_key(card)
         card.click()
-        expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
+        page.locator(f".st-key-{key}").wait_for(state="detached", timeout=WAIT)
 
 
 def _whose_turn(*pages: Page) -> Page:
     """The page whose status says it is its turn, looking at each in turn (a page learns
     of a move at its next look at the table, so one page's word about another is late)."""
-    for _ in range(WAIT // 1000):
+    look = 150
+    for _ in range(WAIT // look // len(pages)):
         for page in pages:
             try:
-                expect(page.locator(".st-key-status")).to_contain_text("Your turn", timeout=500)
+                expect(page.locator(".st-key-status")).to_contain_text("Your turn", timeout=look)
             except AssertionError:
                 continue
             return page
