@@ -24,26 +24,29 @@ WAIT = 30_000
 
 def your_turn(page: Page) -> Locator:
     """Wait until the status line asks the human to act; returns the status element."""
-    status = page.locator(".st-key-status")
-    expect(status).to_contain_text("Your turn", timeout=WAIT)
-    return status
+    page.wait_for_function(
+        """() => { const status = document.querySelector(".st-key-status");
+          return status !== null && status.textContent.includes("Your turn"); }""",
+        timeout=WAIT,
+    )
+    return page.locator(".st-key-status")
 
 
 def settled(page: Page) -> None:
     """Wait until the app has finished its run: Streamlit's running indicator is gone, no
     element is left stale (drawn dimmed until the run redraws or removes it) and none is
     still fading back in."""
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=WAIT)
     # The running indicator shows only once a run has lasted a moment: the app's own
-    # script state says whether a run is still drawing.
-    expect(page.locator("[data-testid='stApp']")).to_have_attribute(
-        "data-test-script-state", "notRunning", timeout=WAIT
-    )
-    expect(page.locator("[data-stale='true']")).to_have_count(0, timeout=WAIT)
-    # An element no longer stale fades back from dimmed: wait until none is see-through.
+    # script state says whether a run is still drawing. An element no longer stale fades
+    # back from dimmed: none may be see-through. Looked at every frame, in one function,
+    # so the wait ends with the frame that settles the page.
     page.wait_for_function(
-        """() => [...document.querySelectorAll("[data-testid='stElementContainer']")]
-            .every(e => getComputedStyle(e).opacity === "1")""",
+        """() => !document.querySelector("[data-testid='stStatusWidget']")
+          && document.querySelector("[data-testid='stApp']")
+               ?.getAttribute("data-test-script-state") === "notRunning"
+          && !document.querySelector("[data-stale='true']")
+          && [...document.querySelectorAll("[data-testid='stElementContainer']")]
+               .every(e => getComputedStyle(e).opacity === "1")""",
         timeout=WAIT,
     )
 
@@ -105,7 +108,7 @@ def play_a_card(page: Page) -> str:
     expect(card).to_be_visible(timeout=WAIT)
     key = card_key(card)
     card.click()
-    expect(page.locator(f".st-key-{key}")).to_have_count(0, timeout=WAIT)
+    page.locator(f".st-key-{key}").wait_for(state="detached", timeout=WAIT)
     return key
 
 
