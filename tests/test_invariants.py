@@ -167,23 +167,24 @@ def test_random_matches_cover_claims_blind_nils_exchanges_and_endings() -> None:
 
 
 def _any_rules() -> st.SearchStrategy[Rules]:
-    """Every combination of options, valid or not; the invalid ones are filtered out."""
+    """Every combination of options, valid or not; the invalid ones are filtered out. The
+    options that rule others out (no nil, whiz, suicide, Mirror) are drawn less often."""
     return (
         st.builds(
             dict,
             target_score=st.sampled_from([1, 300, 500]),
             mercy_score=st.sampled_from([None, -1, -200]),
             tie_policy=st.sampled_from(["play_on", "draw"]),
-            nil_allowed=st.booleans(),
+            nil_allowed=st.sampled_from([True, True, True, False]),
             blind_nil=st.booleans(),
             blind_nil_deficit=st.sampled_from([0, 100]),
             blind_nil_exchange=st.booleans(),
             nil_pass=st.sampled_from([0, 2, 4]),
             nil_tricks_count_toward_bid=st.booleans(),
-            min_team_bid=st.integers(0, 13),
-            whiz=st.booleans(),
-            suicide=st.booleans(),
-            mirror=st.booleans(),
+            min_team_bid=st.sampled_from([0, 0, 4, 13]),
+            whiz=st.sampled_from([False, False, True]),
+            suicide=st.sampled_from([False, False, True]),
+            mirror=st.sampled_from([False, False, False, True]),
             ten_for_two_hundred=st.booleans(),
             boston_bonus=st.sampled_from([0, 100]),
             bag_limit=st.sampled_from([None, 1, 5, 10]),
@@ -193,12 +194,22 @@ def _any_rules() -> st.SearchStrategy[Rules]:
             no_spades_first_trick=st.booleans(),
             spades_lead_any_time=st.booleans(),
         )
-        # A joker ranking without the jokers is refused; drawn only with them, so that few
-        # draws are filtered out.
-        .map(lambda options: options if options["jokers"] else options | {"joker_ranking": "ace"})
+        # A joker ranking without the jokers is refused, and a bag penalty without a bag
+        # limit: each is drawn only where it applies, so that few draws are filtered out.
+        .map(_applicable)
         .filter(_valid)
         .map(lambda options: Rules(**options))
     )
+
+
+def _applicable(options: dict[str, object]) -> dict[str, object]:
+    """``options`` with the joker ranking and the bag penalty left at their defaults where
+    the jokers or the bag limit are off."""
+    if not options["jokers"]:
+        options = options | {"joker_ranking": "ace"}
+    if options["bag_limit"] is None:
+        options = options | {"bag_penalty": Rules().bag_penalty}
+    return options
 
 
 def _valid(options: dict[str, object]) -> bool:
