@@ -210,6 +210,39 @@ def _labels_of(page: Page, selector: str) -> list[str]:
     return [str(b.get_attribute("aria-label")) for b in page.locator(selector).all()]
 
 
+def _face_of(page: Page, code: str) -> str:
+    """The face the page's stylesheet draws for the card ``code`` (its background image)."""
+    return str(
+        page.evaluate(
+            """code => { const card = document.createElement("span");
+              card.className = "sp-card sp-f-" + code; document.body.append(card);
+              const image = getComputedStyle(card).backgroundImage;
+              card.remove(); return image; }""",
+            code,
+        )
+    )
+
+
+def _four_colour(page: Page, *, on: bool) -> None:
+    """Switch the four-colour deck on or off in the sidebar, and wait until the page's
+    diamonds are drawn from that deck (blue) or the other (red), and the run is over."""
+    switch = page.locator(".st-key-four_colour")
+    switch.get_by_text("Four-colour deck").click()
+    checked = expect(switch.locator("input"))
+    (checked.to_be_checked if on else checked.not_to_be_checked)(timeout=WAIT)
+    page.wait_for_function(
+        """on => { const card = document.createElement("span");
+          card.className = "sp-card sp-f-TD"; document.body.append(card);
+          const image = getComputedStyle(card).backgroundImage; card.remove();
+          return image.includes("/four-colour/TD.svg") === on; }""",
+        arg=on,
+        timeout=WAIT,
+    )
+    assert "/four-colour/" not in _face_of(page, "TS"), "spades keep their black faces"
+    settled(page)
+    page.locator(".st-key-header").hover()
+
+
 def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
     page: Page, app_url: str, tmp_path: Path
 ) -> None:
@@ -254,6 +287,13 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
         picture = screenshot_path(f"theme-{felt}.png", tmp_path)
         page.screenshot(path=str(picture))
         assert picture.stat().st_size > 10_000
+        # The four-colour deck on the same felt: its faces are drawn, and pass the check.
+        _four_colour(page, on=True)
+        assert axe_violations(page) == [], f"{felt}, four colours"
+        picture = screenshot_path(f"theme-{felt}-four-colour.png", tmp_path)
+        page.screenshot(path=str(picture))
+        assert picture.stat().st_size > 10_000
+        _four_colour(page, on=False)
         playable.first.click()
         expect(page.locator(CARDS)).to_have_count(13 - THEMES.index((felt, back)) - 1, timeout=WAIT)
     status = page.locator("[role='status'][aria-live='polite']")
