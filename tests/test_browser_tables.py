@@ -39,6 +39,14 @@ HAND = ".st-key-hand [class*='st-key-card_'], .st-key-hand_waiting [class*='st-k
 SHOWN_WITHIN = 5_000
 
 
+#: What a table's pages do alone (cookies, news, turns, stand-ins) is the same on either
+#: database, and the store's tests run on both: these browser tests run on SQLite. The
+#: whole hand, the closed table and the rematch run on both; two servers sharing one
+#: store is PostgreSQL's deployment.
+SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+POSTGRESQL_ONLY = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+
+
 @pytest.fixture
 def table_app(db_url: str, tmp_path: Path) -> Iterator[str]:
     """An app server of the test's own on a new database: once on SQLite and once on
@@ -140,6 +148,7 @@ def _seat_and_player_kept_from_scripts(page: Page, table_id: str) -> None:
         assert held[name]["value"] not in drawn, "nor is the token drawn in the page"
 
 
+@SQLITE_ONLY
 def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: str) -> None:
     app_url = table_app
     ann, bob, watcher = new_browser(), new_browser(), new_browser()
@@ -170,6 +179,7 @@ def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: s
     expect(watcher.locator("[class*='st-key-join_']")).to_have_count(0)
 
 
+@POSTGRESQL_ONLY
 def test_two_servers_on_one_database_serve_one_table(
     new_browser: NewPage, db_url: str, tmp_path: Path
 ) -> None:
@@ -191,6 +201,7 @@ def test_two_servers_on_one_database_serve_one_table(
         assert _cards_in(bob) == hand, "on the other server Bob is still North with his hand"
 
 
+@SQLITE_ONLY
 def test_a_table_under_a_base_path_keeps_its_seat_and_hears_its_news(
     new_browser: NewPage, db_url: str, tmp_path: Path
 ) -> None:
@@ -360,6 +371,7 @@ def test_two_people_play_a_whole_hand_together(
             assert f"card_{card_str(card)}".encode() not in sent
 
 
+@SQLITE_ONLY
 def test_a_bot_plays_for_an_absent_person_until_they_take_their_seat_back(
     new_browser: NewPage, table_app: str
 ) -> None:
