@@ -38,8 +38,9 @@ def settled(page: Page) -> None:
     still fading back in."""
     # The running indicator shows only once a run has lasted a moment: the app's own
     # script state says whether a run is still drawing. An element no longer stale fades
-    # back from dimmed: none may be see-through. Looked at every frame, in one function,
-    # so the wait ends with the frame that settles the page.
+    # back from dimmed: none may be see-through. Looked at every 50 ms, in one function,
+    # so the wait ends within 50 ms of the page settling (every frame would cost the
+    # browser a style pass a frame over the whole page).
     page.wait_for_function(
         """() => !document.querySelector("[data-testid='stStatusWidget']")
           && document.querySelector("[data-testid='stApp']")
@@ -47,6 +48,7 @@ def settled(page: Page) -> None:
           && !document.querySelector("[data-stale='true']")
           && [...document.querySelectorAll("[data-testid='stElementContainer']")]
                .every(e => getComputedStyle(e).opacity === "1")""",
+        polling=50,
         timeout=WAIT,
     )
 
