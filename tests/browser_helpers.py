@@ -110,8 +110,16 @@ def play_a_card(page: Page) -> str:
     expect(card).to_be_visible(timeout=WAIT)
     key = card_key(card)
     card.click()
-    page.locator(f".st-key-{key}").wait_for(state="detached", timeout=WAIT)
+    gone(page, key)
     return key
+
+
+def gone(page: Page, key: str) -> None:
+    """Wait until no element keyed ``key`` is left in the page (a redraw may hold a stale
+    copy beside the new one for a moment), looked for every frame."""
+    page.wait_for_function(
+        "key => !document.querySelector('.st-key-' + key)", arg=key, timeout=WAIT
+    )
 
 
 def at_rest(page: Page, element: Locator) -> None:

@@ -17,6 +17,7 @@ from browser_helpers import (
     card_key,
     choose,
     cookies_set,
+    gone,
     kept_from_scripts,
     screenshot_path,
     settled,
@@ -250,7 +251,7 @@ def _move(page: Page) -> None:
         card = page.locator(".st-key-hand [class*='st-key-card_'] button:enabled:visible").first
         key = card_key(card)
         card.click()
-        page.locator(f".st-key-{key}").wait_for(state="detached", timeout=WAIT)
+        gone(page, key)
 
 
 def _whose_turn(*pages: Page) -> Page:
