@@ -16,7 +16,7 @@ from spades.app.table_view import finished_hands
 from spades.bots.drive import play_match
 from spades.engine.cards import BID_BASE, LOOK, card_str
 from spades.engine.match import Match
-from spades.engine.rules import PRESETS, Preset, Rules, describe_options
+from spades.engine.rules import NIL_PASSES, PRESETS, Preset, Rules, describe_options
 from spades.engine.state import Phase
 from spades.store import Store
 from spades.ui.identity import STATE_KEY
@@ -219,6 +219,16 @@ def test_each_sidebar_rule_reaches_the_engine(name: str, database: str) -> None:
     assert controller.match.rules == Rules(**change)
     stored = Store(database).load(controller.game_id or "")
     assert stored.match.rules == Rules(**change)
+
+
+def test_the_nil_pass_is_picked_from_its_list_of_sizes() -> None:
+    at = open_play()
+    _pick(at, CUSTOM)
+    size = at.selectbox(key="rule_nil_pass")
+    assert list(size.options) == [str(count) for count in NIL_PASSES]
+    size.set_value(4)
+    at.button(key="new_game").click().run()
+    assert play_controller(at).match.rules.nil_pass == 4
 
 
 def test_the_mercy_score_can_be_turned_off() -> None:

@@ -50,6 +50,8 @@ from spades.engine.cards import JOKER_RANKINGS, JokerRanking, Seat, partner, tea
 
 TiePolicy = Literal["play_on", "draw"]
 SetAside = Literal["two_of_clubs", "random"]
+#: The number of cards each partner may pass after a nil bid (0: no nil pass).
+NIL_PASSES: Final = (0, 2, 4)
 Game = Literal["partnership", "cutthroat"]
 
 #: The bounds of the int options, far beyond any table's, so that what a game stores fits
@@ -238,7 +240,7 @@ class Rules:
             )
         if self.blind_nil_exchange and not self.blind_nil:
             raise RulesError("blind_nil_exchange: the exchange needs blind nil; turn blind_nil on")
-        if self.nil_pass not in (0, 2, 4):
+        if self.nil_pass not in NIL_PASSES:
             raise RulesError(f"nil_pass: the partners swap 0, 2 or 4 cards, not {self.nil_pass}")
         if self.nil_pass and not self.nil_allowed:
             raise RulesError("nil_pass: the nil pass needs nil bids; turn nil_allowed on")

@@ -38,6 +38,7 @@ from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
 from spades.engine.cards import Seat
 from spades.engine.rules import (
+    NIL_PASSES,
     PRESETS,
     Game,
     Preset,
@@ -302,6 +303,10 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any, d
             format_func=value_words,
             help=help_text,
             key=key,
+        )
+    if name == "nil_pass":
+        return st.selectbox(
+            label, NIL_PASSES, index=NIL_PASSES.index(value), help=help_text, key=key
         )
     step = 50 if default is not None and abs(default) >= 100 else 1
     if _optional(hint):
