@@ -68,13 +68,23 @@ _DEFAULT_BAG_PENALTY: Final = 100
 _HELP = "help"
 _LABEL = "label"
 _GAME = "game"
+_CHOICES = "choices"
 _SET_ASIDE_CHOICES: Final = ("two_of_clubs", "random")
 
 
-def _option(default: Any, label: str, help_text: str, game: Game | None = None) -> Any:
+def _option(
+    default: Any,
+    label: str,
+    help_text: str,
+    game: Game | None = None,
+    *,
+    choices: tuple[Any, ...] | None = None,
+) -> Any:
     """A field with its sidebar label and help; ``game`` names the one game it belongs to
-    (None: both)."""
-    return field(default=default, metadata={_LABEL: label, _HELP: help_text, _GAME: game})
+    (None: both), and ``choices`` the only values a number option takes, if it has such
+    a list."""
+    metadata = {_LABEL: label, _HELP: help_text, _GAME: game, _CHOICES: choices}
+    return field(default=default, metadata=metadata)
 
 
 class RulesError(ValueError):
@@ -118,6 +128,7 @@ class Rules:
         "After a nil bid (not blind) the nil bidder and partner swap this many cards: "
         "0 (none), 2 or 4.",
         "partnership",
+        choices=NIL_PASSES,
     )
     nil_tricks_count_toward_bid: bool = _option(
         False,
@@ -505,6 +516,19 @@ def describe_options(game: Game = "partnership") -> list[tuple[str, str, str, An
         for f in dataclasses.fields(Rules)
         if f.metadata[_GAME] in (None, game)
     ]
+
+
+_FIELDS: Final = {f.name: f for f in dataclasses.fields(Rules)}
+
+
+def option_choices(name: str) -> tuple[Any, ...] | None:
+    """The only values option ``name`` takes, where it is a number picked from a list.
+
+    >>> option_choices("nil_pass"), option_choices("target_score")
+    ((0, 2, 4), None)
+    """
+    choices: tuple[Any, ...] | None = _FIELDS[name].metadata[_CHOICES]
+    return choices
 
 
 def _check_type(name: str, value: Any, declared: Any) -> None:

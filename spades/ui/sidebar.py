@@ -38,13 +38,13 @@ from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
 from spades.engine.cards import Seat
 from spades.engine.rules import (
-    NIL_PASSES,
     PRESETS,
     Game,
     Preset,
     Rules,
     RulesError,
     describe_options,
+    option_choices,
     value_words,
 )
 from spades.ui import identity, safe
@@ -304,10 +304,9 @@ def _rule_widget(name: str, label: str, help_text: str, hint: Any, value: Any, d
             help=help_text,
             key=key,
         )
-    if name == "nil_pass":
-        return st.selectbox(
-            label, NIL_PASSES, index=NIL_PASSES.index(value), help=help_text, key=key
-        )
+    choices = option_choices(name)
+    if choices is not None:
+        return st.selectbox(label, choices, index=choices.index(value), help=help_text, key=key)
     step = 50 if default is not None and abs(default) >= 100 else 1
     if _optional(hint):
         on = st.toggle(
