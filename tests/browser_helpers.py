@@ -22,6 +22,18 @@ NewPage = Callable[[], Page]
 WAIT = 30_000
 
 
+#: A script function: the face the page's stylesheet draws for a card's code (the
+#: background image of a card of that code, made for the look and taken away).
+FACE = """code => { const card = document.createElement("span");
+  card.className = "sp-card sp-f-" + code; document.body.append(card);
+  const image = getComputedStyle(card).backgroundImage; card.remove(); return image; }"""
+
+
+def face_of(page: Page, code: str) -> str:
+    """The face the page draws for the card ``code``: its ``url(...)``."""
+    return str(page.evaluate(FACE, code))
+
+
 def your_turn(page: Page) -> Locator:
     """Wait until the status line asks the human to act; returns the status element."""
     page.wait_for_function(

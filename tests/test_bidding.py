@@ -8,7 +8,15 @@ import random
 import pytest
 from engine_helpers import cards, snapshot
 
-from spades.engine.cards import BLIND_NIL, EXCHANGE_BASE, LOOK, NIL, NUM_ACTIONS, bid_action
+from spades.engine.cards import (
+    BLIND_NIL,
+    EXCHANGE_BASE,
+    LOOK,
+    NIL,
+    NUM_ACTIONS,
+    Seat,
+    bid_action,
+)
 from spades.engine.rules import Rules
 from spades.engine.state import HandState, IllegalAction, Phase
 
@@ -316,32 +324,32 @@ def test_nil_pass_swaps_cards_between_the_nil_bidder_and_partner(size: int) -> N
     assert state.observation(0).received == state.observation(0).passed == ()
 
 
+def _exchange_order(state: HandState) -> list[Seat]:
+    """Pass the first legal card until the exchange is over; the seats that passed, in
+    order."""
+    order = []
+    while state.phase is Phase.EXCHANGE:
+        seat = state.current_player
+        assert seat is not None
+        order.append(seat)
+        state.apply(state.legal_actions()[0])
+    return order
+
+
 def test_nil_pass_once_a_team_and_not_after_a_blind_nil() -> None:
     rules = Rules(nil_pass=4, blind_nil_deficit=0)
     state = HandState.deal(rules, dealer=3, seed=7, scores=(0, 0))
     _bid_all(state, BLIND_NIL, LOOK, NIL, LOOK, bid_action(4), LOOK, NIL)
     # North's blind nil has no exchange; East and West both bid nil: East passes first.
     assert state.phase is Phase.EXCHANGE
-    order = []
-    while state.phase is Phase.EXCHANGE:
-        seat = state.current_player
-        assert seat is not None
-        order.append(seat)
-        state.apply(state.legal_actions()[0])
-    assert order == [1] * 4 + [3] * 4
+    assert _exchange_order(state) == [1] * 4 + [3] * 4
 
 
 def test_nil_pass_follows_the_blind_nil_exchange_for_the_other_team() -> None:
     rules = Rules(nil_pass=2, blind_nil_exchange=True, blind_nil_deficit=0)
     state = HandState.deal(rules, dealer=3, seed=7)
     _bid_all(state, LOOK, bid_action(3), LOOK, NIL, BLIND_NIL, LOOK, bid_action(4))
-    order = []
-    while state.phase is Phase.EXCHANGE:
-        seat = state.current_player
-        assert seat is not None
-        order.append(seat)
-        state.apply(state.legal_actions()[0])
-    assert order == [2, 2, 0, 0, 1, 1, 3, 3]
+    assert _exchange_order(state) == [2, 2, 0, 0, 1, 1, 3, 3]
 
 
 def test_bid_actions_only_during_the_bidding() -> None:

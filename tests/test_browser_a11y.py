@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from browser_helpers import (
     CARDS,
+    FACE,
     WAIT,
     axe_violations,
     choose,
+    face_of,
     look_then_ready_to_bid,
     offered_blind_nil,
     ready_to_bid,
@@ -210,19 +212,6 @@ def _labels_of(page: Page, selector: str) -> list[str]:
     return [str(b.get_attribute("aria-label")) for b in page.locator(selector).all()]
 
 
-def _face_of(page: Page, code: str) -> str:
-    """The face the page's stylesheet draws for the card ``code`` (its background image)."""
-    return str(
-        page.evaluate(
-            """code => { const card = document.createElement("span");
-              card.className = "sp-card sp-f-" + code; document.body.append(card);
-              const image = getComputedStyle(card).backgroundImage;
-              card.remove(); return image; }""",
-            code,
-        )
-    )
-
-
 def _four_colour(page: Page, *, on: bool) -> None:
     """Switch the four-colour deck on or off in the sidebar, and wait until the page's
     diamonds are drawn from that deck (blue) or the other (red), and the run is over."""
@@ -231,14 +220,9 @@ def _four_colour(page: Page, *, on: bool) -> None:
     checked = expect(switch.locator("input"))
     (checked.to_be_checked if on else checked.not_to_be_checked)(timeout=WAIT)
     page.wait_for_function(
-        """on => { const card = document.createElement("span");
-          card.className = "sp-card sp-f-TD"; document.body.append(card);
-          const image = getComputedStyle(card).backgroundImage; card.remove();
-          return image.includes("/four-colour/TD.svg") === on; }""",
-        arg=on,
-        timeout=WAIT,
+        f"on => ({FACE})('TD').includes('/four-colour/TD.svg') === on", arg=on, timeout=WAIT
     )
-    assert "/four-colour/" not in _face_of(page, "TS"), "spades keep their black faces"
+    assert "/four-colour/" not in face_of(page, "TS"), "spades keep their black faces"
     settled(page)
     page.locator(".st-key-header").hover()
 

@@ -17,6 +17,7 @@ from browser_helpers import (
     card_key,
     choose,
     cookies_set,
+    face_of,
     gone,
     kept_from_scripts,
     screenshot_path,
@@ -226,11 +227,7 @@ def test_a_table_under_a_base_path_keeps_its_seat_and_hears_its_news(
 def _card_faces_served(page: Page, url: str) -> None:
     """The page's stylesheet names each card's face at the server's route (under the base
     path), which serves it."""
-    face = page.evaluate(
-        """() => { const card = document.createElement("span");
-          card.className = "sp-card sp-f-QH"; document.body.append(card);
-          const image = getComputedStyle(card).backgroundImage; card.remove(); return image; }"""
-    )
+    face = face_of(page, "QH")
     found = re.fullmatch(r'url\("([^"]+)"\)', face)
     assert found and found.group(1).startswith(f"{url}/_spades/cards/"), face
     reply = page.request.get(found.group(1))
