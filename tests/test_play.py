@@ -10,7 +10,15 @@ from engine_helpers import cards, deal_by_suits, random_rules, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.engine.cards import BIG_JOKER, CLAIM, LITTLE_JOKER, JokerRanking, bid_action, parse_card
+from spades.engine.cards import (
+    BIG_JOKER,
+    CLAIM,
+    JOKER_RANKINGS,
+    LITTLE_JOKER,
+    JokerRanking,
+    bid_action,
+    parse_card,
+)
 from spades.engine.rules import Rules
 from spades.engine.state import HandState, IllegalAction, Phase, deck_for, trick_winner
 
@@ -189,6 +197,20 @@ def test_jokers_deck_jokers_are_spades_above_the_ace() -> None:
     assert state.legal_actions() == sorted(cards("BJ KS", jokers="ace"))
     _play(state, "BJ", jokers="ace")
     assert state.tricks[-1].winner == 0
+
+
+@pytest.mark.parametrize(
+    ("jokers", "added"), [(None, False), (None, True), *((r, False) for r in JOKER_RANKINGS)]
+)
+def test_a_card_takes_the_trick_from_exactly_the_cards_it_beats_in_every_deck(
+    jokers: JokerRanking | None, added: bool
+) -> None:
+    # The engine plays a card by the deck's table of the cards that beat each card.
+    deck = deck_for(jokers, jokers_added=added)
+    in_deck = [c for c in range(54) if deck.cards >> c & 1]
+    for other in in_deck:
+        for card in in_deck:
+            assert bool(deck.beaten_by[other] >> card & 1) == deck.beats(card, other)
 
 
 def test_jokers_deck_has_no_two_of_clubs_or_diamonds() -> None:

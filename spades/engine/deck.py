@@ -8,7 +8,7 @@ The lowest layer of the rules after :mod:`spades.engine.cards`: :mod:`spades.eng
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -83,7 +83,8 @@ class Deck:
     ``jokers`` is the ranking of the deck whose jokers replace two of its cards (None:
     no jokers there), ``jokers_added`` the 54-card deck of three players, and ``cards``
     the mask of every card in the deck; ``above_ace`` holds the trumps that rank above
-    the A♠, from the lowest up.
+    the A♠, from the lowest up. ``beaten_by[card]`` is the mask of the cards that take a
+    trick from ``card`` (by :meth:`beats`, tabled once for the engine's play of a card).
     """
 
     jokers: JokerRanking | None
@@ -93,6 +94,7 @@ class Deck:
     jokers_added: bool
     cards: Mask
     above_ace: tuple[Card, ...]
+    beaten_by: tuple[Mask, ...] = ()
 
     def label(self, card: Card) -> str:
         return card_label(card, jokers=self.jokers)
@@ -206,7 +208,7 @@ def deck_for(jokers: JokerRanking | None, jokers_added: bool = False) -> Deck:
         suit[card] = SPADES
         power[card] = rank
     kind = _JokersAddedDeck if jokers_added else Deck
-    return kind(
+    deck = kind(
         jokers,
         tuple(suit),
         tuple(power),
@@ -215,6 +217,9 @@ def deck_for(jokers: JokerRanking | None, jokers_added: bool = False) -> Deck:
         FULL_DECK | ADDED_JOKERS if jokers_added else FULL_DECK,
         above_ace,
     )
+    cards = range(len(suit))
+    beaten_by = tuple(sum(1 << c for c in cards if deck.beats(c, other)) for other in cards)
+    return replace(deck, beaten_by=beaten_by)
 
 
 def legal_play_mask(

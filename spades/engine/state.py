@@ -902,10 +902,10 @@ class HandState:
         self.played |= bit
         trick = self.trick
         deck = self.deck
-        if not trick or deck.beats(card, self.win_card):
+        if not trick or deck.beaten_by[self.win_card] & bit:
             self.win_seat = seat
             self.win_card = card
-        if deck.is_trump(card):
+        if deck.suit_masks[SPADES] & bit:  # a trump
             self.broken = True
         trick.append(card)
         self.history.append(action)
