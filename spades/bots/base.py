@@ -23,10 +23,11 @@ BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 #: The bots that search, whose factories take a wall-clock cap (``max_seconds``).
 _SEARCHING: set[str] = set()
-#: The longest a person waits for a bot's decision, in seconds: at the cap a searching bot
-#: answers with its best choice so far. Its work a decision is fixed, so the cap cuts a
-#: search short only on a server many times busier than a quiet one.
-LIVE_SECONDS: Final = 1.0
+#: The seconds after which the search of a bot a person waits on stops and answers with its
+#: best choice so far: with the deal in hand when it stops, a decision is in within a
+#: second. Its work a decision is fixed, so the cap cuts a search short only on a server
+#: many times busier than a quiet one.
+LIVE_SECONDS: Final = 0.9
 
 
 def register(name: str, *, searches: bool = False) -> Callable[[BotFactory], BotFactory]:
@@ -58,7 +59,7 @@ def make_bot(name: str, *, seed: int | None = None, **options: Any) -> Bot:
 
 
 def live_bot(name: str, *, seed: int | None = None) -> Bot:
-    """A bot a person waits on (at the table, for a hint, in a lesson): as
+    """A bot a person waits on (at the table, for a hint, in the practice hand): as
     :func:`make_bot`, with a searching bot's decisions capped at :data:`LIVE_SECONDS`.
     Measurements make their bots with :func:`make_bot`, uncapped, so that a decision
     depends on the seed alone and never on the machine's load."""
