@@ -14,6 +14,8 @@ from spades.app.moves import hand_card_action
 from spades.app.play import PACES, READ_ONLY, TRICK_HOLD, GameController
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import TableView, finished_hands, table_view, trump_taker
+from spades.bots import LIVE_SECONDS
+from spades.bots.expert import ExpertBot
 from spades.engine.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
 from spades.engine.deck import Trick
 from spades.engine.match import Match
@@ -80,6 +82,18 @@ def _paced_beat(controller: GameController) -> bool:
     """What the page does on each beat: draw the table as it stands, then tick."""
     controller.drawn()
     return controller.tick()
+
+
+def test_an_expert_at_the_table_answers_within_the_live_cap() -> None:
+    controller = GameController.new(
+        Rules(),
+        seed=5,
+        player_name="Ada",
+        bot_levels={1: "expert", 3: "standard"},
+        undo_allowed=False,
+    )
+    expert = controller.bots[1]
+    assert isinstance(expert, ExpertBot) and expert.max_seconds == LIVE_SECONDS
 
 
 def test_bots_act_one_at_a_time_at_the_chosen_pace() -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from engine_helpers import deal_by_suits, fill_hands, random_rules
 
-from spades.bots import make_bot
+from spades.bots import LIVE_SECONDS, live_bot, make_bot
 from spades.bots.expert import ExpertBot
 from spades.bots.rollout import RolloutTable, heuristic_rollout
 from spades.bots.sampler import Deal, DealSampler
@@ -248,15 +248,22 @@ def test_a_tiny_time_cap_still_gives_a_legal_choice_from_fewer_deals(
         assert bot.act(obs) in obs.legal_actions
         return draws
 
-    # A numeric bidder: a live nil on the team is played by rule, without a search.
-    positions = [_nil_on_the_last_seat(north_bid=2)]
-    if rollout == "random":
-        # Only the random mode's bids heed the cap.
-        state = HandState.deal(Rules(), dealer=2, seed=8)
-        assert state.current_player is not None
-        positions.append(state.observation(state.current_player))
+    # A card for a numeric bidder (a live nil on the team is played by rule, without a
+    # search), and a bid.
+    bidding = HandState.deal(Rules(), dealer=2, seed=8)
+    assert bidding.current_player is not None
+    positions = [_nil_on_the_last_seat(north_bid=2), bidding.observation(bidding.current_player)]
     for obs in positions:
         assert 1 <= draws_for(obs, 1e-9) < draws_for(obs, None)
+
+
+def test_a_bot_a_person_waits_on_stops_its_search_at_the_live_cap() -> None:
+    live = live_bot("expert", seed=3)
+    assert isinstance(live, ExpertBot) and live.max_seconds == LIVE_SECONDS < 1.0
+    measured = make_bot("expert", seed=3)
+    assert isinstance(measured, ExpertBot) and measured.max_seconds is None
+    # A bot that does not search is made as ever.
+    assert live_bot("standard", seed=3).name == "standard"
 
 
 def test_covers_a_partners_nil_by_overtaking_their_card() -> None:

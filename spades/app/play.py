@@ -18,7 +18,7 @@ from typing import Final, Literal
 
 from spades.app.moves import seat_why_not
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
-from spades.bots import Bot, bot_names, bot_seed, make_bot
+from spades.bots import Bot, bot_names, bot_seed, live_bot
 from spades.bots.drive import next_bot_action
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import (
@@ -206,7 +206,7 @@ class GameController:
 
     def _make_bots(self) -> dict[Seat, Bot]:
         return {
-            seat: make_bot(level, seed=bot_seed(self.match.seed, seat))
+            seat: live_bot(level, seed=bot_seed(self.match.seed, seat))
             for seat, level in self.bot_levels.items()
         }
 

@@ -49,7 +49,7 @@ from spades.app.moves import seat_why_not
 from spades.app.play import PACES
 from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
-from spades.bots import bot_names, bot_seed, make_bot
+from spades.bots import bot_names, bot_seed, live_bot
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import CLAIM, LOOK, SEAT_NAMES, Action, Card, Seat
 from spades.engine.deck import Trick
@@ -449,7 +449,7 @@ class TableService:
             return True
         if waited < info.pace:
             return False
-        bot = make_bot(holder.level, seed=bot_seed(len(match.history), seat))
+        bot = live_bot(holder.level, seed=bot_seed(len(match.history), seat))
         action = bot.act(match.hand.observation(seat))
         try:
             self.tables.act(table_id, seat, action, after=match.history, person=False)

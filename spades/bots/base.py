@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from spades.engine.cards import Action, Seat
 from spades.engine.observation import Observation
@@ -21,13 +21,23 @@ class Bot(Protocol):
 
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {}
+#: The bots that search, whose factories take a wall-clock cap (``max_seconds``).
+_SEARCHING: set[str] = set()
+#: The seconds after which the search of a bot a person waits on stops and answers with its
+#: best choice so far: with the deal in hand when it stops, a decision is in within a
+#: second. Its work a decision is fixed, so the cap cuts a search short only on a server
+#: many times busier than a quiet one.
+LIVE_SECONDS: Final = 0.9
 
 
-def register(name: str) -> Callable[[BotFactory], BotFactory]:
-    """Class decorator: make the bot available to :func:`make_bot` under ``name``."""
+def register(name: str, *, searches: bool = False) -> Callable[[BotFactory], BotFactory]:
+    """Class decorator: make the bot available to :func:`make_bot` under ``name``;
+    ``searches`` says that its factory takes ``max_seconds``, a wall-clock cap."""
 
     def wrap(factory: BotFactory) -> BotFactory:
         _REGISTRY[name] = factory
+        if searches:
+            _SEARCHING.add(name)
         return factory
 
     return wrap
@@ -46,6 +56,16 @@ def make_bot(name: str, *, seed: int | None = None, **options: Any) -> Bot:
         known = ", ".join(sorted(_REGISTRY))
         raise ValueError(f"no bot named {name!r} (known: {known})") from None
     return factory(seed=seed, **options)
+
+
+def live_bot(name: str, *, seed: int | None = None) -> Bot:
+    """A bot a person waits on (at the table, for a hint, in the practice hand): as
+    :func:`make_bot`, with a searching bot's decisions capped at :data:`LIVE_SECONDS`.
+    Measurements make their bots with :func:`make_bot`, uncapped, so that a decision
+    depends on the seed alone and never on the machine's load."""
+    if name in _SEARCHING:
+        return make_bot(name, seed=seed, max_seconds=LIVE_SECONDS)
+    return make_bot(name, seed=seed)
 
 
 def bot_seed(seed: int, seat: Seat) -> int:

@@ -31,7 +31,9 @@ the point it scores. The random rollouts play the partnership game only.
 The work per decision is a fixed number of simulated card plays (and sampled deals), so
 the same seed and the same observation always give the same choice. ``time_budget``
 converts seconds into that number with rates measured on the reference machine;
-``max_seconds`` is an optional wall-clock cap (which gives up determinism when it fires).
+``max_seconds`` is an optional wall-clock cap (which gives up determinism when it fires):
+the bots a person waits on have it (:func:`~spades.bots.base.live_bot`), the measured ones
+do not.
 """
 
 from __future__ import annotations
@@ -171,7 +173,7 @@ def _own_bid_worth(
     return values
 
 
-@register("expert")
+@register("expert", searches=True)
 class ExpertBot:
     """Determinized (PIMC) search with heuristic rollouts, for bids and for play (the
     play of a live nil on its team by rule).
@@ -441,6 +443,7 @@ class ExpertBot:
         ]
         outcomes: list[list[tuple[int, int]]] = [[] for _ in roles]
         weights: list[float] = []
+        deadline = self._deadline()
         readings: list[float] = []
         for _ in range(self.bid_samples):
             deal, weight = sampler.sample(rng)
@@ -464,6 +467,8 @@ class ExpertBot:
                     random.Random(seed).random,
                 )
                 out.append((won[me], 0 if mate is None else won[mate]))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
         return BidRollouts(weights, outcomes, readings if mate is not None else None)
 
     @staticmethod

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.bots.base import Bot, bot_names, make_bot, require_turn
+from spades.bots.base import Bot, bot_names, live_bot, require_turn
 from spades.bots.expert import ExpertBot
 from spades.bots.knowledge import Knowledge, closest_bid, passes_for_nil, unguarded_honours
 from spades.bots.standard import BID_BIAS, choose_play, read_hand, wanted_tricks
@@ -64,7 +64,7 @@ def hint_bot_name() -> str:
 def hint(observation: Observation) -> Hint:
     """The suggested action for the observing seat, which must be the one to act."""
     require_turn(observation)
-    bot = make_bot(hint_bot_name(), seed=0)
+    bot = live_bot(hint_bot_name(), seed=0)
     return advise(observation, bot.act(observation), bot)
 
 

@@ -47,7 +47,7 @@ class PracticeHand:
     """
 
     def __init__(self, seed: int, *, table_bot: str | None = None) -> None:
-        from spades.bots import bot_seed, make_bot
+        from spades.bots import bot_seed, live_bot
 
         rng = seeded_rng("practice", seed)
         self.seed = seed
@@ -55,7 +55,7 @@ class PracticeHand:
             RULES, dealer=rng.randrange(RULES.players), seed=rng.getrandbits(32)
         )
         level = table_bot or table_bot_name()
-        self.bots = {seat: make_bot(level, seed=bot_seed(seed, seat)) for seat in bot_seats(RULES)}
+        self.bots = {seat: live_bot(level, seed=bot_seed(seed, seat)) for seat in bot_seats(RULES)}
         self.turns: list[Turn] = []
         self.note = ""
         #: The last finished trick is shown below the table (the learner may hide it).
