@@ -23,6 +23,7 @@ from spades.store.schema import (
     KINDS,
     NAME_MAX,
     NO_SEAT,
+    SEAT_KEYS,
 )
 
 # A token is URL-safe base64 (``secrets.token_urlsafe(32)`` gives 43 characters); anything
@@ -63,7 +64,9 @@ def check_levels(bot_levels: Mapping[int, str], seats: int = 4) -> tuple[str, st
             raise StoreError(f"bot_levels: {seat!r} is not a seat 0..{seats - 1}")
         if not isinstance(level, str) or not level or level == HUMAN or len(level) > 40:
             raise StoreError(f"bot_levels: {level!r} is not a bot level")
-    levels = [bot_levels.get(seat, HUMAN) if seat < seats else NO_SEAT for seat in range(4)]
+    levels = [
+        bot_levels.get(seat, HUMAN) if seat < seats else NO_SEAT for seat in range(len(SEAT_KEYS))
+    ]
     return (levels[0], levels[1], levels[2], levels[3])
 
 

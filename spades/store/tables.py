@@ -242,7 +242,7 @@ class Tables:
             ).inserted_primary_key
             assert inserted is not None
             num = inserted[0]
-            for seat in range(4):
+            for seat in range(rules.players):
                 mine = seat == CREATOR_SEAT
                 conn.execute(
                     seats.insert().values(
