@@ -205,12 +205,14 @@ def test_jokers_deck_jokers_are_spades_above_the_ace() -> None:
 def test_a_card_takes_the_trick_from_exactly_the_cards_it_beats_in_every_deck(
     jokers: JokerRanking | None, added: bool
 ) -> None:
-    # The engine plays a card by the deck's table of the cards that beat each card.
+    # The engine plays a card by the deck's tables of trumps and of the cards that beat
+    # each card.
     deck = deck_for(jokers, jokers_added=added)
     in_deck = [c for c in range(54) if deck.cards >> c & 1]
     for other in in_deck:
+        assert deck.trump[other] == deck.is_trump(other)
         for card in in_deck:
-            assert bool(deck.beaten_by[other] >> card & 1) == deck.beats(card, other)
+            assert deck.takes[other][card] == deck.beats(card, other)
 
 
 def test_jokers_deck_has_no_two_of_clubs_or_diamonds() -> None:

@@ -8,7 +8,7 @@ The lowest layer of the rules after :mod:`spades.engine.cards`: :mod:`spades.eng
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -83,8 +83,12 @@ class Deck:
     ``jokers`` is the ranking of the deck whose jokers replace two of its cards (None:
     no jokers there), ``jokers_added`` the 54-card deck of three players, and ``cards``
     the mask of every card in the deck; ``above_ace`` holds the trumps that rank above
-    the A♠, from the lowest up. ``beaten_by[card]`` is the mask of the cards that take a
-    trick from ``card`` (by :meth:`beats`, tabled once for the engine's play of a card).
+    the A♠, from the lowest up.
+
+    Two tables, derived once from :meth:`is_trump` and :meth:`beats`, serve the engine's
+    play of a card: ``trump[card]``, and ``takes[other][card]``, whether ``card`` takes a
+    trick from ``other``. Indexing them costs less than the calls, or than masks of 52
+    bits, which Python builds anew for every operation.
     """
 
     jokers: JokerRanking | None
@@ -94,7 +98,14 @@ class Deck:
     jokers_added: bool
     cards: Mask
     above_ace: tuple[Card, ...]
-    beaten_by: tuple[Mask, ...] = ()
+    trump: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    takes: tuple[tuple[bool, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cards = range(len(self.suit))
+        object.__setattr__(self, "trump", tuple(self.is_trump(card) for card in cards))
+        takes = tuple(tuple(self.beats(card, other) for card in cards) for other in cards)
+        object.__setattr__(self, "takes", takes)
 
     def label(self, card: Card) -> str:
         return card_label(card, jokers=self.jokers)
@@ -208,7 +219,7 @@ def deck_for(jokers: JokerRanking | None, jokers_added: bool = False) -> Deck:
         suit[card] = SPADES
         power[card] = rank
     kind = _JokersAddedDeck if jokers_added else Deck
-    deck = kind(
+    return kind(
         jokers,
         tuple(suit),
         tuple(power),
@@ -217,9 +228,6 @@ def deck_for(jokers: JokerRanking | None, jokers_added: bool = False) -> Deck:
         FULL_DECK | ADDED_JOKERS if jokers_added else FULL_DECK,
         above_ace,
     )
-    cards = range(len(suit))
-    beaten_by = tuple(sum(1 << c for c in cards if deck.beats(c, other)) for other in cards)
-    return replace(deck, beaten_by=beaten_by)
 
 
 def legal_play_mask(

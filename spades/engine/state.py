@@ -902,10 +902,10 @@ class HandState:
         self.played |= bit
         trick = self.trick
         deck = self.deck
-        if not trick or deck.beaten_by[self.win_card] & bit:
+        if not trick or deck.takes[self.win_card][card]:
             self.win_seat = seat
             self.win_card = card
-        if deck.suit_masks[SPADES] & bit:  # a trump
+        if deck.trump[card]:
             self.broken = True
         trick.append(card)
         self.history.append(action)
