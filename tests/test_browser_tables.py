@@ -341,7 +341,7 @@ def test_two_people_play_a_whole_hand_together(
     for page in (ann, bob):
         summary = page.get_by_role("dialog")
         expect(summary).to_contain_text("Hand 1", timeout=WAIT)
-        expect(summary.locator(".st-key-summary_us")).to_be_visible()
+        expect(summary.locator(".st-key-summary_us")).to_be_visible(timeout=WAIT)
         page.locator(".st-key-next_hand button").click()
         expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
         expect(page.locator(".st-key-scoresheet")).to_be_visible()
