@@ -56,6 +56,30 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SESSION_HOME] = (patch, home)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser test files spread over the first half of the run.
+
+    They take the longest (up to a minute or two a test). The test processes take tests
+    in runs of consecutive ones, a quarter of a process's share at first, so a block of
+    them goes to one process: spread out, they fall to all three, and the many short tests
+    fill the gaps at the end instead of one process finishing long tests alone. Each
+    file's tests stay together, for its module fixtures.
+    """
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        if item.get_closest_marker("browser"):
+            files.setdefault(str(item.path), []).append(item)
+    if not files:
+        return
+    browser = {id(item) for tests in files.values() for item in tests}
+    others = [item for item in items if id(item) not in browser]
+    gap = len(items) // 2 // len(files)
+    ordered: list[pytest.Item] = []
+    for index, tests in enumerate(files.values()):
+        ordered += tests + others[index * gap : (index + 1) * gap]
+    items[:] = ordered + others[len(files) * gap :]
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Give back the environment and remove the session's home folder."""
     patch, home = config.stash[_SESSION_HOME]
