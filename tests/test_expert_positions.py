@@ -1,6 +1,8 @@
 """Scripted positions for the expert's partnership skills: covering a partner's nil,
-leaving a partner's sure winner alone, ducking once the contract is made, and bidding
-nil (or not) with the textbook hands; each asserts the expert's choice at a small budget."""
+leaving a partner's sure winner alone, ducking once the contract is made, playing the
+score (taking a bag to set a leader near the target, loading bags onto opponents near the
+bag limit), and bidding nil (or not) with the textbook hands; each asserts the expert's
+choice at a small budget."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import pytest
 from engine_helpers import fill_hands
 
 from spades.bots.expert import ExpertBot, _partner_bids
-from spades.engine.cards import BID_BASE, NIL, parse_card
+from spades.engine.cards import BID_BASE, LOOK, NIL, parse_card
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
 from spades.engine.state import SPADES, HandState
@@ -72,6 +74,20 @@ def test_covers_a_partners_nil_by_overtaking_their_high_card() -> None:
     )
     assert state.current_player == SOUTH
     assert _choice(state) == parse_card("AD")
+
+
+def test_covers_a_partners_nil_with_a_small_spade() -> None:
+    # East leads the 5♥; North (nil) holds the K♥ and Q♥ and plays last, under the A♥ if
+    # West has it to play. South, void in hearts, trumps with its smallest spade: North
+    # then sheds a heart under it, and the A♠ and K♠ are kept.
+    state = _position(
+        ["KH QH", "5H", "2S 3S KS AS 2C 3C 4C 5C 2D 3D 4D 5D 6D", "AH"],
+        dealer=NORTH,
+        bids=[3, 4, 3, 0],
+        plays="5H",
+    )
+    assert state.current_player == SOUTH
+    assert _choice(state) == parse_card("2S")
 
 
 def test_a_nil_bidder_under_a_king_sheds_its_highest_card_that_still_loses() -> None:
@@ -169,6 +185,68 @@ def test_busts_an_opponents_nil_by_playing_under_it(east_bid: int, plays: list[s
     state = _position(_BUST_ROWS, dealer=WEST, bids=[3, east_bid, 3, 4], plays="2C 9C")
     assert state.current_player == SOUTH
     assert _choice(state) in [parse_card(code) for code in plays]
+
+
+# ------------------------------------------------------------- the score
+# West dealt. Eleven tricks are over (North/South took 9, East/West 2), and West leads the
+# K♥ to the twelfth: North follows with the 3♥, East with the Q♥, and South holds the A♥
+# and the 2♥. Nobody else holds a spade or a heart above North's 4♥. South's A♥ takes this
+# trick and the last one too (South leads the 2♥ to North's 4♥); the 2♥ leaves both to
+# East/West (West then leads a club).
+_LATE_ROWS = [
+    "6D 8D JD KD AD 3H 4H TH 4S 6S 9S JS AS",
+    "3C 4C 6C 7C 8C TC JC 4D 5D 9D 8H QH 8S",
+    "2C AC 3D 2H 7H 9H JH AH 2S 7S TS QS KS",
+    "5C 9C QC KC 2D 7D TD QD 5H 6H KH 3S 5S",
+]
+_LATE_PLAYS = (
+    "KD 5D 3D 7D TH 8H 7H 5H JD 9D QS TD TS 3S 4S 8S 2C KC 6D 4C 2D AD 4D 9H 6S 3C 2S 5S"
+    " JS JC KS 9C 7S QC AS 7C 9S TC JH 6H 8D 8C AC QD KH 3H QH"
+)
+
+
+def _late(
+    bids: list[int], *, scores: tuple[int, int], bags: tuple[int, int], rules: Rules
+) -> HandState:
+    """The twelfth trick above, after ``bids`` (North first), from ``scores`` and
+    ``bags`` (North/South, East/West)."""
+    state = HandState.from_hands(
+        rules, fill_hands(_LATE_ROWS), dealer=WEST, scores=scores, bags=bags
+    )
+    for bid in bids:
+        if LOOK in state.legal_actions():  # a team far behind may bid blind nil
+            state.apply(LOOK)
+        state.apply(BID_BASE + bid)
+    for code in _LATE_PLAYS.split():
+        state.apply(parse_card(code))
+    assert state.current_player == SOUTH
+    assert state.tricks_won == [6, 0, 3, 2]
+    return state
+
+
+def test_takes_a_bag_to_set_a_leader_near_the_target() -> None:
+    # East/West bid 3, have 2, and stand at 470: making the bid wins them the match. The
+    # A♥ sets them, though North/South have bid 8, taken 9, and carry 8 bags from before,
+    # so that the two tricks it takes bring their tenth bag and its 100 points.
+    state = _late([5, 1, 3, 2], scores=(300, 470), bags=(8, 0), rules=Rules())
+    assert _choice(state) == parse_card("AH")
+
+
+@pytest.mark.parametrize(
+    ("rules", "bags", "play"),
+    [
+        # East/West carry 8 bags: the two tricks the 2♥ leaves them bring their tenth.
+        (Rules(), (0, 8), "2H"),
+        # Without a bag penalty an overtrick is a point: South takes both.
+        (Rules(bag_limit=None), (0, 0), "AH"),
+    ],
+)
+def test_loads_bags_onto_opponents_near_the_bag_limit(
+    rules: Rules, bags: tuple[int, int], play: str
+) -> None:
+    # Both teams have made their bids: North/South 8 (9 taken), East/West 2 (2 taken).
+    state = _late([5, 1, 3, 1], scores=(200, 200), bags=bags, rules=rules)
+    assert _choice(state) == parse_card(play)
 
 
 # ------------------------------------------------------------------- bidding
