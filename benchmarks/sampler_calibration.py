@@ -27,16 +27,16 @@ from spades.bots import bot_seed, make_bot
 from spades.bots.base import Bot
 from spades.bots.drive import drive
 from spades.bots.sampler import Deal, DealSampler
-from spades.engine.cards import Mask, Seat, bid_action, parse_card
+from spades.engine.cards import Mask, Seat, bid_action, hand_cards, parse_card
 from spades.engine.rules import Rules
-from spades.engine.state import HandState, Phase, deck_for
+from spades.engine.state import SPADES, HandState, Phase, deck_for
 from spades.sim.progress import Progress
 
 RULES = Rules()
 OBSERVER: Seat = 2
 HONOURS: Mask = sum(1 << parse_card(rank + suit) for rank in "AK" for suit in "CDHS")
 ACE_OF_SPADES: Mask = 1 << parse_card("AS")
-SPADE_MASK: Mask = deck_for(None).suit_masks[3]
+SPADE_MASK: Mask = deck_for(None).suit_masks[SPADES]
 #: Bids of this many tricks or more are counted together.
 TOP_BID = 6
 FIGURES = ("honours", "A♠ held", "spades", "tricks")
@@ -72,14 +72,12 @@ def _bid_key(bid: int) -> int:
 
 
 def _bots(kind: str, deal_seed: int) -> dict[Seat, Bot]:
-    return {seat: make_bot(kind, seed=bot_seed(deal_seed, seat)) for seat in range(4)}
+    return {seat: make_bot(kind, seed=bot_seed(deal_seed, seat)) for seat in range(RULES.players)}
 
 
 def _played(hands: Deal, dealer: Seat, bids: Sequence[int], bots: dict[Seat, Bot]) -> HandState:
     """The deal of ``hands`` bid as ``bids`` (in seat order) and played out by ``bots``."""
-    state = HandState.from_hands(
-        RULES, [[c for c in range(52) if hand >> c & 1] for hand in hands], dealer=dealer
-    )
+    state = HandState.from_hands(RULES, [hand_cards(hand) for hand in hands], dealer=dealer)
     while state.phase is Phase.BIDDING:
         seat = state.current_player
         assert seat is not None
@@ -91,25 +89,18 @@ def _played(hands: Deal, dealer: Seat, bids: Sequence[int], bots: dict[Seat, Bot
 Tallies = dict[bool, dict[str, dict[int, Tally]]]
 
 
-def _bidding_done(state: HandState, bots: dict[Seat, Bot]) -> None:
-    while state.phase is Phase.BIDDING:
-        seat = state.current_player
-        assert seat is not None
-        state.apply(bots[seat].act(state.observation(seat)))
-
-
 def _tally_deal(tallies: Tallies, index: int, seed: int, samples: int, bidders: str) -> None:
     """Bid and play deal ``seed + index``, and sample it from South's seat after the bids."""
     deal_seed = seed + index
     bots = _bots(bidders, deal_seed)
-    state = HandState.deal(RULES, dealer=index % 4, seed=deal_seed)
-    _bidding_done(state, bots)
+    state = HandState.deal(RULES, dealer=index % RULES.players, seed=deal_seed)
+    drive(state, bots, until=lambda: state.phase is not Phase.BIDDING)
     if state.phase is not Phase.PLAYING or any(state.blind):
         return  # an exchange or a blind nil: the bids are not read then
     observation = state.observation(OBSERVER)
     bids = [bid or 0 for bid in state.bids]
     drive(state, bots)
-    others = [seat for seat in range(4) if seat != OBSERVER]
+    others = [seat for seat in range(RULES.players) if seat != OBSERVER]
     for read in (True, False):
         for seat in others:
             real = _figures(state.initial_hands[seat], state.tricks_won[seat])

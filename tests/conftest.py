@@ -71,8 +71,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             files.setdefault(str(item.path), []).append(item)
     if not files:
         return
-    browser = {id(item) for tests in files.values() for item in tests}
-    others = [item for item in items if id(item) not in browser]
+    others = [item for item in items if not item.get_closest_marker("browser")]
     gap = len(items) // 2 // len(files)
     ordered: list[pytest.Item] = []
     for index, tests in enumerate(files.values()):
