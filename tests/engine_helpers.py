@@ -36,13 +36,24 @@ def deal_by_suits(*hands: str, jokers: JokerRanking | None = None) -> list[list[
 
 
 def snapshot(state: HandState) -> dict[str, Any]:
-    """A deep copy of every slot of a hand, except the memo of the legal plays (a cache
-    that a question such as ``verify`` may fill without changing the hand)."""
-    return {
-        name: copy.deepcopy(getattr(state, name))
-        for name in HandState.__slots__
-        if name != "_legal"
-    }
+    """A copy of every slot of a hand, except the memo of the legal plays (a cache that a
+    question such as ``verify`` may fill without changing the hand)."""
+    return {name: _copied(getattr(state, name)) for name in HandState.__slots__ if name != "_legal"}
+
+
+def _copied(value: Any) -> Any:
+    """``value`` as it is now. Lists and dicts are copied item by item; a hashable value
+    (the deck, a frozen event, a tuple of numbers) cannot change, so it is kept, not copied:
+    a hand's log and deck are most of its size."""
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    try:
+        hash(value)
+    except TypeError:
+        return copy.deepcopy(value)
+    return value
 
 
 def finish_bidding_randomly(state: HandState, rng: random.Random) -> None:

@@ -41,10 +41,10 @@ HAND = ".st-key-hand [class*='st-key-card_'], .st-key-hand_waiting [class*='st-k
 SHOWN_WITHIN = 5_000
 
 
-#: What a table's pages do alone (cookies, news, turns, stand-ins) is the same on either
-#: database, and the store's tests run on both: these browser tests run on SQLite. The
-#: whole hand, the closed table and the rematch run on both; two servers sharing one
-#: store is PostgreSQL's deployment.
+#: What a table's pages do alone (cookies, news, turns, stand-ins, a whole hand) is the
+#: same on either database, and the store's tests run on both: these browser tests run on
+#: SQLite. The closed table and the rematch run on both; two servers sharing one store is
+#: PostgreSQL's deployment.
 SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 POSTGRESQL_ONLY = pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 
@@ -296,6 +296,7 @@ def _styled_like_play(page: Page) -> None:
     assert face.evaluate("e => getComputedStyle(e).borderRadius") != "0px", "a card face"
 
 
+@SQLITE_ONLY
 def test_two_people_play_a_whole_hand_together(
     new_browser: NewPage, table_app: str, db_url: str, tmp_path: Path
 ) -> None:
