@@ -28,7 +28,7 @@ from spades.engine.cards import (
 from spades.store import Store
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "play.py")
-CLICKS = 600
+CLICKS = 400
 SEED = 20261130
 
 pytestmark = pytest.mark.apptest
