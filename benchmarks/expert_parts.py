@@ -73,16 +73,28 @@ def _row(deal: DealResult) -> dict[str, Any]:
     return row
 
 
+def _charged(row: dict[str, Any], per_bag: float) -> float:
+    """A kept deal's margin with every bag charged ``per_bag`` points (each deal is
+    played twice, so each side's bags count half)."""
+    return float(row["margin"]) - per_bag * (row["a"]["bags"] - row["b"]["bags"]) / 2
+
+
 def _paired(rows: list[dict[str, Any]], base: str) -> str:
-    """The mean difference, deal by deal, between ``rows`` and the run kept in ``base``."""
+    """The mean difference, deal by deal, between ``rows`` and the run kept in ``base``,
+    at face value and with every bag charged 10 points."""
     with open(base, encoding="utf-8") as file:
-        before = {row["seed"]: row["margin"] for row in json.load(file)}
-    paired = [row["margin"] - before[row["seed"]] for row in rows if row["seed"] in before]
+        before = {row["seed"]: row for row in json.load(file)}
+    pairs = [(row, before[row["seed"]]) for row in rows if row["seed"] in before]
+    paired = [row["margin"] - old["margin"] for row, old in pairs]
     mean, low, high = mean_interval(paired)
+    charged, charged_low, charged_high = mean_interval(
+        [_charged(row, 10.0) - _charged(old, 10.0) for row, old in pairs]
+    )
     changed = sum(1 for value in paired if value)
     return (
         f"paired with {base} ({changed} of {len(paired)} deals changed): "
-        f"{mean:+.1f} points a hand (95% CI {low:+.1f} to {high:+.1f})"
+        f"{mean:+.1f} points a hand (95% CI {low:+.1f} to {high:+.1f}); with every bag "
+        f"charged 10 points {charged:+.1f} (95% CI {charged_low:+.1f} to {charged_high:+.1f})"
     )
 
 
