@@ -44,7 +44,8 @@ def snapshot(state: HandState) -> dict[str, Any]:
 def _copied(value: Any) -> Any:
     """``value`` as it is now. Lists and dicts are copied item by item; a hashable value
     (the deck, a frozen event, a tuple of numbers) cannot change, so it is kept, not copied:
-    a hand's log and deck are most of its size."""
+    a hand's log and deck are most of its size. (A hand holds nothing hashed by identity,
+    which could change and still hash.)"""
     if isinstance(value, list):
         return [_copied(item) for item in value]
     if isinstance(value, dict):
