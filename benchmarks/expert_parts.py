@@ -60,8 +60,16 @@ def _expert_plays(*, seed: int | None = None, **options: Any) -> _Halves:
     return _Halves("standard", "expert", seed, options)
 
 
+#: The points each bag is charged in the margin that counts bags (issue 27's measure).
+BAG_CHARGE = 10.0
+
+
 def _row(deal: DealResult) -> dict[str, Any]:
-    row: dict[str, Any] = {"seed": deal.seed, "margin": deal.margin()}
+    row: dict[str, Any] = {
+        "seed": deal.seed,
+        "margin": deal.margin(),
+        "charged": deal.margin(per_bag=BAG_CHARGE),
+    }
     for name, side in zip("ab", deal.sides, strict=True):
         row[name] = {
             "bags": side.bags,
@@ -73,12 +81,6 @@ def _row(deal: DealResult) -> dict[str, Any]:
     return row
 
 
-def _charged(row: dict[str, Any], per_bag: float) -> float:
-    """A kept deal's margin with every bag charged ``per_bag`` points (each deal is
-    played twice, so each side's bags count half)."""
-    return float(row["margin"]) - per_bag * (row["a"]["bags"] - row["b"]["bags"]) / 2
-
-
 def _paired(rows: list[dict[str, Any]], base: str) -> str:
     """The mean difference, deal by deal, between ``rows`` and the run kept in ``base``,
     at face value and with every bag charged 10 points."""
@@ -88,7 +90,7 @@ def _paired(rows: list[dict[str, Any]], base: str) -> str:
     paired = [row["margin"] - old["margin"] for row, old in pairs]
     mean, low, high = mean_interval(paired)
     charged, charged_low, charged_high = mean_interval(
-        [_charged(row, 10.0) - _charged(old, 10.0) for row, old in pairs]
+        [row["charged"] - old["charged"] for row, old in pairs]
     )
     changed = sum(1 for value in paired if value)
     return (
