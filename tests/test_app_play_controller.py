@@ -292,8 +292,41 @@ def test_a_game_moved_on_in_another_window_is_not_forked(store: Store) -> None:
     assert not controller.in_step_with_store()
     # The stale copy refuses to add to the stored game rather than fork it.
     assert not controller.act(controller.match.hand.legal_actions()[-1], controller.ply)
-    assert controller.elsewhere and not controller.bots_to_act
+    assert controller.elsewhere and controller.told_elsewhere and not controller.bots_to_act
     assert store.load(controller.game_id or "").match.history == other.match.history
+
+
+def test_two_windows_whose_bots_race_reopen_without_a_word(store: Store) -> None:
+    controller, _ = _game(store)
+    _to_first_play(controller)
+    game_id = controller.game_id or ""
+    controller.set_pace("normal")
+    while not controller.bots_to_act:
+        assert controller.act(controller.match.hand.legal_actions()[0], controller.ply)
+        controller.hold = False
+    # Two windows reopen the game while the bots are to act, one step each.
+    first = GameController.resume(store, game_id, viewer=controller.owner)
+    second = GameController.resume(store, game_id, viewer=controller.owner)
+    first.set_pace("normal")
+    second.set_pace("normal")
+    assert first.step()
+    # The second window's bot move is stale: it reopens the game and tells nothing.
+    assert not second.step()
+    assert second.elsewhere and second.notice is None and not second.told_elsewhere
+    again = GameController.resume(store, game_id, viewer=controller.owner)
+    assert not again.moved_by_hand(second.match.history), "only a bot moved elsewhere"
+
+
+def test_a_move_of_the_players_made_elsewhere_is_news_to_the_other_window(
+    store: Store,
+) -> None:
+    controller, _ = _game(store)
+    _to_first_play(controller)
+    earlier = list(controller.match.history)
+    controller.act(controller.match.hand.legal_actions()[0], controller.ply)
+    again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
+    assert again.moved_by_hand(earlier)
+    assert not again.moved_by_hand(controller.match.history)
 
 
 def test_the_summary_holds_the_bots_until_the_next_hand(store: Store) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -388,20 +388,22 @@ class GameController:
             return False
         self.notice = None
         self.flash = None
-        if not self._apply(action):
+        if not self._apply(action, clicked=True):
             return False
         if self.pace == "instant":
             self.run_bots()
         return True
 
-    def _apply(self, action: Action) -> bool:
+    def _apply(self, action: Action, *, clicked: bool = False) -> bool:
         """Store ``action`` and then make it; whether it was made (a move the store refused
-        is not made, so this copy never runs ahead of the stored game)."""
+        is not made, so this copy never runs ahead of the stored game). Only a ``clicked``
+        move that the store found stale tells the player so: a bot's or a forced card's
+        was made in the other window as well."""
         match = self.match
         seat = match.current_player
         assert seat is not None
         match.hand.verify(action)
-        if not self._save(action, seat):
+        if not self._save(action, seat, told=clicked):
             return False
         event = match.apply(action)
         self.hint = None
@@ -417,8 +419,9 @@ class GameController:
             self._save_finish()
         return True
 
-    def _save(self, action: Action, seat: Seat) -> bool:
-        """Write ``action`` after this copy's history; whether the store took it."""
+    def _save(self, action: Action, seat: Seat, *, told: bool) -> bool:
+        """Write ``action`` after this copy's history; whether the store took it (a stale
+        write is ``told`` to the player or not, see :meth:`_stored`)."""
         if self.store is None or (self.game_id is None and seat != HUMAN_SEAT):
             return True
         store = self.store
@@ -430,15 +433,16 @@ class GameController:
                 self.game_id, action, after=self.match.history, undo_used=self.undo_used
             )
 
-        return self._stored(write, "This move")
+        return self._stored(write, "This move", told=told)
 
-    def _stored(self, write: Callable[[], None], what: str) -> bool:
+    def _stored(self, write: Callable[[], None], what: str, *, told: bool = True) -> bool:
         """Run a write to the store; whether it was made. A stale write means the game has
-        moved on elsewhere; any other refusal is told, and the move is not made."""
+        moved on elsewhere (the player is told so when ``told``); any other refusal is
+        told, and the move is not made."""
         try:
             write()
         except StaleWrite:
-            self._moved_on()
+            self._moved_on(told=told)
             return False
         except StoreError as err:
             self.notice = Notice("error", f"{what} could not be saved, so it was not made: {err}")
@@ -489,26 +493,46 @@ class GameController:
             return True
         forced = self.forced_card
         if forced is not None:
-            return self._still_current() and self._apply(forced)
+            return self._still_current(told=False) and self._apply(forced)
         if not self.bots_to_act:
             return False
-        if not self._still_current():
+        if not self._still_current(told=False):
             return False
         action = next_bot_action(self.match, self.bots)
         assert action is not None, "a bot is to act"
         return self._apply(action)
 
-    def _still_current(self) -> bool:
-        """Whether this session may add to the stored game (no other window moved it on)."""
+    def _still_current(self, *, told: bool = True) -> bool:
+        """Whether this session may add to the stored game (no other window moved it on;
+        when one did, the player is told so if ``told``)."""
         if self.in_step_with_store():
             return True
-        self._moved_on()
+        self._moved_on(told=told)
         return False
 
-    def _moved_on(self) -> None:
-        """The stored game is ahead of this copy: stop here, so the page reopens it."""
+    def _moved_on(self, *, told: bool) -> None:
+        """The stored game is ahead of this copy: stop here, so the page reopens it. The
+        player is ``told`` when a move of theirs was refused for it; the bots of two
+        windows of one game racing to make the same move is no news to them."""
         self.elsewhere = True
-        self.notice = Notice("warning", MOVED_ON)
+        if told:
+            self.notice = Notice("warning", MOVED_ON)
+
+    @property
+    def told_elsewhere(self) -> bool:
+        """Whether the player was told that the game went on in another window."""
+        return self.notice is not None and self.notice.text == MOVED_ON
+
+    def moved_by_hand(self, earlier: Sequence[Action]) -> bool:
+        """Whether this match has a move of the player's that the copy of it with the
+        actions ``earlier`` lacks (a move made in another window)."""
+        history = self.match.history
+        common = 0
+        for ours, theirs in zip(history, earlier, strict=False):
+            if ours != theirs:
+                break
+            common += 1
+        return any(event.seat == HUMAN_SEAT for event in self.match.events[common:])
 
     def tick(self) -> bool:
         """One beat of the animation when its time has come; returns whether it moved."""

@@ -98,10 +98,12 @@ def current() -> GameController:
     elif controller.game_id is not None and (
         controller.elsewhere or not controller.in_step_with_store()
     ):
-        pace, watching = controller.pace, controller.read_only
+        earlier = controller
         controller = open_game(controller.game_id)
-        controller.set_pace(pace)
-        if not watching:
+        controller.set_pace(earlier.pace)
+        # The player hears of it when a move of theirs was refused or made elsewhere.
+        told = earlier.told_elsewhere or controller.moved_by_hand(earlier.match.history)
+        if controller.game_id == earlier.game_id and not earlier.read_only and told:
             controller.notice = Notice("info", MOVED_ON)
     st.session_state[CONTROLLER_KEY] = controller
     link(controller)
