@@ -81,7 +81,10 @@ CLOSING_KEY: Final = "table_closing"
 #: The tables whose last trick this page shows, and the hands whose summary it has shown.
 LAST_TRICK_KEY: Final = "table_last_trick"
 SEEN_KEY: Final = "table_hands_seen"
-ASKED_KEY: Final = "table_summary_asked"
+#: The last hand (table, game, count) whose summary a whole run of the page drew.
+SHOWN_KEY: Final = "table_summary_shown"
+#: Set while a whole run of the page draws the table's fragment (not the fragment alone).
+WHOLE_RUN_KEY: Final = "table_whole_run"
 HAND_OVER_KEY: Final = "table_hand_over"
 #: The times for a move a table's creator picks from, in seconds.
 LIMITS: Final = (15, 30, 60, 120)
@@ -372,7 +375,11 @@ def _table_page(table_id: str) -> None:
     style.inject(look.felt, look.back, beat, four_colour=look.four_colour)
     st.header("A shared table")
     fragment = st.fragment(run_every=POLL_SECONDS)(_table_body)
-    fragment(table_id)
+    st.session_state[WHOLE_RUN_KEY] = True
+    try:
+        fragment(table_id)
+    finally:
+        st.session_state[WHOLE_RUN_KEY] = False
     _summary(table_id)
     # Last on the page: the scripts' empty elements add no gap above the table.
     keyboard.install()
@@ -559,7 +566,7 @@ def _playing(view: SharedView) -> None:
         if _hands_seen(table_id, view) < len(view.finished):
             # The last hand is told on the match's page: a summary still open goes.
             _on_next_hand(table_id, view.table.game_id, len(view.finished))
-            if st.session_state.get(ASKED_KEY, ("",))[0] == table_id:
+            if st.session_state.get(SHOWN_KEY, ("",))[0] == table_id:
                 st.rerun(scope="app")
         return
     shown = replace(
@@ -595,9 +602,13 @@ def _playing(view: SharedView) -> None:
         _seat_buttons(view.table, seated=False)
     finished.scoresheet(view.finished, drawn.players, drawn.seat)
     ended = (table_id, view.table.game_id, len(view.finished))
-    if ended[2] > _hands_seen(table_id, view) and st.session_state.get(ASKED_KEY) != ended:
-        # The hand's summary opens outside this fragment, over the whole page, once.
-        st.session_state[ASKED_KEY] = ended
+    if (
+        ended[2] > _hands_seen(table_id, view)
+        and st.session_state.get(SHOWN_KEY) != ended
+        and not st.session_state.get(WHOLE_RUN_KEY)
+    ):
+        # The hand's summary opens outside this fragment, over the whole page: asked for
+        # until a whole run has drawn it (the table's news may cut a run short).
         st.rerun(scope="app")
 
 
@@ -655,6 +666,7 @@ def _summary(table_id: str) -> None:
             args=(table_id, view.table.game_id, len(view.finished)),
         )
 
+    st.session_state[SHOWN_KEY] = (table_id, view.table.game_id, len(view.finished))
     dialog = st.dialog(
         f"Hand {hand.number}",
         width="large",
