@@ -20,6 +20,9 @@ CARDS = "[class*='st-key-card_'] button:visible"
 #: Opens a page in a browser of its own (the ``new_browser`` fixture of tests/conftest.py).
 NewPage = Callable[[], Page]
 WAIT = 30_000
+# Every check on a page waits for its condition as long as the named waits do: a busy
+# machine may take more than Playwright's default 5 s to draw a run.
+expect.set_options(timeout=WAIT)
 
 
 #: A script function: the face the page's stylesheet draws for a card's code (the

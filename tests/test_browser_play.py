@@ -10,6 +10,7 @@ from browser_helpers import (
     CARDS,
     WAIT,
     card_key,
+    cookies_set,
     fold,
     game_id,
     look_then_ready_to_bid,
@@ -131,6 +132,8 @@ def test_two_browser_contexts_play_two_separate_games(browser: Browser, app_url:
         _bid_or_look(one)
         _bid_or_look(two)
         assert game_id(one) != game_id(two)
+        # The page reloaded must come back as the game's owner: its cookie is set first.
+        cookies_set(two, 1)
         held = _whole_hand(two, 13)
         your_turn(one)
         play_a_card(one)
