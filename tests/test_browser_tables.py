@@ -346,9 +346,7 @@ def test_two_people_play_a_whole_hand_together(
         page.locator(".st-key-next_hand button").click()
         expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
         expect(page.locator(".st-key-scoresheet")).to_be_visible(timeout=WAIT)
-        expect(page.locator(".st-key-scoresheet")).not_to_contain_text(
-            "appear here", timeout=WAIT
-        )
+        expect(page.locator(".st-key-scoresheet")).not_to_contain_text("appear here", timeout=WAIT)
     store = Store(db_url)
     try:
         match = store.load(game_id).match
