@@ -129,11 +129,11 @@ def play_a_card(page: Page) -> str:
     return key
 
 
-def gone(page: Page, key: str) -> None:
+def gone(page: Page, key: str, timeout: float = WAIT) -> None:
     """Wait until no element keyed ``key`` is left in the page (a redraw may hold a stale
     copy beside the new one for a moment), looked for every frame."""
     page.wait_for_function(
-        "key => !document.querySelector('.st-key-' + key)", arg=key, timeout=WAIT
+        "key => !document.querySelector('.st-key-' + key)", arg=key, timeout=timeout
     )
 
 

@@ -266,9 +266,7 @@ def _move(page: Page) -> None:
     key = card_key(card)
     card.click()
     try:
-        page.wait_for_function(
-            "key => !document.querySelector('.st-key-' + key)", arg=key, timeout=CARD_LEAVES
-        )
+        gone(page, key, timeout=CARD_LEAVES)
         return
     except PlaywrightTimeoutError:
         shown = {
