@@ -41,7 +41,7 @@ LEVELS: dict[str, tuple[dict[str, Any], int]] = {
     "random": ({}, 100),
     "basic": ({}, 100),
     "standard": ({}, 100),
-    "expert": ({"time_budget": 0.001}, 40),
+    "expert": ({"time_budget": 0.001}, 20),
 }
 #: The expert's other rollouts (uniformly random playouts), in the partnership game only.
 RANDOM_ROLLOUT_HANDS = 6
