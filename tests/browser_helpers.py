@@ -14,6 +14,8 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
+from spades.app.themes import FELTS
+
 # Streamlit draws a second, hidden copy of each button (to measure its label): count
 # only the visible ones.
 CARDS = "[class*='st-key-card_'] button:visible"
@@ -266,3 +268,10 @@ def rgb(colour: str) -> str:
     """A ``#rrggbb`` colour as the browser gives a computed one: ``rgb(r, g, b)``."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgb({r}, {g}, {b})"
+
+
+def on_felt(page: Page, felt: str) -> None:
+    """Wait until the table is drawn on the felt named ``felt`` (a key of ``FELTS``): the
+    run that took the choice has drawn the page, so its callbacks are done."""
+    cloth = re.compile(re.escape(rgb(FELTS[felt].cloth[0])))
+    expect(page.locator(".st-key-table_felt")).to_have_css("background-image", cloth)

@@ -16,8 +16,8 @@ from browser_helpers import (
     face_of,
     look_then_ready_to_bid,
     offered_blind_nil,
+    on_felt,
     ready_to_bid,
-    rgb,
     screenshot_path,
     settled,
     your_turn,
@@ -251,9 +251,7 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
     for felt, back in THEMES:
         choose(page, "felt", FELTS[felt].label)
         choose(page, "back_design", CARD_BACKS[back].label)
-        expect(page.locator(".st-key-table_felt")).to_have_css(
-            "background-image", re.compile(re.escape(rgb(FELTS[felt].cloth[0]))), timeout=WAIT
-        )
+        on_felt(page, felt)
         your_turn(page)
         playable = page.locator(".st-key-hand " + CARDS + ":enabled")
         expect(playable.first).to_have_attribute(

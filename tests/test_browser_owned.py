@@ -13,7 +13,9 @@ from browser_helpers import (
     WAIT,
     NewPage,
     choose,
+    cookies_set,
     look_then_ready_to_bid,
+    on_felt,
     settled,
     your_turn,
 )
@@ -130,7 +132,10 @@ def test_two_browsers_with_the_same_name_keep_their_own_preferences(
     ada = new_browser()
     _open(ada, app_url, name="You")
     choose(ada, "felt", "Crimson red")
-    settled(ada)
+    # Reloaded only once the run that stored the choice has drawn the crimson felt, and
+    # the server has set the cookie of the player that choice made.
+    on_felt(ada, "crimson")
+    cookies_set(ada, 1)
     other = new_browser()
     _open(other, app_url, name="You")
     expect(other.get_by_role("combobox", name="Felt")).to_have_value("Emerald green")
