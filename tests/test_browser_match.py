@@ -33,14 +33,17 @@ PHONE: dict[str, Any] = {
 }
 #: The card buttons (the script below keeps the visible ones: Streamlit draws hidden copies).
 CARD_BUTTONS = "[class*='st-key-card_'] button"
-#: A short match: first to 150, and blind nil offered before every hand's cards are seen
-#: (while the player's side is not ahead).
-TARGET = 150
+#: A short match: first to 130, and blind nil offered before every hand's cards are seen
+#: (while the player's side is not ahead). The player bids low and never blind nil, so
+#: their side needs two hands at least (a nil of the partner's, 100, and 1 bid, with 12
+#: bags at most, make 122).
+TARGET = 130
 #: The two screens, each with its opponents: on the desktop the random bots (the
 #: player's side then mostly wins, to its celebration), on the phone the default ones.
 CASES = {"desktop": (DESKTOP, "random"), "phone": (PHONE, None)}
-#: The mercy score against the random bots: they fall to it in a few hands.
-WEAK_MERCY = -500
+#: The mercy score against the random bots: they fall to it in a few hands (at the
+#: default, in one).
+WEAK_MERCY = -300
 #: What a player acts on or reads during a hand: the table with North's seat, the trick,
 #: the status line, the hand (face down too), the bids, and beside it the scores, the
 #: controls, the notice, the hint and the last trick.
