@@ -11,7 +11,8 @@ time of Chromium's processes and of the server for the load and for the hand.
 
 ``--arg`` adds a switch to Chromium's command line and ``--css`` a stylesheet to the page
 (after its load), to see what a change would save: ``--css "* { background-image: none
-!important }"`` draws no card faces and no felt.
+!important }"`` draws no card faces and no felt. ``--keep-profile`` keeps one browser
+profile for every round instead of a new context each.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from browser_clock import CHROMIUM, DEVICES, LAUNCH_ARGS, SETTLED_JS, WAIT, cpu_seconds, serve
 from playwright.sync_api import Page, sync_playwright
@@ -83,16 +86,32 @@ def main() -> None:
     parser.add_argument("--device", choices=sorted(DEVICES), default="desktop")
     parser.add_argument("--arg", action="append", default=[], help="a Chromium switch")
     parser.add_argument("--css", help="a stylesheet added to the page")
+    parser.add_argument(
+        "--keep-profile",
+        action="store_true",
+        help="one browser profile kept on disk for every round (a new page and no cookies"
+        " each round), so Chromium may reuse what it compiled",
+    )
     options = parser.parse_args()
     rows: dict[str, list[float]] = {
         key: [] for key in ("load", "load server", "hand", "hand server")
     }
-    with serve() as server, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=[*LAUNCH_ARGS, *options.arg]
+    launch: dict[str, Any] = {"executable_path": CHROMIUM, "args": [*LAUNCH_ARGS, *options.arg]}
+    looks: dict[str, Any] = {"reduced_motion": "reduce", **DEVICES[options.device]}
+    with (
+        serve() as server,
+        sync_playwright() as playwright,
+        tempfile.TemporaryDirectory(prefix="spades-profile-") as profile,
+    ):
+        browser = playwright.chromium.launch(**launch)
+        kept = (
+            playwright.chromium.launch_persistent_context(profile, **launch, **looks)
+            if options.keep_profile
+            else None
         )
         for round_ in range(options.rounds):
-            context = browser.new_context(reduced_motion="reduce", **DEVICES[options.device])
+            context = kept or browser.new_context(**looks)
+            context.clear_cookies()
             page = context.new_page()
             before, served = chromium_seconds(), cpu_seconds(server.pid)
             page.goto(server.url)
@@ -113,7 +132,11 @@ def main() -> None:
                 f" Chromium, {rows['hand server'][-1]:.2f} s server"
                 f" ({time.monotonic() - start:.1f} s)"
             )
-            context.close()
+            page.close()
+            if kept is None:
+                context.close()
+        if kept is not None:
+            kept.close()
         browser.close()
     print(", ".join(f"{key} median {statistics.median(v):.2f} s" for key, v in rows.items()))
 
