@@ -25,6 +25,8 @@ from spades.app.play import MOVED_ON
 from spades.store import Store
 
 pytestmark = pytest.mark.browser
+#: Hostile names; a seat's name holds 20 characters, so each carries one or two tricks.
+HOSTILE_NAMES = ("![i](http://e.x/i)", "<img src=x> :red[x]", "[x](//e.x) www.e.x")
 
 
 def _open(page: Page, url: str, *, name: str | None = None) -> None:
@@ -141,10 +143,6 @@ def test_two_browsers_with_the_same_name_keep_their_own_preferences(
     expect(other.get_by_role("combobox", name="Felt")).to_have_value("Emerald green")
     ada.reload()
     expect(ada.get_by_role("combobox", name="Felt")).to_have_value("Crimson red", timeout=WAIT)
-
-
-#: Hostile names; a seat's name holds 20 characters, so each carries one or two tricks.
-HOSTILE_NAMES = ("![i](http://e.x/i)", "<img src=x> :red[x]", "[x](//e.x) www.e.x")
 
 
 def test_a_hostile_name_is_shown_as_text(new_browser: NewPage, app_url: str) -> None:
