@@ -1,6 +1,6 @@
 """Where a command's CPU time goes, by kind of process, and how busy the machine was.
 
-Runs the command (by default README's test command) and, once a second, reads every
+Runs the command (by default ``python -m pytest``) and, once a second, reads every
 process's CPU time from ``/proc``; a process's last reading is its share (a process that
 lives under a second may be missed). The processes are grouped by kind: Chromium's
 renderers and its other processes, the app servers the browser tests start, the test
@@ -39,20 +39,28 @@ KINDS = (
 )
 
 
-def _processes() -> dict[int, tuple[int, str]]:
-    """Each process's CPU time so far (in clock ticks) and its command line."""
+def _ticks() -> dict[int, int]:
+    """Each process's CPU time so far, in clock ticks."""
     found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             stat = Path(f"/proc/{entry}/stat").read_text().rsplit(") ", 1)[1].split()
-            raw = Path(f"/proc/{entry}/cmdline").read_bytes()
         except (OSError, IndexError):
             continue
-        command = raw.replace(b"\0", b" ").decode(errors="replace")
-        found[int(entry)] = (int(stat[11]) + int(stat[12]), command)
+        found[int(entry)] = int(stat[11]) + int(stat[12])
     return found
+
+
+def _command(pid: int) -> str:
+    """A process's command line ("" once it has ended)."""
+    try:
+        return (
+            Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        )
+    except OSError:
+        return ""
 
 
 def _cores() -> tuple[int, int]:
@@ -69,17 +77,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("command", nargs="*", help="the command (default: python -m pytest)")
     command = parser.parse_args().command or DEFAULT
-    before = set(_processes())
-    last: dict[int, tuple[int, str]] = {}
+    before = set(_ticks())
+    last: dict[int, int] = {}
+    commands: dict[int, str] = {}
     busy: list[tuple[float, float]] = []
     start = time.monotonic()
     cores = _cores()
     proc = subprocess.Popen(command, cwd=ROOT)
     while proc.poll() is None:
         time.sleep(1)
-        for pid, (ticks, line) in _processes().items():
-            if pid not in before and ticks >= last.get(pid, (0, ""))[0]:
-                last[pid] = (ticks, line or last.get(pid, (0, ""))[1])
+        for pid, ticks in _ticks().items():
+            if pid not in before:
+                last[pid] = max(ticks, last.get(pid, 0))
+                # Read once a process, not every second.
+                commands[pid] = commands.get(pid) or _command(pid)
         if time.monotonic() - start >= 5 * (len(busy) + 1):
             now = _cores()
             spent = now[0] - cores[0]
@@ -87,8 +98,8 @@ def main() -> None:
             cores = now
     wall = time.monotonic() - start
     by_kind: Counter[str] = Counter()
-    for ticks, line in last.values():
-        by_kind[_kind(line)] += ticks
+    for pid, ticks in last.items():
+        by_kind[_kind(commands[pid])] += ticks
     total = sum(by_kind.values()) / TICKS
     cores_n = os.cpu_count() or 1
     print(f"\nexit code {proc.returncode}, wall time {wall:.0f} s, CPU time {total:.0f} s")
