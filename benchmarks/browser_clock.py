@@ -39,6 +39,10 @@ CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
 #: Milliseconds to wait for any one thing on the page.
 WAIT = 60_000
+#: Milliseconds between two taps at least: a person sees the hand the server drew after
+#: a tap before tapping again (the page takes a second tap sooner than that, counted as
+#: a double tap's by the phone, for its echo: ``spades.ui.quick.TAP_ECHO_MS``).
+REACTION_MS = 250
 DEVICES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {
@@ -423,6 +427,8 @@ class Player:
     dropped: int = 0
     #: What the player is waiting for (named when a wait times out).
     waiting: str = ""
+    #: When the last tap was made, on the page's clock (ms).
+    tapped_at: float = -REACTION_MS
     #: Cards played, hand summaries closed and matches ended (new game clicked).
     cards: int = 0
     hands: int = 0
@@ -483,7 +489,11 @@ class Player:
         spot = await button.evaluate(SPOT_JS)
         where = {"position": spot} if spot else {}
         if self.touch:
+            await self.page.wait_for_function(
+                "([at, ms]) => performance.now() - at >= ms", arg=[self.tapped_at, REACTION_MS]
+            )
             await button.tap(timeout=WAIT, **where)
+            self.tapped_at = await self.page.evaluate("performance.now()")
         else:
             await button.click(timeout=WAIT, **where)
 
@@ -543,3 +553,5 @@ class Player:
         with suppress(PlaywrightError):
             await self.collect(cut=True)
         await self.page.reload(timeout=WAIT)
+        # A new page, with a clock of its own.
+        self.tapped_at = -REACTION_MS

@@ -13,6 +13,7 @@ from browser_helpers import (
     cookies_set,
     fold,
     game_id,
+    gone,
     look_then_ready_to_bid,
     open_house_rules,
     pick_rule_set,
@@ -21,10 +22,11 @@ from browser_helpers import (
     settled,
     your_turn,
 )
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from spades.engine.rules import PRESETS, Rules
 from spades.store import Store
+from spades.ui.quick import TAP_ECHO_MS
 
 pytestmark = pytest.mark.browser
 
@@ -188,6 +190,68 @@ def test_a_double_click_plays_one_card_without_a_warning(page: Page, app_url: st
     settled(page)
     expect(page.locator(CARDS)).to_have_count(12, timeout=WAIT)
     assert page.get_by_text("moved on").count() == 0
+
+
+def _spot(card: Locator) -> tuple[float, float]:
+    """A point of ``card`` (a button in the fanned hand) that no other card covers."""
+    found = card.evaluate(
+        """button => {
+          const box = button.getBoundingClientRect();
+          for (let fx = 0.1; fx < 1; fx += 0.1) {
+            const x = box.left + fx * box.width, y = box.top + box.height / 2;
+            const hit = document.elementFromPoint(x, y);
+            if (hit && hit.closest("button") === button) return [x, y];
+          }
+          return null;
+        }"""
+    )
+    assert found, "the card is covered everywhere"
+    return float(found[0]), float(found[1])
+
+
+def test_a_double_clicks_late_second_click_is_swallowed_but_a_phones_second_tap_plays(
+    page: Page, app_url: str
+) -> None:
+    # A mouse's second click is a double click's, even once the server has answered the
+    # first and drawn another card under the pointer. A phone counts two quick taps on two
+    # cards of its fan as a double tap too: a second tap later than a double tap's echo is
+    # a card played, though it comes with a click count of 2.
+    _open(page, app_url)
+    _bid_or_look(page)
+    your_turn(page)
+    _whole_hand(page, 13)
+    first = page.locator(CARDS + ":enabled").first
+    key = card_key(first)
+    first.click()
+    clicked = page.evaluate("performance.now()")
+    gone(page, key)
+    your_turn(page)
+    settled(page)
+    held = _whole_hand(page, 12)
+    card = page.locator(CARDS + ":enabled").first
+    second = card_key(card)
+    x, y = _spot(card)
+    page.mouse.move(x, y)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    # The page draws a card it takes at once, in the click's own handler.
+    assert page.locator("[data-pending]").count() == 0
+    card.evaluate(
+        """(button, [since, ms]) => new Promise(done => {
+          const tap = () => {
+            button.dispatchEvent(new PointerEvent("click", {
+              bubbles: true, cancelable: true, composed: true, view: window,
+              pointerType: "touch", detail: 2,
+            }));
+            done();
+          };
+          const wait = () => performance.now() - since > ms ? tap() : requestAnimationFrame(wait);
+          wait();
+        })""",
+        [clicked, TAP_ECHO_MS],
+    )
+    gone(page, second)
+    assert _whole_hand(page, 11) == held - {second}
 
 
 def test_a_preset_picked_in_the_browser_reaches_the_engine_and_stays_picked(

@@ -11,6 +11,11 @@ pressed:
 - until the server has answered, further clicks on the hand or the bids are swallowed,
   and so is the second click of a double click however late it comes (the server may
   have drawn a new hand under the pointer by then), so a double click plays one card.
+  The browser counts a click as a double click's second by time and place. A mouse
+  counts only clicks on one spot, so there the count is trusted. A phone counts two quick
+  taps a finger's width apart, which on its fanned hand are two cards: a tap counted as
+  the second of two is swallowed only when it comes within ``TAP_ECHO_MS`` of the one
+  before, sooner than a player could answer the hand the server drew in between.
 
 Everything it draws is marked ``data-pending="true"``. The server's next drawing of the
 table replaces it; if the server refused the click, the table it sends is unchanged, and
@@ -29,12 +34,19 @@ import streamlit as st
 #: What a click on a card in the hand does now; only a card played goes into the trick.
 HandUse = Literal["play", "other"]
 
+#: Milliseconds within which a phone's second tap is the echo of a double tap: the
+#: server's answer to the first tap and a person's answer to the hand it draws take longer.
+TAP_ECHO_MS: Final = 200
+
 SCRIPT: Final = """
 <script>
 (() => {
   if (window.spadesQuick) return;
   const doc = window.document;
   let pending = null;
+  // When the last click on the hand or the bids was taken.
+  let last = -Infinity;
+  const TAP_ECHO = TAP_ECHO_MS;
   const mark = () => doc.querySelector(".sp-run");
   const keyOf = (element, prefix) => {
     for (const name of element.classList) {
@@ -91,12 +103,15 @@ SCRIPT: Final = """
     const button = target.closest("button");
     const row = button && button.closest(".st-key-hand, .st-key-bids, .st-key-blind");
     if (!row) return;
-    if (pending || event.detail > 1) {
+    const echo = event.detail > 1
+      && (event.pointerType !== "touch" || event.timeStamp - last < TAP_ECHO);
+    if (pending || echo) {
       event.preventDefault();
       event.stopImmediatePropagation();
       return;
     }
     if (button.disabled) return;
+    last = event.timeStamp;
     const table = doc.querySelector(".st-key-trick .sp-table");
     const holder = button.closest("[class*='st-key-card_'], [class*='st-key-bid_']");
     if (!table || !holder) return;
@@ -116,7 +131,7 @@ SCRIPT: Final = """
   window.spadesQuick = true;
 })();
 </script>
-"""
+""".replace("TAP_ECHO_MS", str(TAP_ECHO_MS))
 
 
 def run_mark_html(run: int, hand: HandUse) -> str:
