@@ -22,6 +22,8 @@ from browser_helpers import (
 )
 from playwright.sync_api import Browser, Page, expect
 
+from spades.app.play import TRICK_HOLD
+
 pytestmark = pytest.mark.browser
 
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1366, "height": 900}}
@@ -93,6 +95,19 @@ WATCH_DOUBLES = """() => {
     }
     const done = document.querySelector("[role='dialog'], .st-key-match_over");
     if (!done || getComputedStyle(done).visibility === "hidden") requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
+}"""
+#: From now until the hand's summary is closed, note when it first shows and every frame
+#: in which it is hidden after that: it must not blink, since a click in the blink is lost.
+WATCH_SUMMARY = """() => {
+  const seen = window.spadesSummary = {shown: null, blinks: []};
+  const watch = () => {
+    const dialog = document.querySelector("[data-testid='stDialog']");
+    const visible = dialog !== null && dialog.checkVisibility({visibilityProperty: true});
+    if (seen.shown !== null && dialog !== null && !visible) seen.blinks.push(performance.now());
+    if (seen.shown === null && visible) seen.shown = performance.now();
+    if (seen.shown === null || dialog !== null) requestAnimationFrame(watch);
   };
   requestAnimationFrame(watch);
 }"""
@@ -220,6 +235,10 @@ def _play_hand(page: Page) -> str:
         if cards == 1:
             # The last card goes from the hand as it lands on the table, never drawn in both.
             page.evaluate(WATCH_DOUBLES)
+            # The hand's end is seen with motion, as most players see it: Streamlit then
+            # slides its dialogs in.
+            page.emulate_media(reduced_motion="no-preference")
+            page.evaluate(WATCH_SUMMARY)
         play_a_card(page)
         cards -= 1
     if cards == 0:
@@ -240,8 +259,18 @@ def test_a_short_match_is_played_on_one_screen_to_its_end_and_a_rematch(screen: 
             break
         dialog = page.get_by_role("dialog")
         expect(dialog).to_contain_text(f"Hand {hands}", timeout=WAIT)
+        # The summary stays shown from the moment it opens, for twice a trick's moment.
+        page.wait_for_function(
+            """ms => { const seen = window.spadesSummary;
+              return seen.shown !== null && performance.now() - seen.shown > ms; }""",
+            arg=2000 * TRICK_HOLD,
+            timeout=WAIT,
+        )
+        blinks = page.evaluate("window.spadesSummary.blinks.length")
+        assert not blinks, f"the summary was hidden in {blinks} frames after it showed"
         page.locator(".st-key-next_hand button:visible").click()
         expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
+        page.emulate_media(reduced_motion="reduce")
     over = page.locator(".st-key-match_over")
     expect(over).to_contain_text(f"Final score after {hands} hands", timeout=WAIT)
     won = "You and your partner win" in over.locator("h2").inner_text()

@@ -326,9 +326,12 @@ CSS: Final = """
 
 
 #: Keeps the summary dialog closed while the hand's last trick is on show (instant pace).
+#: It replaces Streamlit's own slide-in, which would otherwise run first and, once over,
+#: hand the dialog to this hold: the dialog would show, blink away for the hold, and show
+#: again, losing a click made in the blink.
 AFTER_THE_LAST_TRICK: Final = (
     '<style>[data-testid="stDialog"] '
-    "{ animation: sp-after-flash 0s linear var(--sp-hold) both; }</style>"
+    "{ animation: sp-after-flash 0s linear var(--sp-hold) both !important; }</style>"
 )
 
 
