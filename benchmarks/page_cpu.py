@@ -85,8 +85,8 @@ async def run(options: argparse.Namespace) -> dict[str, list[float]]:
                 rows["load server"].append(cpu_seconds(server.pid) - served)
                 if options.css:
                     await page.add_style_tag(content=options.css)
-                # Clicks, not taps, on the phone too: this counts CPU, and a tap on the
-                # phone's fanned hand is now and then lost (see docs/benchmarks.md).
+                # Clicks, not taps, on the phone too: this counts CPU, and the phone's
+                # player waits a person's reaction time between taps.
                 player = Player(page, touch=False, rng=random.Random(round_))
                 before, served, start = (
                     chromium_seconds(),
