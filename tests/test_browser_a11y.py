@@ -301,14 +301,18 @@ def test_sound_is_off_until_turned_on_then_a_card_plays_a_clip(page: Page, app_u
     audio = page.locator(".st-key-table_sound audio")
     # The bots may have played to the trick already (each card snaps): note that clip.
     before = audio.get_attribute("src") if audio.count() else None
+    # Every clip that starts playing from now on, by itself (media events do not bubble,
+    # but they are seen on their way down). A rerun may draw a clip already heard again,
+    # which Streamlit does not play again: the clip is checked as it plays, not after.
+    page.evaluate(
+        """() => { const played = window.spadesPlayed = [];
+          document.addEventListener("playing", event => {
+            const clip = event.target;
+            if (clip.closest(".st-key-table_sound") && clip.duration > 0.1) played.push(clip.src);
+          }, true); }"""
+    )
     page.locator(".st-key-hand " + CARDS + ":enabled").first.click()
-    expect(audio).to_have_count(1, timeout=WAIT)
-    if before is not None:
-        expect(audio).not_to_have_attribute("src", before, timeout=WAIT)
-    expect(audio).to_have_js_property("autoplay", True, timeout=WAIT)
-    # The clip is fetched and played through (the click on the card allows autoplay).
+    # The card's clip is fetched and plays (the click on the card allows autoplay).
     page.wait_for_function(
-        "() => { const a = document.querySelector('.st-key-table_sound audio');"
-        " return a && a.duration > 0.1 && a.currentTime > 0; }",
-        timeout=WAIT,
+        "before => window.spadesPlayed.some(src => src !== before)", arg=before, timeout=WAIT
     )
