@@ -252,8 +252,7 @@ def _move(page: Page) -> None:
     and wait until the table has taken it (the bid row or the card has left the page).
 
     A card still in the hand well after its click is clicked once more if the page still
-    asks for it, as a person would, and the test warns with what the page showed: on a
-    busy machine such a click was lost once in CI, cause unknown."""
+    asks for it, as a person would (see :func:`_taken`)."""
     page.evaluate(NOTICES)
     status = page.locator(".st-key-status")
     expect(status).to_contain_text("Your turn", timeout=WAIT)
@@ -265,21 +264,30 @@ def _move(page: Page) -> None:
     card = page.locator(".st-key-hand [class*='st-key-card_'] button:enabled:visible").first
     key = card_key(card)
     card.click()
-    try:
-        gone(page, key, timeout=CARD_LEAVES)
+    if _taken(page, key, f"the card {key} was still in the hand"):
         return
-    except PlaywrightTimeoutError:
-        shown = {
-            "status": status.inner_text(),
-            "notices": page.evaluate("window.spadesNotices"),
-        }
-        warnings.warn(
-            f"the card {key} was still in the hand after its click: {shown}", stacklevel=2
-        )
     again = page.locator(f".st-key-hand .st-key-{key} button:enabled:visible")
     if "Your turn" in status.inner_text() and again.count():
         again.click()
     gone(page, key)
+
+
+def _taken(page: Page, key: str, what: str) -> bool:
+    """Whether the element keyed ``key`` left the page within :data:`CARD_LEAVES` of the
+    click that removes it. If not, the test warns that ``what``, with what the page showed,
+    and the caller clicks once more, as a person would: on a busy machine a click inside a
+    shared table was now and then not taken (a card once in CI, the last trick's Hide once,
+    one click in about four thousand when sought; docs/benchmarks.md, "Lost clicks")."""
+    try:
+        gone(page, key, timeout=CARD_LEAVES)
+    except PlaywrightTimeoutError:
+        shown = {
+            "status": page.locator(".st-key-status").inner_text(),
+            "notices": page.evaluate("window.spadesNotices"),
+        }
+        warnings.warn(f"{what} after its click: {shown}", stacklevel=2)
+        return False
+    return True
 
 
 def _whose_turn(*pages: Page) -> Page:
@@ -366,10 +374,14 @@ def test_two_people_play_a_whole_hand_together(
         _move(_whose_turn(ann, bob))
         if move == 10:
             # Tricks are done: the last one can be looked at again.
-            ann.locator(".st-key-last_trick button").click()
+            toggle = ann.locator(".st-key-last_trick button")
+            toggle.click()
             expect(ann.locator(".st-key-last_trick_view")).to_contain_text("won by")
-            ann.locator(".st-key-last_trick button").click()
-            expect(ann.locator(".st-key-last_trick_view")).to_have_count(0, timeout=WAIT)
+            expect(toggle).to_have_text("Hide last trick")
+            toggle.click()
+            if not _taken(ann, "last_trick_view", "the last trick was still on show"):
+                toggle.click()
+                gone(ann, "last_trick_view")
     for page in (ann, bob):
         summary = page.get_by_role("dialog")
         expect(summary).to_contain_text("Hand 1", timeout=WAIT)
