@@ -276,8 +276,8 @@ def _taken(page: Page, answered: Callable[[float], None], what: str) -> bool:
     """Whether a click was answered: ``answered(timeout)`` passed within
     :data:`CARD_LEAVES`. If not, the test warns that ``what``, with what the page showed,
     and the caller clicks once more, as a person would: on a busy machine Streamlit now and
-    then lost a click inside a shared table, or ran its callback twice, which turns a
-    toggle back (docs/benchmarks.md, "Lost clicks")."""
+    then runs a click's callback twice, which turns a toggle back, and a card's click was
+    once not taken in CI (docs/benchmarks.md, "Lost clicks")."""
     try:
         answered(CARD_LEAVES)
     except (AssertionError, PlaywrightTimeoutError):
