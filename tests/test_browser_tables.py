@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -252,7 +252,8 @@ def _move(page: Page) -> None:
     and wait until the table has taken it (the bid row or the card has left the page).
 
     A card still in the hand well after its click is clicked once more if the page still
-    asks for it, as a person would (see :func:`_taken`)."""
+    asks for it, as a person would, and the test warns with what the page showed: on a
+    busy machine such a click was lost once in CI, cause unknown."""
     page.evaluate(NOTICES)
     status = page.locator(".st-key-status")
     expect(status).to_contain_text("Your turn", timeout=WAIT)
@@ -264,30 +265,21 @@ def _move(page: Page) -> None:
     card = page.locator(".st-key-hand [class*='st-key-card_'] button:enabled:visible").first
     key = card_key(card)
     card.click()
-    if _taken(page, lambda timeout: gone(page, key, timeout=timeout), f"the card {key} stayed"):
+    try:
+        gone(page, key, timeout=CARD_LEAVES)
         return
+    except PlaywrightTimeoutError:
+        shown = {
+            "status": status.inner_text(),
+            "notices": page.evaluate("window.spadesNotices"),
+        }
+        warnings.warn(
+            f"the card {key} was still in the hand after its click: {shown}", stacklevel=2
+        )
     again = page.locator(f".st-key-hand .st-key-{key} button:enabled:visible")
     if "Your turn" in status.inner_text() and again.count():
         again.click()
     gone(page, key)
-
-
-def _taken(page: Page, answered: Callable[[float], None], what: str) -> bool:
-    """Whether a click was answered: ``answered(timeout)`` passed within
-    :data:`CARD_LEAVES`. If not, the test warns that ``what``, with what the page showed,
-    and the caller clicks once more, as a person would: on a busy machine Streamlit now and
-    then runs a click's callback twice, which turns a toggle back, and a card's click was
-    once not taken in CI (docs/benchmarks.md, "Lost clicks")."""
-    try:
-        answered(CARD_LEAVES)
-    except (AssertionError, PlaywrightTimeoutError):
-        shown = {
-            "status": page.locator(".st-key-status").inner_text(),
-            "notices": page.evaluate("window.spadesNotices"),
-        }
-        warnings.warn(f"{what} after its click: {shown}", stacklevel=2)
-        return False
-    return True
 
 
 def _whose_turn(*pages: Page) -> Page:
@@ -369,28 +361,15 @@ def test_two_people_play_a_whole_hand_together(
         )
     ann.screenshot(path=str(screenshot_path("table-shared-ann.png", tmp_path)))
     bob.screenshot(path=str(screenshot_path("table-shared-bob.png", tmp_path)))
-    toggle = ann.locator(".st-key-last_trick button")
-    view = ann.locator(".st-key-last_trick_view")
     # Each plays a bid and thirteen cards; the bots move between them at the table's pace.
     for move in range(2 * 14):
         _move(_whose_turn(ann, bob))
         if move == 10:
             # Tricks are done: the last one can be looked at again.
-            toggle.click()
-            if not _taken(
-                ann,
-                lambda timeout: expect(view).to_contain_text("won by", timeout=timeout),
-                "the last trick did not show",
-            ):
-                toggle.click()
-                expect(view).to_contain_text("won by", timeout=WAIT)
-            expect(toggle).to_have_text("Hide last trick")
-            toggle.click()
-            if not _taken(
-                ann, lambda timeout: gone(ann, "last_trick_view", timeout), "the last trick stayed"
-            ):
-                toggle.click()
-                gone(ann, "last_trick_view")
+            ann.locator(".st-key-last_trick button").click()
+            expect(ann.locator(".st-key-last_trick_view")).to_contain_text("won by")
+            ann.locator(".st-key-last_trick button").click()
+            expect(ann.locator(".st-key-last_trick_view")).to_have_count(0, timeout=WAIT)
     for page in (ann, bob):
         summary = page.get_by_role("dialog")
         expect(summary).to_contain_text("Hand 1", timeout=WAIT)
@@ -536,3 +515,45 @@ def test_a_finished_match_is_played_again_with_the_same_seats(
         assert [seat.name for seat in info.seats][::2] == ["Bob", "Ann"]
     finally:
         store.close()
+
+
+#: Holds the page's 0 ms timers for 1.5 s while ``window.spadesHeld`` is set: Streamlit's
+#: page sends a click from such a timer, and a busy browser may run a 1 s timer first.
+HOLD_CLICKS = """() => { const later = window.setTimeout;
+  window.setTimeout = (run, ms, ...rest) =>
+    later(run, !ms && window.spadesHeld ? 1500 : ms, ...rest); }"""
+#: Counts the times the last trick, once on show, leaves the page.
+COUNT_HIDDEN = """() => { window.spadesHidden = 0; let shown = false;
+  new MutationObserver(() => {
+    const now = Boolean(document.querySelector(".st-key-last_trick_view"));
+    if (shown && !now) window.spadesHidden += 1;
+    shown = now;
+  }).observe(document.body, {childList: true, subtree: true}); }"""
+
+
+@SQLITE_ONLY
+def test_a_click_on_a_shared_table_runs_once_though_the_table_looks_meanwhile(
+    new_browser: NewPage, table_app: str
+) -> None:
+    """A fragment's ``run_every`` timer sent a click still waiting to go, which then went
+    again: the last trick's toggle showed the trick and hid it. The table's own look at
+    the table waits with the click, and the click runs once."""
+    ann, bob, _ = _playing(new_browser, table_app)
+    toggle = ann.locator(".st-key-last_trick button")
+    while not toggle.is_enabled():  # until a trick is done
+        _move(_whose_turn(ann, bob))
+    ann.evaluate(HOLD_CLICKS)
+    ann.evaluate(COUNT_HIDDEN)
+    ann.evaluate("window.spadesHeld = true")
+    toggle.click()
+    ann.evaluate("window.spadesHeld = false")
+    expect(ann.locator(".st-key-last_trick_view")).to_contain_text("won by", timeout=WAIT)
+    run = int(ann.locator(".sp-run").get_attribute("data-run") or 0)
+    ann.wait_for_function(
+        "run => Number(document.querySelector('.sp-run').dataset.run) >= run + 3",
+        arg=run,
+        timeout=WAIT,
+    )
+    assert ann.evaluate("window.spadesHidden") == 0, "the click's callback ran again"
+    assert ann.locator(".st-key-last_trick_view").count() == 1
+    expect(toggle).to_have_text("Hide last trick")

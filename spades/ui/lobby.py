@@ -4,8 +4,9 @@ Everything shown comes from :mod:`spades.app.tables`, for this browser's seat on
 keeps the seat tokens the browser holds (one cookie a table, which the server sets
 ``HttpOnly``, see :mod:`spades.ui.cookies`, so a reload or a reopened link puts the person
 back in their seat) and nothing else: any server can draw any page.
-A fragment looks at the table once a second and moves it on (the bots at the table's
-pace); it reads the table again only when the table's version has moved (one number).
+A fragment looks at the table once a second (the page's script of
+:mod:`spades.ui.table_news` reruns it) and moves it on (the bots at the table's pace); it
+reads the table again only when the table's version has moved (one number).
 Between two looks, the server's news of the table (:mod:`spades.ui.table_news`) reruns
 the fragment the moment another seat's move is stored.
 Refusals and database faults are drawn inside that fragment, in plain words, where the
@@ -88,8 +89,6 @@ WHOLE_RUN_KEY: Final = "table_whole_run"
 HAND_OVER_KEY: Final = "table_hand_over"
 #: The times for a move a table's creator picks from, in seconds.
 LIMITS: Final = (15, 30, 60, 120)
-#: Seconds between two looks at the table.
-POLL_SECONDS: Final = 1.0
 
 
 def _service() -> TableService:
@@ -374,7 +373,8 @@ def _table_page(table_id: str) -> None:
     beat = _service().pace_of(table_id)
     style.inject(look.felt, look.back, beat, four_colour=look.four_colour)
     st.header("A shared table")
-    fragment = st.fragment(run_every=POLL_SECONDS)(_table_body)
+    # The page's own timer reruns the fragment (table_news.listen), not run_every.
+    fragment = st.fragment(_table_body)
     st.session_state[WHOLE_RUN_KEY] = True
     try:
         fragment(table_id)

@@ -10,9 +10,10 @@ redrawing its own seat's view, as it always does.
 The table's page draws a hidden button and a small script (:func:`listen`). The script
 keeps one stream open for the table on show and, when a version newer than the one the
 page drew arrives, presses the button: Streamlit reruns the table's fragment at once, with
-the page's own widgets, exactly as a click would. A page whose stream cannot open (the app
-started without ``serve.py``, or a proxy that holds streams back) still finds each move on
-its fragment's next look, a second later at most.
+the page's own widgets, exactly as a click would. The script also presses it every
+:data:`LOOK_EVERY` seconds, the page's look at the table, so a page whose stream cannot
+open (the app started without ``serve.py``, or a proxy that holds streams back) still finds
+each move a second later at most.
 
 Each stream is bounded: :data:`PER_TABLE` streams a table and :data:`STREAMS` in all on one
 server; past that the route answers 503 and the page falls back on looking. A stream ends
@@ -51,6 +52,8 @@ PATH: Final = "/_spades/tables/{table_id}/news"
 BUTTON_KEY: Final = "table_news"
 #: The hidden container of the button and the script (``display: none`` in the stylesheet).
 HOLDER_KEY: Final = "news_listener"
+#: Seconds between two looks the page takes at the table by itself (see :func:`listen`).
+LOOK_EVERY: Final = 1.0
 #: Streams a table may have open on one server, and streams in all.
 PER_TABLE: Final = 64
 STREAMS: Final = 2000
@@ -168,14 +171,18 @@ _SCRIPT: Final = """
   const id = "%s";
   const doc = window.document;
   const all = window.spadesNews || (window.spadesNews = {});
-  for (const [other, source] of Object.entries(all)) {
-    if (other !== id) { source.close(); delete all[other]; }
+  const looks = window.spadesLooks || (window.spadesLooks = {});
+  const leave = (table) => {
+    if (all[table]) { all[table].close(); delete all[table]; }
+    clearInterval(looks[table]);
+    delete looks[table];
+  };
+  for (const other of new Set([...Object.keys(all), ...Object.keys(looks)])) {
+    if (other !== id) leave(other);
   }
-  if (all[id] || !window.EventSource) return;
-  const source = new EventSource(%s.replace("{table_id}", id));
   const press = (version, tries) => {
     if (new URLSearchParams(window.location.search).get("table") !== id) {
-      source.close(); delete all[id]; return;  // the page has moved on from the table
+      leave(id); return;  // the page has moved on from the table
     }
     const mark = doc.querySelector(".sp-news");
     if (mark && Number(mark.dataset.version) >= version) return;
@@ -184,6 +191,11 @@ _SCRIPT: Final = """
     if (button) button.click();
     else if (tries > 0) setTimeout(() => press(version, tries - 1), 100);
   };
+  // The page's own look at the table presses the same button, so that a click made in the
+  // meantime is sent with it, once.
+  if (!(id in looks)) looks[id] = setInterval(() => press(Infinity, 0), %d);
+  if (all[id] || !window.EventSource) return;
+  const source = new EventSource(%s.replace("{table_id}", id));
   source.onmessage = (event) => press(Number(event.data), 10);
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) delete all[id];
@@ -196,12 +208,19 @@ _SCRIPT: Final = """
 
 def listen(table_id: str, version: int) -> None:
     """On a table's page, inside its fragment: the hidden button that reruns the fragment,
-    the version drawn, and the script that presses the button when the table moves on.
-    ``table_id`` has been checked against :data:`TABLE_ID`."""
+    the version drawn, and the script that presses the button when the table moves on,
+    and every :data:`LOOK_EVERY` seconds besides. ``table_id`` has been checked against
+    :data:`TABLE_ID`.
+
+    The script's timer takes the place of the fragment's ``run_every``: Streamlit's page
+    holds a click until a 0 ms timer sends it, and its ``run_every`` timer, firing in
+    between, sent the click as well, so that its callback ran twice. A press of this
+    button waits for the same 0 ms timer, and goes with the click in one message."""
     with st.container(key=HOLDER_KEY):
         st.button("Look at the table", key=BUTTON_KEY)
         st.html(
             f'<span class="sp-news" data-version="{int(version)}"></span>'
-            + _SCRIPT % (table_id, script_string(served(PATH)), BUTTON_KEY),
+            + _SCRIPT
+            % (table_id, BUTTON_KEY, round(LOOK_EVERY * 1000), script_string(served(PATH))),
             unsafe_allow_javascript=True,
         )
