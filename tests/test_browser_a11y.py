@@ -12,6 +12,7 @@ from browser_helpers import (
     FACE,
     WAIT,
     axe_violations,
+    card_key,
     choose,
     face_of,
     look_then_ready_to_bid,
@@ -23,6 +24,7 @@ from browser_helpers import (
     your_turn,
 )
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from spades.app.prefs import TablePrefs
 from spades.app.themes import CARD_BACKS, FELTS
@@ -298,21 +300,34 @@ def test_sound_is_off_until_turned_on_then_a_card_plays_a_clip(page: Page, app_u
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
     expect(page.locator(".st-key-status")).to_contain_text("Your turn: play", timeout=WAIT)
+    settled(page)
     audio = page.locator(".st-key-table_sound audio")
     # The bots may have played to the trick already (each card snaps): note that clip.
     before = audio.get_attribute("src") if audio.count() else None
-    # Every clip that starts playing from now on, by itself (media events do not bubble,
-    # but they are seen on their way down). A rerun may draw a clip already heard again,
-    # which Streamlit does not play again: the clip is checked as it plays, not after.
+    # What becomes of every clip from now on: each that starts playing by itself, and each
+    # that fails (media events do not bubble, but they are seen on their way down). A rerun
+    # may draw a clip already heard again, which Streamlit does not play again: the clip is
+    # checked as it plays, not after.
     page.evaluate(
-        """() => { const played = window.spadesPlayed = [];
-          document.addEventListener("playing", event => {
-            const clip = event.target;
-            if (clip.closest(".st-key-table_sound") && clip.duration > 0.1) played.push(clip.src);
-          }, true); }"""
+        """() => { const played = window.spadesPlayed = [], events = window.spadesClips = [];
+          for (const kind of ["loadstart", "playing", "error", "abort", "emptied"]) {
+            document.addEventListener(kind, event => {
+              const clip = event.target;
+              if (!clip.closest || !clip.closest(".st-key-table_sound")) return;
+              events.push([kind, clip.src.slice(-12), clip.autoplay, clip.error?.code ?? null]);
+              if (kind === "playing" && clip.duration > 0.1) played.push(clip.src);
+            }, true);
+          } }"""
     )
-    page.locator(".st-key-hand " + CARDS + ":enabled").first.click()
+    card = page.locator(".st-key-hand " + CARDS + ":enabled").first
+    key = card_key(card)
+    card.click()
+    expect(page.locator(f".st-key-hand .st-key-{key}")).to_have_count(0, timeout=WAIT)
     # The card's clip is fetched and plays (the click on the card allows autoplay).
-    page.wait_for_function(
-        "before => window.spadesPlayed.some(src => src !== before)", arg=before, timeout=WAIT
-    )
+    try:
+        page.wait_for_function(
+            "before => window.spadesPlayed.some(src => src !== before)", arg=before, timeout=WAIT
+        )
+    except PlaywrightTimeoutError as error:
+        clips = page.evaluate("() => window.spadesClips")
+        raise AssertionError(f"no new clip played; before {before}; clips {clips}") from error
