@@ -18,7 +18,6 @@ from browser_helpers import (
     open_house_rules,
     pick_rule_set,
     play_a_card,
-    screenshot_path,
     settled,
     your_turn,
 )
@@ -62,43 +61,6 @@ def _whole_hand(page: Page, count: int) -> set[str]:
         timeout=WAIT,
     ).json_value()
     return {str(key) for key in keys}
-
-
-def _new_game_without_mercy(page: Page) -> None:
-    """Turn the mercy score off in the sidebar (no single hand then ends the match)."""
-    open_house_rules(page)
-    pick_rule_set(page, "Custom")
-    switch = page.locator(".st-key-rule_mercy_score_on")
-    switch.get_by_text("Use the mercy score").click()
-    expect(switch.locator("input")).not_to_be_checked(timeout=WAIT)
-    page.locator(".st-key-new_game button:visible").click()
-    settled(page)
-    fold(page, "House rules for the next game", open_=False)
-    fold(page, "This game's rules", open_=True)
-    expect(page.get_by_text("Mercy score: off")).to_be_visible(timeout=WAIT)
-    fold(page, "This game's rules", open_=False)
-    page.locator("[data-testid='stSidebarContent']").evaluate("el => el.scrollTop = 0")
-
-
-def test_a_full_hand_played_by_clicking(page: Page, app_url: str, tmp_path: Path) -> None:
-    picture = screenshot_path("table.png", tmp_path)
-    _open(page, app_url)
-    _new_game_without_mercy(page)
-    _bid_or_look(page)
-    for trick in range(13):
-        if trick == 4:
-            page.locator(".st-key-trick").scroll_into_view_if_needed()
-            page.screenshot(path=str(picture))
-        your_turn(page)
-        play_a_card(page)
-    dialog = page.get_by_role("dialog")
-    expect(dialog).to_contain_text("Hand 1", timeout=WAIT)
-    expect(dialog).to_contain_text("Points this hand")
-    page.locator(".st-key-next_hand button:visible").click()
-    expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
-    expect(page.get_by_text("hand 2")).to_be_visible(timeout=WAIT)
-    expect(page.locator(".st-key-scoresheet")).to_contain_text("Us points")
-    assert picture.stat().st_size > 10_000
 
 
 def test_reload_in_the_middle_of_a_trick_and_continue(page: Page, app_url: str) -> None:
@@ -284,6 +246,11 @@ def test_custom_rules_in_the_browser_start_from_the_preset_picked_before(
     expect(page.locator(".st-key-preset input")).to_have_value("Custom")
     page.locator(".st-key-new_game button:visible").click()
     expect(page.locator(".st-key-new_game_with_rules")).to_have_count(0, timeout=WAIT)
+    # The sidebar tells the rules of the game in play.
+    fold(page, "House rules for the next game", open_=False)
+    fold(page, "This game's rules", open_=True)
+    expect(page.get_by_text("Mercy score: off")).to_be_visible(timeout=WAIT)
+    fold(page, "This game's rules", open_=False)
     _bid_or_look(page)
     game = game_id(page)
     store = Store(app_db_url)

@@ -1,5 +1,6 @@
 """Every trick is seen: in Chromium, at the instant pace and at normal, each card the player
 plays is drawn in the trick, and each finished trick is drawn whole with its winner marked.
+At the instant pace the whole hand is played by clicking, to its summary and the next hand.
 
 A script in the page looks at the trick area on every animation frame and notes what was
 visible; the test then compares those notes with the tricks the store holds.
@@ -8,9 +9,18 @@ visible; the test then compares those notes with the tricks the store holds.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
-from browser_helpers import CARDS, WAIT, card_key, game_id, look_then_ready_to_bid, settled
+from browser_helpers import (
+    CARDS,
+    WAIT,
+    card_key,
+    game_id,
+    look_then_ready_to_bid,
+    screenshot_path,
+    settled,
+)
 from playwright.sync_api import Page, expect
 
 from spades.engine.cards import SEAT_LETTERS, card_str
@@ -62,17 +72,21 @@ def _open(page: Page, url: str, speed: str) -> None:
     settled(page)
 
 
-def _play(page: Page, tricks: int) -> None:
-    """Bid, then play ``tricks`` cards, each once the table is waiting for it."""
+def _play(page: Page, tricks: int, picture: Path) -> None:
+    """Bid, then play ``tricks`` cards, each once the table is waiting for it; the table
+    is pictured at the fifth trick."""
     look_then_ready_to_bid(page)
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
     status = page.locator(".st-key-status")
-    for _ in range(tricks):
+    for trick in range(tricks):
         expect(status).to_contain_text(re.compile("play a card|hand is over"), timeout=WAIT)
         if "hand is over" in status.inner_text():
             return
         settled(page)
+        if trick == 4:
+            page.locator(".st-key-trick").scroll_into_view_if_needed()
+            page.screenshot(path=str(picture))
         card = page.locator(CARDS + ":enabled").first
         key = card_key(card)
         card.click()
@@ -83,13 +97,15 @@ def _play(page: Page, tricks: int) -> None:
 
 @pytest.mark.parametrize(("speed", "tricks"), [("instant", 13), ("normal", 2), ("fast", 3)])
 def test_every_card_played_is_drawn_and_every_trick_is_seen_whole(
-    page: Page, app_url: str, app_db_url: str, speed: str, tricks: int
+    page: Page, app_url: str, app_db_url: str, tmp_path: Path, speed: str, tricks: int
 ) -> None:
+    picture = screenshot_path("table.png", tmp_path)
     _open(page, app_url, speed)
-    _play(page, tricks)
+    _play(page, tricks, picture)
     game = game_id(page)
     if tricks == 13:
         expect(page.get_by_role("dialog")).to_contain_text("Hand 1", timeout=WAIT)
+        expect(page.get_by_role("dialog")).to_contain_text("Points this hand")
     else:
         # The last trick played must be over (and shown) before the notes are read.
         expect(page.locator(".st-key-status")).to_contain_text("Your turn", timeout=WAIT)
@@ -110,3 +126,11 @@ def test_every_card_played_is_drawn_and_every_trick_is_seen_whole(
         assert f"{cards} won by {SEAT_LETTERS[trick.winner]}" in seen["whole"], (
             "every finished trick is drawn whole with its winner marked"
         )
+    if tricks == 13:
+        # The whole hand played: the summary gives way to the next hand, and the hand's
+        # points are on the scoresheet.
+        page.locator(".st-key-next_hand button:visible").click()
+        expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
+        expect(page.get_by_text("hand 2")).to_be_visible(timeout=WAIT)
+        expect(page.locator(".st-key-scoresheet")).to_contain_text("Us points")
+        assert picture.stat().st_size > 10_000
