@@ -341,6 +341,13 @@ COUNT_HIDDEN = """() => { window.spadesHidden = 0; let shown = false;
   }).observe(document.body, {childList: true, subtree: true}); }"""
 
 
+#: The page's look at the table, then "Next hand", in one task: Streamlit sends both in
+#: one message, which reruns the table's fragment (the first asked for), not the dialog.
+NEXT_HAND_WITH_A_LOOK = """() => {
+  document.querySelector(".st-key-table_news button").click();
+  document.querySelector(".st-key-next_hand button").click(); }"""
+
+
 def _last_trick_shown_by_one_held_click(page: Page) -> None:
     """Show the last trick with a click held back as a busy browser may hold it, and check
     that the click ran once. A fragment's ``run_every`` timer sent a click still waiting to
@@ -412,7 +419,11 @@ def test_two_people_play_a_whole_hand_together(
         summary = page.get_by_role("dialog")
         expect(summary).to_contain_text("Hand 1", timeout=WAIT)
         expect(summary.locator(".st-key-summary_us")).to_be_visible(timeout=WAIT)
-        page.locator(".st-key-next_hand button").click()
+        if page is ann:
+            # The page's look at the table and the click go in one message.
+            page.evaluate(NEXT_HAND_WITH_A_LOOK)
+        else:
+            page.locator(".st-key-next_hand button").click()
         expect(page.get_by_role("dialog")).to_have_count(0, timeout=WAIT)
         expect(page.locator(".st-key-scoresheet")).to_be_visible(timeout=WAIT)
         expect(page.locator(".st-key-scoresheet")).not_to_contain_text("appear here", timeout=WAIT)

@@ -82,7 +82,8 @@ CLOSING_KEY: Final = "table_closing"
 #: The tables whose last trick this page shows, and the hands whose summary it has shown.
 LAST_TRICK_KEY: Final = "table_last_trick"
 SEEN_KEY: Final = "table_hands_seen"
-#: The last hand (table, game, count) whose summary a whole run of the page drew.
+#: The hand (table, game, count) whose summary the last whole run of the page drew (absent
+#: when it drew none).
 SHOWN_KEY: Final = "table_summary_shown"
 #: Set while a whole run of the page draws the table's fragment (not the fragment alone).
 WHOLE_RUN_KEY: Final = "table_whole_run"
@@ -602,13 +603,12 @@ def _playing(view: SharedView) -> None:
         _seat_buttons(view.table, seated=False)
     finished.scoresheet(view.finished, drawn.players, drawn.seat)
     ended = (table_id, view.table.game_id, len(view.finished))
-    if (
-        ended[2] > _hands_seen(table_id, view)
-        and st.session_state.get(SHOWN_KEY) != ended
-        and not st.session_state.get(WHOLE_RUN_KEY)
-    ):
-        # The hand's summary opens outside this fragment, over the whole page: asked for
-        # until a whole run has drawn it (the table's news may cut a run short).
+    wanted = ended if ended[2] > _hands_seen(table_id, view) else None
+    if st.session_state.get(SHOWN_KEY) != wanted and not st.session_state.get(WHOLE_RUN_KEY):
+        # The hand's summary opens and closes outside this fragment, over the whole page:
+        # a whole run is asked for until one has drawn the page as it should be. (The
+        # "Next hand" click's own run of the dialog may not come: a look at the table
+        # sent with the click in one message reruns this fragment instead.)
         st.rerun(scope="app")
 
 
@@ -642,6 +642,7 @@ def _summary(table_id: str) -> None:
     """The summary of the table's last hand, once, over the page; ``next_hand`` closes it
     (the table itself moves on at its own pace)."""
     cached = st.session_state.get(VIEW_KEY)
+    st.session_state.pop(SHOWN_KEY, None)
     if not isinstance(cached, tuple) or cached[0][0] != table_id:
         return
     view: SharedView = cached[1]

@@ -13,7 +13,7 @@ page drew arrives, presses the button: Streamlit reruns the table's fragment at 
 the page's own widgets, exactly as a click would. The script also presses it every
 :data:`LOOK_EVERY` seconds, the page's look at the table, so a page whose stream cannot
 open (the app started without ``serve.py``, or a proxy that holds streams back) still finds
-each move a second later at most.
+each move a second later at most. It presses only while the page has no run under way.
 
 Each stream is bounded: :data:`PER_TABLE` streams a table and :data:`STREAMS` in all on one
 server; past that the route answers 503 and the page falls back on looking. A stream ends
@@ -187,8 +187,13 @@ _SCRIPT: Final = """
     const mark = doc.querySelector(".sp-news");
     if (mark && Number(mark.dataset.version) >= version) return;
     const button = doc.querySelector(".st-key-%s button");
-    // The table may be between two drawings: look again shortly.
-    if (button) button.click();
+    // A run under way is let finish first: a look sent during a whole run of the page ran
+    // right after it, and on a busy browser the page then at times kept a summary that
+    // run had closed, or never showed the one it drew. The table may also be between two
+    // drawings: look again shortly.
+    const app = doc.querySelector("[data-testid='stApp']");
+    const idle = !app || app.getAttribute("data-test-script-state") === "notRunning";
+    if (button && idle) button.click();
     else if (tries > 0) setTimeout(() => press(version, tries - 1), 100);
   };
   // The page's own look at the table presses the same button, so that a click made in the
