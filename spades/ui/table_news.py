@@ -190,7 +190,7 @@ _SCRIPT: Final = """
     // A run under way is let finish first: a look sent during a whole run of the page ran
     // right after it, and on a busy browser the page then at times kept a summary that
     // run had closed, or never showed the one it drew. The table may also be between two
-    // drawings: look again shortly.
+    // drawings: look again shortly. (Streamlit's page marks its run on its app element.)
     const app = doc.querySelector("[data-testid='stApp']");
     const idle = !app || app.getAttribute("data-test-script-state") === "notRunning";
     if (button && idle) button.click();
