@@ -6,6 +6,7 @@ runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import warnings
 from collections.abc import Iterator
@@ -142,6 +143,29 @@ def _hears_the_table_s_news(page: Page, table_id: str) -> None:
     expect(page.locator(".st-key-news_listener")).to_be_hidden()
 
 
+#: Notes the time of each press of the table's hidden button: the page's looks at the
+#: table, and the news it heard.
+PRESSES_JS = """() => { window.spadesPresses = [];
+  document.addEventListener("click", (event) => {
+    if (event.target.closest(".st-key-table_news")) window.spadesPresses.push(performance.now());
+  }, true); }"""
+
+
+def _looks_less_often_while_the_news_is_heard(hearing: Page, deaf: Page) -> None:
+    """While the table is still, a page that hears the news looks at the table by itself
+    every five seconds, its seat's sign of life, and a page that cannot hear it every
+    second, to find each move."""
+    for page in (hearing, deaf):
+        page.evaluate(PRESSES_JS)
+    presses = "n => window.spadesPresses.length >= n"
+    deaf.wait_for_function(presses, arg=3, timeout=WAIT)
+    hearing.wait_for_function(presses, arg=2, timeout=WAIT)
+    for page, low, high in ((hearing, 4_000, None), (deaf, 0, 4_000)):
+        times = page.evaluate("() => window.spadesPresses")
+        gaps = [later - sooner for sooner, later in itertools.pairwise(times)]
+        assert all(gap >= low and (high is None or gap < high) for gap in gaps), gaps
+
+
 def _seat_and_player_kept_from_scripts(page: Page, table_id: str) -> None:
     """A person who has just taken a seat: the server has set their player's and their
     seat's cookies, HttpOnly, and neither token is in reach of the page's scripts."""
@@ -177,10 +201,14 @@ def test_two_people_and_two_bots_at_one_table(new_browser: NewPage, table_app: s
     expect(bob.locator(HAND)).to_have_count(13, timeout=WAIT)
     assert _cards_in(bob) == theirs, "a reload keeps the seat and its hand"
 
+    # The watcher's page cannot hear the news (as behind a proxy that holds streams back).
+    watcher.route("**/_spades/tables/*/news", lambda route: route.abort())
     watcher.goto(link)
     expect(watcher.locator(".st-key-trick")).to_be_visible(timeout=WAIT)
     assert not _cards_in(watcher), "a spectator's page holds no hand"
     expect(watcher.locator("[class*='st-key-join_']")).to_have_count(0)
+    _bid_seat(ann, bob)  # the table is still while a person is to bid
+    _looks_less_often_while_the_news_is_heard(ann, watcher)
 
 
 @POSTGRESQL_ONLY

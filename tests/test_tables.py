@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
@@ -16,6 +17,7 @@ from spades.app.play import AT_TABLE, GameController
 from spades.app.tables import (
     IDLE,
     MAX_OPEN,
+    PACE,
     TABLE_PACES,
     TURN_LIMIT,
     SharedView,
@@ -616,6 +618,43 @@ def test_the_server_s_clock_moves_the_bots_at_the_table_s_pace(service: TableSer
         sweeper.stop()
     assert service.tables.info(table_id).status == "playing" and versions
     assert not sweeper.thread.is_alive()
+
+
+def test_the_server_s_clock_seats_a_stand_in_once_a_person_s_turn_limit_has_passed(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No page looks at the table: the server's clock alone seats a bot for a person who
+    let their turn run past the limit. Its waits are measured on a clock moved by hand,
+    first past the table's pace (the person still has time), then past the limit."""
+    ahead = [0.0]
+    stepped = threading.Event()
+    advance = service.advance
+
+    def counted(table_id: str) -> bool:
+        stepped.set()
+        return advance(table_id)
+
+    monkeypatch.setattr(service, "advance", counted)
+    # It sweeps every 10 ms, so it wakes to see the clock moved.
+    sweeper = Sweeper(service, every=0.01, monotonic=lambda: time.monotonic() + ahead[0])
+    sweeper.start()
+    try:
+        table_id, ann_token, bob_token = _started(service)
+        late = _turn(service, clock, table_id, [ann_token, bob_token]).seat
+        assert late is not None
+        stepped.clear()
+        ahead[0] = PACE + 1.0
+        assert stepped.wait(10), "the clock looked at the table once its pace had passed"
+        assert not service.view(table_id, None).table.seats[late].stand_in
+        clock.wait(TURN_LIMIT + 1)
+        ahead[0] = TURN_LIMIT + 2.0
+        for _ in range(500):
+            if service.view(table_id, None).table.seats[late].stand_in:
+                break
+            sweeper.stopped.wait(0.01)
+    finally:
+        sweeper.stop()
+    assert service.view(table_id, None).table.seats[late].stand_in
 
 
 def test_a_player_may_hold_at_most_five_open_tables(service: TableService) -> None:

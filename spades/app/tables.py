@@ -14,7 +14,8 @@ answer any page of any table, and a page that moves to another server carries on
   bot's move at the table's pace, a bot standing in for a person who has let their turn
   run past the limit, the end of the match, or the close of a table no person has looked
   at for half an hour. The server's clock (:class:`Sweeper`) calls it as soon as a table's
-  pace has passed after a move, any page that polls the table calls it too, and the
+  pace has passed after a move and again once its turn limit has, any page that looks at
+  the table calls it too, and the
   store's guarded writes make two servers advancing one table at once store one move.
   :meth:`TableService.sweep` closes every idle table, whether or not a page polls it; the
   server's clock runs it too.
@@ -195,10 +196,10 @@ class TableService:
         self.tables = Tables(store, now=now)
         self.now = now
         self._matches = _Matches()
-        #: Each table's pace as last read here, for the server's clock (bounded like the
-        #: matches kept: a table not in it moves at the default pace until read).
-        self._paces: OrderedDict[str, float] = OrderedDict()
-        self._paces_lock = threading.Lock()
+        #: Each table's pace and turn limit as last read here, for the server's clock
+        #: (bounded like the matches kept: a table not in it keeps the defaults until read).
+        self._timings: OrderedDict[str, tuple[float, int]] = OrderedDict()
+        self._timings_lock = threading.Lock()
 
     # ----------------------------------------------------------------- the lobby
     def create(
@@ -234,19 +235,23 @@ class TableService:
                 undo=undo,
             )
         )
-        self._paced(table_id, TABLE_PACES[pace])
+        self._timed(table_id, TABLE_PACES[pace], turn_limit)
         return table_id, token
 
     def pace_of(self, table_id: str) -> float:
         """The seconds between two bot moves at the table, as last read on this server."""
-        return self._paces.get(table_id, PACE)
+        return self._timings.get(table_id, (PACE, TURN_LIMIT))[0]
 
-    def _paced(self, table_id: str, pace: float) -> None:
-        with self._paces_lock:
-            self._paces[table_id] = pace
-            self._paces.move_to_end(table_id)
-            while len(self._paces) > _KEPT:
-                self._paces.popitem(last=False)
+    def turn_limit_of(self, table_id: str) -> int:
+        """The seconds a person has for a move at the table, as last read on this server."""
+        return self._timings.get(table_id, (PACE, TURN_LIMIT))[1]
+
+    def _timed(self, table_id: str, pace: float, turn_limit: int) -> None:
+        with self._timings_lock:
+            self._timings[table_id] = (pace, turn_limit)
+            self._timings.move_to_end(table_id)
+            while len(self._timings) > _KEPT:
+                self._timings.popitem(last=False)
 
     def join(self, table_id: str, seat: Seat, player: str, name: str) -> str:
         """Sit ``player`` at an open seat (during the match too); their seat token."""
@@ -423,7 +428,7 @@ class TableService:
     def advance(self, table_id: str) -> bool:
         """Move the table on by one step if its time has come; whether it moved."""
         info = self._asked(lambda: self.tables.info(table_id))
-        self._paced(table_id, info.pace)
+        self._timed(table_id, info.pace, info.turn_limit)
         now = self.now()
         if info.status not in ("waiting", "playing"):
             return False
@@ -618,8 +623,9 @@ class Sweeper:
     """The server's own clock for the tables, a daemon thread:
 
     - it hears every table's news (:meth:`TableService.follow`, for all tables) and moves
-      the table on once the table's pace has passed, so a bot moves on time whether or not
-      a page looks at the table then;
+      the table on once the table's pace has passed, and again once its turn limit has, so
+      a bot moves on time, and stands in for a person who let their turn run out, whether
+      or not a page looks at the table then;
     - every ``every`` seconds it sweeps the idle tables, so a table nobody looks at still
       closes and leaves the lobby.
 
@@ -627,9 +633,17 @@ class Sweeper:
     guarded writes keep one move.
     """
 
-    def __init__(self, service: TableService, *, every: float = SWEEP_EVERY) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        *,
+        every: float = SWEEP_EVERY,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.service = service
         self.every = every
+        #: The clock its waits are measured on (seconds, never going back).
+        self.monotonic = monotonic
         self.stopped = threading.Event()
         self._due: list[tuple[float, str]] = []
         self._woken = threading.Condition()
@@ -652,18 +666,20 @@ class Sweeper:
         self.thread.join()
 
     def _heard(self, table_id: str, version: int) -> None:
+        service = self.service
         with self._woken:
-            due = time.monotonic() + self.service.pace_of(table_id) + _MARGIN
-            heapq.heappush(self._due, (due, table_id))
+            now = self.monotonic()
+            for wait in (service.pace_of(table_id), service.turn_limit_of(table_id)):
+                heapq.heappush(self._due, (now + wait + _MARGIN, table_id))
             self._woken.notify()
 
     def _run(self) -> None:
-        sweep_at = time.monotonic() + self.every
+        sweep_at = self.monotonic() + self.every
         while not self.stopped.is_set():
             with self._woken:
                 wake = min([sweep_at, *(due for due, _ in self._due[:1])])
-                self._woken.wait(max(0.0, wake - time.monotonic()))
-                now = time.monotonic()
+                self._woken.wait(max(0.0, wake - self.monotonic()))
+                now = self.monotonic()
                 ready = []
                 while self._due and self._due[0][0] <= now:
                     ready.append(heapq.heappop(self._due)[1])

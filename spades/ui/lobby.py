@@ -4,11 +4,10 @@ Everything shown comes from :mod:`spades.app.tables`, for this browser's seat on
 keeps the seat tokens the browser holds (one cookie a table, which the server sets
 ``HttpOnly``, see :mod:`spades.ui.cookies`, so a reload or a reopened link puts the person
 back in their seat) and nothing else: any server can draw any page.
-A fragment looks at the table once a second (the page's script of
-:mod:`spades.ui.table_news` reruns it) and moves it on (the bots at the table's pace); it
-reads the table again only when the table's version has moved (one number).
-Between two looks, the server's news of the table (:mod:`spades.ui.table_news`) reruns
-the fragment the moment another seat's move is stored.
+The server's news of the table (:mod:`spades.ui.table_news`) reruns a fragment the moment
+another seat's move is stored, and the page's script reruns it now and then besides (once
+a second when the news cannot be heard): the fragment moves the table on (the bots at the
+table's pace) and reads it again only when the table's version has moved (one number).
 Refusals and database faults are drawn inside that fragment, in plain words, where the
 person is looking; the server sweeps idle tables on a clock of its own.
 """
@@ -479,7 +478,8 @@ def _creator_controls(view: SharedView) -> None:
 
 
 def _confirm_close(table_id: str) -> None:
-    """Asked in place (the table's fragment redraws every second, a dialog would not stay)."""
+    """Asked in place (the table's fragment redraws at each look and each move: a dialog
+    would not stay)."""
     with st.container(key="close_confirm", border=True):
         st.markdown(
             "Close this table for everyone? A match in play stops here and is stored as abandoned."

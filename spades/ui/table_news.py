@@ -13,7 +13,10 @@ page drew arrives, presses the button: Streamlit reruns the table's fragment at 
 the page's own widgets, exactly as a click would. The script also presses it every
 :data:`LOOK_EVERY` seconds, the page's look at the table, so a page whose stream cannot
 open (the app started without ``serve.py``, or a proxy that holds streams back) still finds
-each move a second later at most. It presses only while the page has no run under way.
+each move a second later at most. While the stream is open and has brought the table's
+version, a look only tells the server that the seat is still there: the script then looks
+every :data:`QUIET_LOOK_EVERY` seconds, since each look redraws the table (some 0.15 s of
+the browser's CPU on a desktop). It presses only while the page has no run under way.
 
 Each stream is bounded: :data:`PER_TABLE` streams a table and :data:`STREAMS` in all on one
 server; past that the route answers 503 and the page falls back on looking. A stream ends
@@ -52,8 +55,11 @@ PATH: Final = "/_spades/tables/{table_id}/news"
 BUTTON_KEY: Final = "table_news"
 #: The hidden container of the button and the script (``display: none`` in the stylesheet).
 HOLDER_KEY: Final = "news_listener"
-#: Seconds between two looks the page takes at the table by itself (see :func:`listen`).
+#: Seconds between two looks the page takes at the table by itself (see :func:`listen`)
+#: while it hears no news, and while it does (a look is then only the seat's sign of life,
+#: which the server notes every ``SEEN_EVERY``, 10 s).
 LOOK_EVERY: Final = 1.0
+QUIET_LOOK_EVERY: Final = 5.0
 #: Streams a table may have open on one server, and streams in all.
 PER_TABLE: Final = 64
 STREAMS: Final = 2000
@@ -172,10 +178,12 @@ _SCRIPT: Final = """
   const doc = window.document;
   const all = window.spadesNews || (window.spadesNews = {});
   const looks = window.spadesLooks || (window.spadesLooks = {});
+  const looked = window.spadesLooked || (window.spadesLooked = {});
   const leave = (table) => {
     if (all[table]) { all[table].close(); delete all[table]; }
     clearInterval(looks[table]);
     delete looks[table];
+    delete looked[table];
   };
   for (const other of new Set([...Object.keys(all), ...Object.keys(looks)])) {
     if (other !== id) leave(other);
@@ -193,15 +201,22 @@ _SCRIPT: Final = """
     // drawings: look again shortly. (Streamlit's page marks its run on its app element.)
     const app = doc.querySelector("[data-testid='stApp']");
     const idle = !app || app.getAttribute("data-test-script-state") === "notRunning";
-    if (button && idle) button.click();
+    if (button && idle) { button.click(); looked[id] = Date.now(); }
     else if (tries > 0) setTimeout(() => press(version, tries - 1), 100);
   };
   // The page's own look at the table presses the same button, so that a click made in the
-  // meantime is sent with it, once.
-  if (!(id in looks)) looks[id] = setInterval(() => press(Infinity, 0), %d);
+  // meantime is sent with it, once. While the news stream is open and has spoken, a look
+  // is only the seat's sign of life, and is taken less often.
+  const look = () => {
+    const source = all[id];
+    const live = source && source.heard && source.readyState === EventSource.OPEN;
+    if (live && Date.now() - (looked[id] || 0) < %d) return;
+    press(Infinity, 0);
+  };
+  if (!(id in looks)) looks[id] = setInterval(look, %d);
   if (all[id] || !window.EventSource) return;
   const source = new EventSource(%s.replace("{table_id}", id));
-  source.onmessage = (event) => press(Number(event.data), 10);
+  source.onmessage = (event) => { source.heard = true; press(Number(event.data), 10); };
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) delete all[id];
   };
@@ -214,7 +229,8 @@ _SCRIPT: Final = """
 def listen(table_id: str, version: int) -> None:
     """On a table's page, inside its fragment: the hidden button that reruns the fragment,
     the version drawn, and the script that presses the button when the table moves on,
-    and every :data:`LOOK_EVERY` seconds besides. ``table_id`` has been checked against
+    and now and then besides (every :data:`LOOK_EVERY` seconds, or every
+    :data:`QUIET_LOOK_EVERY` while the news is heard). ``table_id`` has been checked against
     :data:`TABLE_ID`.
 
     The script's timer takes the place of the fragment's ``run_every``: Streamlit's page
@@ -226,6 +242,12 @@ def listen(table_id: str, version: int) -> None:
         st.html(
             f'<span class="sp-news" data-version="{int(version)}"></span>'
             + _SCRIPT
-            % (table_id, BUTTON_KEY, round(LOOK_EVERY * 1000), script_string(served(PATH))),
+            % (
+                table_id,
+                BUTTON_KEY,
+                round(QUIET_LOOK_EVERY * 1000),
+                round(LOOK_EVERY * 1000),
+                script_string(served(PATH)),
+            ),
             unsafe_allow_javascript=True,
         )
