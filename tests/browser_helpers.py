@@ -40,10 +40,13 @@ def face_of(page: Page, code: str) -> str:
 
 
 def your_turn(page: Page) -> Locator:
-    """Wait until the status line asks the human to act; returns the status element."""
+    """Wait until the status line asks the human to act; returns the status element.
+    Looked at every 50 ms: the bots may take seconds, and a look every frame would keep
+    the browser drawing frames all the while."""
     page.wait_for_function(
         """() => { const status = document.querySelector(".st-key-status");
           return status !== null && status.textContent.includes("Your turn"); }""",
+        polling=50,
         timeout=WAIT,
     )
     return page.locator(".st-key-status")

@@ -158,8 +158,8 @@ def _looks_less_often_while_the_news_is_heard(hearing: Page, deaf: Page) -> None
     for page in (hearing, deaf):
         page.evaluate(PRESSES_JS)
     presses = "n => window.spadesPresses.length >= n"
-    deaf.wait_for_function(presses, arg=3, timeout=WAIT)
-    hearing.wait_for_function(presses, arg=2, timeout=WAIT)
+    deaf.wait_for_function(presses, arg=3, polling=100, timeout=WAIT)
+    hearing.wait_for_function(presses, arg=2, polling=100, timeout=WAIT)
     for page, low, high in ((hearing, 4_000, None), (deaf, 0, 4_000)):
         times = page.evaluate("() => window.spadesPresses")
         gaps = [later - sooner for sooner, later in itertools.pairwise(times)]
