@@ -32,7 +32,7 @@ from spades.stats.ratings import RATER
 from spades.store import SCHEMA_VERSION, StaleWrite, Store, StoreUnavailable
 from spades.store.profiles import Profiles
 from spades.store.rows import utc_now
-from spades.store.tables import CREATOR_SEAT, Tables
+from spades.store.tables import CREATOR_SEAT, TableInfo, Tables
 
 RULES = Rules(target_score=100, mercy_score=None)
 
@@ -462,6 +462,37 @@ def _finished(service: TableService, clock: Clock) -> tuple[str, str, str]:
             service.view(table_id, ann_token)
         service.advance(table_id)
     raise AssertionError("the match did not end")
+
+
+def test_a_match_two_servers_find_over_at_once_ends_once_and_refuses_neither(
+    service: TableService, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two servers (or a server's clock and a page) find the match over at once: the first
+    stores the game and ends the table, the second finds both done, and is not refused."""
+    ann = _player(service, "Ann")
+    table_id, token = service.create(ann, "Ann", RULES, bot_level="basic")
+    service.start(table_id, token, seed=11)
+    for _ in range(3000):  # bots, and a stand-in for Ann, play to the match's last card
+        if service.view(table_id, token).outcome is not None:
+            break
+        clock.wait(TURN_LIMIT + 1)
+        service.advance(table_id)
+    game_id = service.tables.info(table_id).game_id or ""
+    assert service.tables.info(table_id).status == "playing"
+    clock.wait(TURN_LIMIT + 1)
+    other = TableService(service.store, now=clock)
+    read = other.tables.info
+
+    def read_then_the_first_ends_it(table: str) -> TableInfo:
+        found = read(table)
+        monkeypatch.setattr(other.tables, "info", read)
+        assert service.advance(table_id), "the first server ends the table"
+        return found
+
+    monkeypatch.setattr(other.tables, "info", read_then_the_first_ends_it)
+    assert not other.advance(table_id)
+    assert service.view(table_id, None).table.status == "finished"
+    assert service.store.game_info(game_id).status == "finished"
 
 
 def test_a_table_s_game_is_never_offered_to_continue_on_play(service: TableService) -> None:

@@ -441,8 +441,7 @@ class TableService:
         if match is None:
             return False
         if match.is_over:
-            self._finish(info, match)
-            return True
+            return self._finish(info, match)
         seat = match.current_player
         assert seat is not None, "a match in play has a seat to act"
         holder = info.seats[seat]
@@ -482,12 +481,28 @@ class TableService:
             return False
         return True
 
-    def _finish(self, info: TableInfo, match: Match) -> None:
+    def _finish(self, info: TableInfo, match: Match) -> bool:
+        """Store the finished game and end the table; whether this call ended it. Another
+        server, or this one's clock while a page looks, may take either step first: a step
+        found done is not a refusal."""
         assert info.game_id is not None
-        game_id = info.game_id
-        if self.store.game_info(game_id).status == "playing":
-            self._asked(lambda: self.store.finish(game_id, match))
-        self._asked(lambda: self.tables.close(info.table_id, "finished"))
+        game_id, table_id = info.game_id, info.table_id
+        try:
+            self.store.finish(game_id, match)
+        except StoreUnavailable:
+            raise
+        except StoreError as err:
+            if self._asked(lambda: self.store.game_info(game_id)).status == "playing":
+                raise TableRefusal(_plain(str(err))) from None
+        try:
+            self.tables.close(table_id, "finished")
+        except StoreUnavailable:
+            raise
+        except StoreError as err:
+            if self._asked(lambda: self.tables.info(table_id)).status != "finished":
+                raise TableRefusal(_plain(str(err))) from None
+            return False
+        return True
 
     def _sign_of_life(self, info: TableInfo, seat: Seat) -> bool:
         """Note, now and then, that the person at ``seat`` is looking; whether it was."""
