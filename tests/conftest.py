@@ -60,12 +60,11 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser test files spread over the first half of the run.
 
-    They take the longest (up to a minute or two a test). Each test process starts with a
-    third of the run, in order, and one that runs out takes the later half of the tests
-    another still has waiting (``--dist worksteal``): with the browser files early in
-    their blocks, the short tests that come after them are what moves, and they fill the
-    gaps at the end instead of one process finishing long tests alone. Each file's tests
-    stay next to each other, so that its module fixtures are made once as a rule.
+    They take the longest (up to a minute or two a test). The test processes take tests
+    in runs of consecutive ones, a quarter of a process's share at first, so a block of
+    them goes to one process: spread out, they fall to all three, and the many short tests
+    fill the gaps at the end instead of one process finishing long tests alone. Each
+    file's tests stay together, for its module fixtures.
     """
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
