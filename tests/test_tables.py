@@ -688,6 +688,45 @@ def test_the_server_s_clock_seats_a_stand_in_once_a_person_s_turn_limit_has_pass
     assert service.view(table_id, None).table.seats[late].stand_in
 
 
+def test_the_server_s_clock_keeps_the_turn_limit_of_a_table_made_on_another_server(
+    service: TableService, db_url: str, clock: Clock
+) -> None:
+    """Another server made the table with a 15 s turn limit, and this server first hears of
+    it by its news. Its clock reads the table at its first wake and seats the stand-in at
+    the table's own limit, not at the default of a table it has not read."""
+    ann, bob = _player(service, "Ann"), _player(service, "Bob")
+    table_id, ann_token = service.create(ann, "Ann", RULES, bot_level="random", turn_limit=15)
+    bob_token = service.join(table_id, 0, bob, "Bob")
+    service.start(table_id, ann_token, seed=3)
+    view = _turn(service, clock, table_id, [ann_token, bob_token])
+    late = view.seat
+    assert late is not None and TURN_LIMIT > 15
+    other = TableService(Store(db_url, rater=RATER), now=clock)
+    ahead = [0.0]
+    # It sweeps every 10 ms, so it wakes to see its clock moved.
+    sweeper = Sweeper(other, every=0.01, monotonic=lambda: time.monotonic() + ahead[0])
+    sweeper.start()
+    try:
+        # The news another server's move brings (on PostgreSQL, its NOTIFY).
+        other.store.news.announce(table_id, view.table.version)
+        ahead[0] = PACE + 1.0
+        for _ in range(500):
+            if other.turn_limit_of(table_id) == 15:
+                break
+            sweeper.stopped.wait(0.01)
+        assert other.turn_limit_of(table_id) == 15, "the clock read the table at its pace"
+        clock.wait(16)
+        ahead[0] = 17.0
+        for _ in range(500):
+            if other.view(table_id, None).table.seats[late].stand_in:
+                break
+            sweeper.stopped.wait(0.01)
+    finally:
+        sweeper.stop()
+        other.store.close()
+    assert service.view(table_id, None).table.seats[late].stand_in
+
+
 def test_a_player_may_hold_at_most_five_open_tables(service: TableService) -> None:
     ann = _player(service, "Ann")
     made = [service.create(ann, "Ann", RULES) for _ in range(MAX_OPEN)]

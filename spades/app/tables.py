@@ -640,7 +640,9 @@ class Sweeper:
     - it hears every table's news (:meth:`TableService.follow`, for all tables) and moves
       the table on once the table's pace has passed, and again once its turn limit has, so
       a bot moves on time, and stands in for a person who let their turn run out, whether
-      or not a page looks at the table then;
+      or not a page looks at the table then (a table this server has not read yet, one
+      made on another server, is read at the first wake, and waited for by its own pace
+      and limit from then on);
     - every ``every`` seconds it sweeps the idle tables, so a table nobody looks at still
       closes and leaves the lobby.
 
@@ -660,7 +662,9 @@ class Sweeper:
         #: The clock its waits are measured on (seconds, never going back).
         self.monotonic = monotonic
         self.stopped = threading.Event()
-        self._due: list[tuple[float, str]] = []
+        #: The wakes to come: when, for which table, when its news was heard, and which
+        #: of its waits (0 its pace, 1 its turn limit) they end.
+        self._due: list[tuple[float, str, float, int]] = []
         self._woken = threading.Condition()
         self._deaf: Callable[[], None] | None = None
         self.thread = threading.Thread(target=self._run, name="spades-table-clock", daemon=True)
@@ -681,27 +685,54 @@ class Sweeper:
         self.thread.join()
 
     def _heard(self, table_id: str, version: int) -> None:
-        service = self.service
         with self._woken:
             now = self.monotonic()
-            for wait in (service.pace_of(table_id), service.turn_limit_of(table_id)):
-                heapq.heappush(self._due, (now + wait + _MARGIN, table_id))
+            for which in (0, 1):
+                heapq.heappush(
+                    self._due, (self._due_at(table_id, now, which), table_id, now, which)
+                )
             self._woken.notify()
+
+    def _due_at(self, table_id: str, heard_at: float, which: int) -> float:
+        """When a wait (0 the table's pace, 1 its turn limit) heard at ``heard_at`` ends, by
+        the table's pace and turn limit as this server last read them."""
+        waits = (self.service.pace_of(table_id), self.service.turn_limit_of(table_id))
+        return heard_at + waits[which] + _MARGIN
+
+    def _set_again(self, woken: list[tuple[float, str, float, int]], now: float) -> None:
+        """Set every wake of the tables just moved on by their pace and turn limit as read
+        now: a table not read here yet when its news came (one made on another server) was
+        waited for by the defaults. A wake that ended before the table's own wait waits on."""
+        tables = {table_id for _, table_id, _, _ in woken}
+        with self._woken:
+            kept = [entry for entry in self._due if entry[1] not in tables]
+            for _, table_id, heard_at, which in self._due:
+                if table_id in tables:
+                    kept.append(
+                        (self._due_at(table_id, heard_at, which), table_id, heard_at, which)
+                    )
+            for _, table_id, heard_at, which in woken:
+                again = self._due_at(table_id, heard_at, which)
+                if again > now:
+                    kept.append((again, table_id, heard_at, which))
+            heapq.heapify(kept)
+            self._due = kept
 
     def _run(self) -> None:
         sweep_at = self.monotonic() + self.every
         while not self.stopped.is_set():
             with self._woken:
-                wake = min([sweep_at, *(due for due, _ in self._due[:1])])
+                wake = min([sweep_at, *(due for due, *_ in self._due[:1])])
                 self._woken.wait(max(0.0, wake - self.monotonic()))
                 now = self.monotonic()
                 ready = []
                 while self._due and self._due[0][0] <= now:
-                    ready.append(heapq.heappop(self._due)[1])
+                    ready.append(heapq.heappop(self._due))
             if self.stopped.is_set():
                 return
-            for table_id in dict.fromkeys(ready):
+            for table_id in dict.fromkeys(table_id for _, table_id, _, _ in ready):
                 self._step(functools.partial(self.service.advance, table_id), "moved on")
+            self._set_again(ready, now)
             if now >= sweep_at:
                 sweep_at = now + self.every
                 self._step(self.service.sweep, "swept")
