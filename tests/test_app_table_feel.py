@@ -15,6 +15,7 @@ from spades.app import prefs
 from spades.app.play import TRICK_STAYS, GameController
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT
+from spades.app.site import NAME_MAX
 from spades.app.table_view import table_view
 from spades.app.themes import (
     BLACK_SUIT,
@@ -242,6 +243,23 @@ def test_a_player_has_one_name_on_play_as_on_their_profile_and_at_tables() -> No
     # And a name typed on Play is the one the profile and the tables show.
     again.text_input(key="player_name").set_value("Ada L.").run()
     assert app_site().player_name(ada) == "Ada L."
+
+
+def test_a_name_typed_on_play_is_tidied_as_at_a_shared_table_and_kept_whole() -> None:
+    """A name pasted with an invisible character and a control character is cleaned, not
+    refused, and a name as long as the field takes is shown and kept whole."""
+    at = _app()
+    at.text_input(key="player_name").set_value(" A\u200bda\x07Lovelace ").run()
+    assert not at.error, [e.value for e in at.error]
+    ada = _player(at)
+    assert ada is not None and app_site().player_name(ada) == "Ada Lovelace"
+    longest = "Augusta Ada King, Countess of Lovelace X"
+    assert len(longest) == NAME_MAX
+    at.text_input(key="player_name").set_value(longest).run()
+    at.button(key="new_game").click().run()
+    assert not at.error, [e.value for e in at.error]
+    assert play_controller(at).players[HUMAN_SEAT] == longest
+    assert app_site().player_name(ada) == longest
 
 
 def test_two_browsers_with_the_same_name_keep_their_own_tables() -> None:

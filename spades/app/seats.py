@@ -11,6 +11,7 @@ from typing import Final
 
 from spades.engine.cards import SEAT_NAMES, SOUTH, Seat
 from spades.engine.rules import Rules
+from spades.store.checks import tidy_name
 
 HUMAN_SEAT: Final = SOUTH
 #: The names of three-handed cutthroat's seats 0 and 1 at the Play table.
@@ -38,13 +39,24 @@ def seat_names(rules: Rules) -> tuple[str, ...]:
     return SEAT_NAMES
 
 
+def person_name(name: str) -> str:
+    """A person's name as typed, made fit to show and keep, as at a shared table
+    (:func:`~spades.store.checks.tidy_name`: invisible and control characters dropped,
+    spaces tidied, at most :data:`~spades.store.NAME_MAX` characters); ``You`` when nothing
+    is left.
+
+    >>> person_name(" A\\u200bda\\x07Lovelace "), person_name("\\u200b")
+    ('Ada Lovelace', 'You')
+    """
+    return tidy_name(name) or "You"
+
+
 def player_names(rules: Rules, name: str) -> tuple[str, ...]:
-    """The seats' names with the human's own (spaces tidied, at most 20 characters) at
-    South.
+    """The seats' names with the human's own (:func:`person_name`) at South.
 
     >>> player_names(Rules(players=3, partnerships=False), "  Ada   Lovelace ")
     ('Left', 'Right', 'Ada Lovelace')
     """
     names = list(seat_names(rules))
-    names[HUMAN_SEAT] = " ".join(name.split())[:20] or "You"
+    names[HUMAN_SEAT] = person_name(name)
     return tuple(names)

@@ -32,7 +32,7 @@ import streamlit as st
 from spades.app.errors import StoreError
 from spades.app.play import PACES, GameController, default_bot_level
 from spades.app.prefs import TablePrefs
-from spades.app.seats import HUMAN_SEAT, bot_seats, seat_names
+from spades.app.seats import HUMAN_SEAT, bot_seats, person_name, seat_names
 from spades.app.site import NAME_MAX
 from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
@@ -153,7 +153,7 @@ def settings() -> PlaySettings:
 
 
 def _player_name() -> str:
-    return str(st.session_state.get("player_name", "")).strip() or "You"
+    return person_name(str(st.session_state.get("player_name", "")))
 
 
 def _saved_prefs() -> TablePrefs:
