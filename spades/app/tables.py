@@ -705,12 +705,11 @@ class Sweeper:
         waited for by the defaults. A wake that ended before the table's own wait waits on."""
         tables = {table_id for _, table_id, _, _ in woken}
         with self._woken:
-            kept = [entry for entry in self._due if entry[1] not in tables]
-            for _, table_id, heard_at, which in self._due:
+            kept = []
+            for due, table_id, heard_at, which in self._due:
                 if table_id in tables:
-                    kept.append(
-                        (self._due_at(table_id, heard_at, which), table_id, heard_at, which)
-                    )
+                    due = self._due_at(table_id, heard_at, which)
+                kept.append((due, table_id, heard_at, which))
             for _, table_id, heard_at, which in woken:
                 again = self._due_at(table_id, heard_at, which)
                 if again > now:
