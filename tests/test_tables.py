@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -679,13 +679,18 @@ def test_the_server_s_clock_seats_a_stand_in_once_a_person_s_turn_limit_has_pass
         assert not service.view(table_id, None).table.seats[late].stand_in
         clock.wait(TURN_LIMIT + 1)
         ahead[0] = TURN_LIMIT + 2.0
-        for _ in range(500):
-            if service.view(table_id, None).table.seats[late].stand_in:
-                break
-            sweeper.stopped.wait(0.01)
+        _while_the_clock_runs(lambda: service.view(table_id, None).table.seats[late].stand_in)
     finally:
         sweeper.stop()
     assert service.view(table_id, None).table.seats[late].stand_in
+
+
+def _while_the_clock_runs(done: Callable[[], bool]) -> None:
+    """Wait up to five seconds, looking every 10 ms, for ``done()``."""
+    for _ in range(500):
+        if done():
+            return
+        time.sleep(0.01)
 
 
 def test_the_server_s_clock_keeps_the_turn_limit_of_a_table_made_on_another_server(
@@ -710,17 +715,11 @@ def test_the_server_s_clock_keeps_the_turn_limit_of_a_table_made_on_another_serv
         # The news another server's move brings (on PostgreSQL, its NOTIFY).
         other.store.news.announce(table_id, view.table.version)
         ahead[0] = PACE + 1.0
-        for _ in range(500):
-            if other.turn_limit_of(table_id) == 15:
-                break
-            sweeper.stopped.wait(0.01)
+        _while_the_clock_runs(lambda: other.turn_limit_of(table_id) == 15)
         assert other.turn_limit_of(table_id) == 15, "the clock read the table at its pace"
         clock.wait(16)
         ahead[0] = 17.0
-        for _ in range(500):
-            if other.view(table_id, None).table.seats[late].stand_in:
-                break
-            sweeper.stopped.wait(0.01)
+        _while_the_clock_runs(lambda: other.view(table_id, None).table.seats[late].stand_in)
     finally:
         sweeper.stop()
         other.store.close()
