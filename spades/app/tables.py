@@ -487,19 +487,25 @@ class TableService:
         found done is not a refusal."""
         assert info.game_id is not None
         game_id, table_id = info.game_id, info.table_id
+        self._unless_done(
+            lambda: self.store.finish(game_id, match),
+            done=lambda: self.store.game_info(game_id).status != "playing",
+        )
+        return self._unless_done(
+            lambda: self.tables.close(table_id, "finished"),
+            done=lambda: self.tables.info(table_id).status == "finished",
+        )
+
+    def _unless_done(self, step: Callable[[], object], *, done: Callable[[], bool]) -> bool:
+        """Take a step in the store; whether it was taken. A step the store refuses is
+        :meth:`_asked`'s refusal, unless ``done()`` finds it taken already (by another
+        server, or by this one's clock)."""
         try:
-            self.store.finish(game_id, match)
+            step()
         except StoreUnavailable:
             raise
         except StoreError as err:
-            if self._asked(lambda: self.store.game_info(game_id)).status == "playing":
-                raise TableRefusal(_plain(str(err))) from None
-        try:
-            self.tables.close(table_id, "finished")
-        except StoreUnavailable:
-            raise
-        except StoreError as err:
-            if self._asked(lambda: self.tables.info(table_id)).status != "finished":
+            if not self._asked(done):
                 raise TableRefusal(_plain(str(err))) from None
             return False
         return True
