@@ -313,7 +313,8 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
 
 
 # ------------------------------------------------------------------ the server's use
-def _descendants(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid``, however deep."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -333,15 +334,17 @@ def _descendants(pid: int) -> list[int]:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process, its reaped children and its live ones."""
-    total = 0
-    for each in (pid, *_descendants(pid)):
-        try:
-            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        # utime, stime, cutime, cstime are fields 14-17 of stat (1-based, pid first).
-        total += sum(int(value) for value in fields[11:15])
-    return total / os.sysconf("SC_CLK_TCK")
+    return sum(process_seconds(each) for each in (pid, *descendants(pid)))
+
+
+def process_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process and its reaped children (0 once ended)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime, stime, cutime, cstime are fields 14-17 of stat (1-based, pid first).
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def memory_mb(pid: int) -> dict[str, float]:

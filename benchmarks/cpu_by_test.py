@@ -1,12 +1,14 @@
 """Each test's CPU time, by kind of process: a pytest plugin, and its report.
 
 As a plugin it notes, around each test (its set-up, call and tear-down), the CPU time of
-the test process itself and of every process under it, grouped as Chromium, the
-Playwright driver, others (the app servers, the bot lab's workers) and the processes
-already ended (their time is counted when their parent collects them). Each test is one
-line of JSON in ``CPU_BY_TEST`` (default ``cpu_by_test.jsonl``). A test process's first
-test also pays for what its session starts (the browser, the shared app server); its last
-is read before its tear-down, which closes them.
+the test process itself and of every process under it, grouped by kind as ``suite_cpu.py``
+groups them (Chromium's renderers, its other processes, the app servers, Playwright's
+driver...), with ``ended`` for the processes this one has collected. A process that ends
+counts under its parent from then on: a test's renderers, which end with its browser
+contexts, count among Chromium's other processes. Each test is one line of JSON in
+``CPU_BY_TEST`` (default ``cpu_by_test.jsonl``). A test process's first test also pays for
+what its session starts (the browser, the shared app server); its last is read before its
+tear-down, which closes them.
 
     PYTHONPATH=benchmarks python -m pytest -m browser -p cpu_by_test
     python benchmarks/cpu_by_test.py [cpu_by_test.jsonl] [--top 30]
@@ -20,58 +22,41 @@ import argparse
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_clock import descendants, process_seconds
+from suite_cpu import command_of, kind_of
 
-TICKS = os.sysconf("SC_CLK_TCK")
-KINDS = ("chromium", "driver", "others", "ended", "test process")
-_STARTED = pytest.StashKey[tuple[float, dict[str, float]]]()
-_ENDED = pytest.StashKey[dict[str, float]]()
-
-
-def _processes() -> dict[int, tuple[int, str, float]]:
-    """Every process: its parent, its name and its CPU seconds with its collected children's."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1 : stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2 :].split()
-        found[int(entry.name)] = (int(fields[1]), name, sum(map(int, fields[11:15])) / TICKS)
-    return found
+_STARTED = pytest.StashKey[tuple[float, Counter[str]]]()
+_ENDED = pytest.StashKey[Counter[str]]()
 
 
-def _kind(name: str) -> str:
-    if "chrom" in name.lower():
-        return "chromium"
-    # Playwright's driver runs Node, whose main thread names the process.
-    return "driver" if name.startswith("node") else "others"
-
-
-def cpu_now() -> dict[str, float]:
+def cpu_now() -> Counter[str]:
     """The CPU seconds of this process and of every process under it, by kind."""
-    processes = _processes()
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _, _) in processes.items():
-        children.setdefault(parent, []).append(pid)
     times = os.times()
-    totals = dict.fromkeys(KINDS, 0.0)
-    totals["test process"] = times.user + times.system
+    totals: Counter[str] = Counter()
+    totals["this process"] = times.user + times.system
     totals["ended"] = times.children_user + times.children_system
-    waiting = list(children.get(os.getpid(), []))
-    while waiting:
-        pid = waiting.pop()
-        _, name, seconds = processes[pid]
-        totals[_kind(name)] += seconds
-        waiting.extend(children.get(pid, []))
+    for pid in descendants(os.getpid()):
+        totals[_kind(pid)] += process_seconds(pid)
     return totals
+
+
+def _kind(pid: int) -> str:
+    """A process's kind by its command line, or by its name while it ends (a renderer of
+    a closing browser context has no command line left)."""
+    command = command_of(pid)
+    if not command:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return "other"
+        command = stat[stat.find("(") + 1 : stat.rfind(")")]
+    return kind_of(command)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -81,7 +66,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     start, before = item.stash[_STARTED]
     after = item.stash.get(_ENDED, None) or cpu_now()
     row: dict[str, Any] = {"test": item.nodeid, "wall": round(time.monotonic() - start, 2)}
-    row |= {kind: round(after[kind] - before[kind], 2) for kind in KINDS}
+    row |= {kind: round(after[kind] - before[kind], 2) for kind in {*after, *before}}
     with open(os.environ.get("CPU_BY_TEST", "cpu_by_test.jsonl"), "a") as out:
         out.write(json.dumps(row) + "\n")
 
@@ -101,14 +86,17 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30)
     options = parser.parse_args()
     rows = [json.loads(line) for line in Path(options.path).read_text().splitlines()]
+    kinds = sorted({kind for row in rows for kind in row} - {"test", "wall"})
     for row in rows:
-        row["cpu"] = sum(row[kind] for kind in KINDS)
+        row["cpu"] = sum(row.get(kind, 0.0) for kind in kinds)
     rows.sort(key=lambda row: -row["cpu"])
-    print(f"{len(rows)} tests, {sum(row['cpu'] for row in rows):.0f} s of CPU")
-    print(f"{'CPU':>7} {'wall':>6} " + " ".join(f"{kind:>12}" for kind in KINDS) + "  test")
+    print(f"{len(rows)} tests, {sum(row['cpu'] for row in rows):.0f} s of CPU; by kind:")
+    for number, kind in enumerate(kinds, 1):
+        print(f"  {number}. {kind}: {sum(row.get(kind, 0.0) for row in rows):.0f} s")
+    print(f"{'CPU':>7} {'wall':>6} " + " ".join(f"{n:>6}" for n in range(1, len(kinds) + 1)))
     for row in rows[: options.top]:
-        kinds = " ".join(f"{row[kind]:12.1f}" for kind in KINDS)
-        print(f"{row['cpu']:7.1f} {row['wall']:6.1f} {kinds}  {row['test']}")
+        split = " ".join(f"{row.get(kind, 0.0):6.1f}" for kind in kinds)
+        print(f"{row['cpu']:7.1f} {row['wall']:6.1f} {split}  {row['test']}")
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def _ticks() -> dict[int, int]:
     return found
 
 
-def _command(pid: int) -> str:
+def command_of(pid: int) -> str:
     """A process's command line ("" once it has ended)."""
     try:
         return (
@@ -69,7 +69,8 @@ def _cores() -> tuple[int, int]:
     return sum(fields), fields[3] + fields[4]
 
 
-def _kind(command: str) -> str:
+def kind_of(command: str) -> str:
+    """The kind of process a command line names (:data:`KINDS`, else "other")."""
     return next((name for name, pattern in KINDS if pattern.search(command)), "other")
 
 
@@ -90,7 +91,7 @@ def main() -> None:
             if pid not in before:
                 last[pid] = max(ticks, last.get(pid, 0))
                 # Read once a process, not every second.
-                commands[pid] = commands.get(pid) or _command(pid)
+                commands[pid] = commands.get(pid) or command_of(pid)
         if time.monotonic() - start >= 5 * (len(busy) + 1):
             now = _cores()
             spent = now[0] - cores[0]
@@ -99,7 +100,7 @@ def main() -> None:
     wall = time.monotonic() - start
     by_kind: Counter[str] = Counter()
     for pid, ticks in last.items():
-        by_kind[_kind(commands[pid])] += ticks
+        by_kind[kind_of(commands[pid])] += ticks
     total = sum(by_kind.values()) / TICKS
     cores_n = os.cpu_count() or 1
     print(f"\nexit code {proc.returncode}, wall time {wall:.0f} s, CPU time {total:.0f} s")
