@@ -96,7 +96,7 @@ VERSIONS_JS = """
 """
 
 
-def _table(db_url: str) -> tuple[str, str, str]:
+def started_table(db_url: str) -> tuple[str, str, str]:
     """The table, started, with Ann and Bob seated; its id and their tokens."""
     store = Store(db_url, rater=RATER)
     service = TableService(store)
@@ -151,7 +151,7 @@ def _seen_at_other(clicks: list[dict[str, float]], drawn: list[dict[str, float]]
 
 async def measure(browser: Browser, script: str, cards: int, seed: int) -> dict[str, Any]:
     with serve(script) as server:
-        table_id, ann_token, bob_token = _table(server.db_url)
+        table_id, ann_token, bob_token = started_table(server.db_url)
         ann, ann_context = await _seat(browser, server.url, table_id, ann_token, seed)
         bob, bob_context = await _seat(browser, server.url, table_id, bob_token, seed + 1)
         started = time.monotonic()

@@ -20,7 +20,7 @@ import statistics
 from browser_clock import CHROMIUM, LAUNCH_ARGS, WAIT, cpu_seconds, serve
 from page_cpu import chromium_seconds
 from playwright.async_api import async_playwright
-from table_clock import _table
+from table_clock import started_table
 
 #: Seconds left for the bots' bids before the still table is measured.
 SETTLE = 5.0
@@ -34,7 +34,7 @@ async def run(options: argparse.Namespace) -> dict[str, list[float]]:
                 executable_path=CHROMIUM, args=list(LAUNCH_ARGS)
             )
             for round_ in range(options.rounds):
-                table_id, *tokens = _table(server.db_url)
+                table_id, *tokens = started_table(server.db_url)
                 contexts = []
                 for token in tokens:
                     context = await browser.new_context(viewport={"width": 1366, "height": 900})
