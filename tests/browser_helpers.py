@@ -124,12 +124,32 @@ def screenshot_path(name: str, scratch: Path) -> Path:
     return folder / name
 
 
+#: A script function: the page's scroll (the window's and Streamlit's main area's) read,
+#: or, given one read before, put back.
+SCROLL = """was => {
+  const main = document.querySelector("[data-testid='stMain']");
+  if (was) { window.scrollTo(was[0], was[1]); if (main) main.scrollTop = was[2]; }
+  return [window.scrollX, window.scrollY, main ? main.scrollTop : 0];
+}"""
+
+
+def click_in_place(page: Page, target: Locator) -> None:
+    """Click ``target`` and leave the page scrolled as it was. Playwright scrolls what it
+    clicks into view, and when it has to try again (the button moved, or a redraw covered
+    it) it scrolls it to the window's end, centre or start in turn. That scroll is the
+    test's, not the app's: a check that the table stays in view must not see it."""
+    was = page.evaluate(SCROLL, None)
+    target.click()
+    page.evaluate(SCROLL, was)
+
+
 def play_a_card(page: Page) -> str:
-    """Play the first playable card; returns its key once the card has left the hand."""
+    """Play the first playable card (the page left scrolled as it was); returns its key once
+    the card has left the hand."""
     card = page.locator(CARDS + ":enabled").first
     expect(card).to_be_visible(timeout=WAIT)
     key = card_key(card)
-    card.click()
+    click_in_place(page, card)
     gone(page, key)
     return key
 

@@ -11,6 +11,7 @@ import pytest
 from browser_helpers import (
     CARDS,
     WAIT,
+    click_in_place,
     fold,
     offered_blind_nil,
     open_house_rules,
@@ -179,7 +180,8 @@ def _short_match(page: Page, opponents: str | None) -> None:
 
 def _in_view(page: Page, *must: str) -> None:
     """Once the page has settled, every part of a hand on show lies inside the window (so
-    the page has not been left scrolled away from the table), the parts ``must`` among them."""
+    the app has not left the page scrolled away from the table: the test's own clicks keep
+    it in place), the parts ``must`` among them."""
     settled(page)
     found: dict[str, Any] = page.evaluate(OUT_OF_VIEW, [*IN_VIEW, *must])
     assert not found["out"], f"out of view: {found['out']}"
@@ -199,12 +201,12 @@ def _bid(page: Page) -> None:
             "cards => cards.map(c => Math.round(c.getBoundingClientRect().top))"
         )
         assert len(backs) == 13 and len(set(backs)) == 1, f"the backs lie in rows: {backs}"
-        page.locator(".st-key-look button:visible").click()
+        click_in_place(page, page.locator(".st-key-look button:visible"))
     expect(page.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
     expect(page.locator(CARDS)).to_have_count(13, timeout=WAIT)
     _in_view(page, ".st-key-bids button", CARD_BUTTONS, ".sp-north", ".st-key-controls button")
     bids = page.locator(".st-key-bids button:enabled:visible")
-    bids.nth(1 if bids.count() > 1 else 0).click()
+    click_in_place(page, bids.nth(1 if bids.count() > 1 else 0))
     expect(page.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
 
 
@@ -216,16 +218,16 @@ def _play_hand(page: Page) -> str:
     while (moment := _moment(page)) == "turn":
         _in_view(page, CARD_BUTTONS)
         if cards == 12:
-            page.locator(".st-key-last_trick button:visible").click()
+            click_in_place(page, page.locator(".st-key-last_trick button:visible"))
             expect(page.locator(".st-key-last_trick_view")).to_contain_text("won by")
-            page.locator(".st-key-hint button:visible").click()
+            click_in_place(page, page.locator(".st-key-hint button:visible"))
             expect(page.locator(".st-key-table_aside [data-testid='stAlert']")).to_be_visible(
                 timeout=WAIT
             )
             _in_view(page, ".st-key-last_trick_view", ".st-key-table_aside [data-testid='stAlert']")
             play_a_card(page)
             your_turn(page)
-            page.locator(".st-key-undo button:visible").click()
+            click_in_place(page, page.locator(".st-key-undo button:visible"))
             expect(page.locator(".st-key-table_aside")).to_contain_text(
                 "Your last move was taken back.", timeout=WAIT
             )
