@@ -184,3 +184,25 @@ def test_only_the_engine_works_out_partners_teams_and_the_next_seat() -> None:
         if SEAT_ARITHMETIC.search(line)
     ]
     assert files and found == []
+
+
+def test_the_engine_contract_s_names_import_as_design_writes_them() -> None:
+    """DESIGN §4: outside tools import the engine's API from the package root, and name the
+    cards module ``spades.cards`` (as it was before the engine moved into ``spades/engine``),
+    so ``import spades.cards`` and ``from spades.cards import …`` work in a fresh
+    interpreter and give the one module."""
+    code = (
+        "import spades.cards\n"
+        "from spades import HandState, IllegalAction, Match, Observation, Rules, RulesError\n"
+        "from spades import cards\n"
+        "from spades.bots import make_bot\n"
+        "from spades.cards import card_str, parse_card\n"
+        "import spades.engine.cards\n"
+        "assert spades.cards is cards is spades.engine.cards\n"
+        "print(card_str(parse_card('10h')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "TH"
