@@ -137,6 +137,24 @@ def test_the_profile_page_saves_a_handle_and_colour_and_refuses_a_taken_handle(
     assert Profiles(store).profile(bob).handle == "bob"
 
 
+def test_a_name_typed_on_the_profile_page_is_tidied_as_at_a_shared_table(store: Store) -> None:
+    """A name pasted with an invisible character (a zero-width space) or a tab is kept
+    tidied, as a shared table and the Play page keep it, not refused; on either form."""
+    at = _page("profile")
+    at.text_input(key="profile_new_handle").input("ada_l")
+    at.text_input(key="profile_new_name").input("Ada\u200b\tLovelace")
+    at.button(key="profile_create_submit").click().run()
+    assert not at.exception and not at.error
+    player = _player(at)
+    assert player is not None
+    assert Profiles(store).profile(player).name == "Ada Lovelace"
+
+    at.text_input(key="profile_name").input(" Ada \u200bL.\u2060 ")
+    at.button(key="profile_save").click().run()
+    assert not at.exception and not at.error
+    assert Profiles(store).profile(player).name == "Ada L."
+
+
 # ------------------------------------------------------------------ export
 @pytest.fixture
 def media(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[MediaFileManager]]:
