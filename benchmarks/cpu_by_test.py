@@ -24,7 +24,7 @@ import argparse
 import json
 import os
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -34,8 +34,8 @@ from browser_clock import descendants, process_seconds
 from playwright.sync_api import Browser, Page
 from suite_cpu import command_of, kind_of
 
-_STARTED = pytest.StashKey[tuple[float, Counter[str]]]()
-_ENDED = pytest.StashKey[Counter[str]]()
+_STARTED = pytest.StashKey[tuple[float, defaultdict[str, float]]]()
+_ENDED = pytest.StashKey[defaultdict[str, float]]()
 #: What the running test has done in the browser: ``loads`` and ``contexts``.
 _DONE: Counter[str] = Counter()
 #: The counts of each line, apart from its CPU times.
@@ -55,10 +55,10 @@ Page.reload = _counting(Page.reload, "loads")  # type: ignore[method-assign]
 Browser.new_context = _counting(Browser.new_context, "contexts")  # type: ignore[method-assign]
 
 
-def cpu_now() -> Counter[str]:
+def cpu_now() -> defaultdict[str, float]:
     """The CPU seconds of this process and of every process under it, by kind."""
     times = os.times()
-    totals: Counter[str] = Counter()
+    totals: defaultdict[str, float] = defaultdict(float)
     totals["this process"] = times.user + times.system
     totals["ended"] = times.children_user + times.children_system
     for pid in descendants(os.getpid()):
