@@ -23,6 +23,7 @@ from spades.app.cookies import CookieService
 from spades.app.play import GameController
 from spades.app.prefs import TablePrefs
 from spades.app.profiles import Arrival, sign_in
+from spades.app.seats import person_name
 from spades.app.tables import TableService
 from spades.engine.cards import Seat
 from spades.engine.record import LoadedGame
@@ -115,8 +116,9 @@ class Site:
 
     # -------------------------------------------------------------------- players
     def new_player(self, name: str, *, handle: str | None = None) -> tuple[str, str]:
-        """A new player: ``(player_id, token)``, the token to hand to the browser now."""
-        return self._store.new_player(name, handle=handle)
+        """A new player named ``name`` as typed (:func:`~spades.app.seats.person_name`):
+        ``(player_id, token)``, the token to hand to the browser now."""
+        return self._store.new_player(person_name(name), handle=handle)
 
     def player_for_token(self, token: str) -> str | None:
         """The player whose token this is, if any."""
@@ -127,8 +129,8 @@ class Site:
         return self._store.player_name(player_id)
 
     def rename_player(self, player_id: str, name: str) -> None:
-        """Change a player's display name."""
-        self._store.rename_player(player_id, name)
+        """Change a player's display name to ``name`` as typed (:func:`person_name`)."""
+        self._store.rename_player(player_id, person_name(name))
 
     def table_prefs(self, player_id: str | None) -> TablePrefs:
         """A player's table preferences (the defaults for a visitor)."""
@@ -149,8 +151,11 @@ class Site:
     def update_profile(
         self, player_id: str, *, handle: str | None, name: str, colour: str
     ) -> Profile:
-        """Change a player's handle (None leaves it), display name and colour."""
-        return Profiles(self._store).update(player_id, handle=handle, name=name, colour=colour)
+        """Change a player's handle (None leaves it), display name (as typed:
+        :func:`person_name`) and colour."""
+        return Profiles(self._store).update(
+            player_id, handle=handle, name=person_name(name), colour=colour
+        )
 
     def export_profile(self, player_id: str) -> str:
         """Everything kept about a player, as one JSON document."""

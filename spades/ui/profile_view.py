@@ -14,7 +14,6 @@ from typing import Final
 import streamlit as st
 
 from spades.app.errors import StoreError
-from spades.app.seats import person_name
 from spades.app.site import HANDLE_MAX, HANDLE_MIN, NAME_MAX, Profile, Site
 from spades.ui import identity, rating_view, safe
 from spades.ui.db import app_site
@@ -66,7 +65,7 @@ def _newcomer() -> None:
         created = st.form_submit_button("Make my profile", key="profile_create_submit")
     if created:
         try:
-            identity.ensure_player(person_name(name), handle=handle)
+            identity.ensure_player(name, handle=handle)
         except StoreError as err:
             st.error(safe.md(err, limit=200), icon=":material/error:")
         else:
@@ -105,7 +104,7 @@ def _edit(site: Site, profile: Profile) -> None:
             profile.player_id,
             # A player who never chose a handle may leave it empty; one they have stays.
             handle=handle if handle.strip() or profile.handle else None,
-            name=person_name(name),
+            name=name,
             colour=colour,
         )
     except StoreError as err:
