@@ -41,7 +41,7 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
 WAIT = 60_000
 #: Milliseconds between two taps at least: a person sees the hand the server drew after
 #: a tap before tapping again (the page takes a second tap sooner than that, counted as
-#: a double tap's by the phone, for its echo: ``spades.ui.quick.TAP_ECHO_MS``).
+#: a double tap's by the phone, for its echo: ``spades.ui.quick.ECHO_MS``).
 REACTION_MS = 250
 DEVICES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -254,17 +254,22 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serve(script: str = "serve.py") -> Iterator[Server]:
+def serve(
+    script: str = "serve.py", *, db_url: str | None = None, trace: Path | None = None
+) -> Iterator[Server]:
     """Start the app on a free port, sealed in a temporary folder (home, data, store), the
     way ``tests/conftest.py`` does but watching no files; stop it and remove the folder
     at the end. ``script`` is what ``streamlit run`` starts: the server as players start it,
-    or ``streamlit_app.py`` for the app without the tables' news route."""
+    or ``streamlit_app.py`` for the app without the tables' news route. The store is a new
+    SQLite file unless ``db_url`` names one (several servers may share a PostgreSQL
+    database). With ``trace``, the server notes what it was sent and what it did with it
+    in that file (``click_trace.py``)."""
     with tempfile.TemporaryDirectory(prefix="spades-bench-") as name:
         folder = Path(name)
         data, home = folder / "data", folder / "home"
         data.mkdir()
         home.mkdir()
-        db_url = f"sqlite:///{data / 'spades.db'}"
+        db_url = db_url or f"sqlite:///{data / 'spades.db'}"
         port = _free_port()
         env = {
             **os.environ,
@@ -277,7 +282,12 @@ def serve(script: str = "serve.py") -> Iterator[Server]:
             "SPADES_DATA_DIR": str(data),
             "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
         }
-        command = [sys.executable, "-m", "streamlit", "run", str(ROOT / script)]
+        if trace is not None:
+            env["SPADES_CLICK_TRACE"] = str(trace)
+            command = [sys.executable, str(ROOT / "benchmarks" / "click_trace.py")]
+        else:
+            command = [sys.executable, "-m", "streamlit"]
+        command += ["run", str(ROOT / script)]
         command += ["--server.headless", "true", "--server.port", str(port)]
         command += ["--server.address", "127.0.0.1"]
         log_path = folder / "server.log"

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -298,3 +301,16 @@ def on_felt(page: Page, felt: str) -> None:
     run that took the choice has drawn the page, so its callbacks are done."""
     cloth = re.compile(re.escape(rgb(FELTS[felt].cloth[0])))
     expect(page.locator(".st-key-table_felt")).to_have_css("background-image", cloth)
+
+
+@contextmanager
+def busy_loops(count: int) -> Iterator[None]:
+    """``count`` processes that each keep a core busy until the block ends: the app and
+    the browser then share the machine with other work, as on a busy server."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()

@@ -12,10 +12,12 @@ from app_helpers import open_play, play_controller
 from streamlit.testing.v1 import AppTest
 
 from spades.app.cookies import PLAYER_COOKIE, SEAT_COOKIE_PREFIX, CookieService
-from spades.app.tables import MAX_OPEN
+from spades.app.tables import ABSENT_AFTER, MAX_OPEN
 from spades.engine.cards import card_str
 from spades.engine.match import Match
 from spades.store import Store, StoreUnavailable
+from spades.store.rows import utc_now
+from spades.store.schema import seats
 from spades.store.tables import Tables
 from spades.ui.cookies import OWED_KEY
 
@@ -100,6 +102,14 @@ def test_the_creator_frees_an_absent_player_s_seat_and_a_newcomer_takes_it(
     assert "remove_0" not in _keys(ann), "Bob is here: his seat is not Ann's to free"
     store = Store(database)
     Tables(store).stand_in(table_id, 0, True)  # Bob's turn ran out
+    ann.run()
+    assert "remove_0" not in _keys(ann), "Bob's page is open: he is slow, not gone"
+    # Bob's page has not looked at the table for a while: he is absent.
+    with store.engine.begin() as conn:
+        conn.execute(
+            seats.update().where(seats.c.seat == 0).values(seen_at=utc_now() - ABSENT_AFTER)
+        )
+    Tables(store).stand_in(table_id, 0, True)  # the table moves on: Ann's page reads it again
     ann.run()
     ann.button(key="remove_0").click().run()
     assert not ann.exception
@@ -189,7 +199,7 @@ def test_the_creator_closes_the_table_after_confirming_and_every_page_says_so(
     [game_id] = [g.id for g in store.list_games()]
     assert store.game_info(game_id).status == "abandoned"
     for at in (ann, bob):
-        assert not at.exception and "This table is closed" in _text(at)
+        assert not at.exception and "This table is closed: its creator closed it." in _text(at)
         assert not {k for k in _keys(at) if k.startswith(("card_", "bid_"))}
     store.close()
 
@@ -242,6 +252,29 @@ def test_a_busy_database_at_a_table_shows_the_plain_fault_not_an_error_box(
     assert not ann.exception
     assert "store_fault_retry" in _keys(ann)
     assert "busy" in " ".join(str(e.value) for e in ann.error)
+
+
+def test_a_table_s_page_keeps_looking_through_a_fault_and_comes_back_by_itself(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fault box does not take the place of the page's look at the table: once the
+    # database is back, the page's next look draws the table, with no click on Try again
+    # (meanwhile a person's turn runs on at the table).
+    ann, _, _ = _started_with_bob()
+
+    def busy(self: Store) -> None:
+        raise StoreUnavailable("busy")
+
+    with monkeypatch.context() as faulty:
+        faulty.setattr(Store, "_read", busy)
+        faulty.setattr(Store, "_write", busy)
+        ann.run()
+    assert not ann.exception
+    assert {"store_fault_retry", "table_news"} <= _keys(ann)
+    ann.button(key="table_news").click().run()
+    assert not ann.exception
+    assert "store_fault_retry" not in _keys(ann)
+    assert any(key.startswith(("card_", "bid_")) for key in _keys(ann)), "the table is back"
 
 
 def _when_a_person_is_to_act(store: Store, game_id: str) -> Match:

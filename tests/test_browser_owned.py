@@ -156,7 +156,7 @@ def test_a_hostile_name_is_shown_as_text(new_browser: NewPage, app_url: str) -> 
         watcher.goto(f"{app_url}/?game={game}")
         status = watcher.locator(".st-key-status")
         # Markdown shows the name with invisible word joiners that stop bare addresses linking.
-        shown = "\u2060?".join(map(re.escape, f"You are watching: {name} is to act"))
+        shown = "\u2060?".join(map(re.escape, f"You are watching. Next to act: {name}."))
         expect(status).to_contain_text(re.compile(shown), timeout=WAIT)
         expect(watcher.locator(".st-key-trick")).to_contain_text(name)
         for page in (owner, watcher):

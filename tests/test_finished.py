@@ -35,6 +35,24 @@ def test_the_heading_names_the_winning_side_as_the_player_sees_it() -> None:
     assert len(headings) >= 2
 
 
+def test_someone_else_s_finished_game_is_told_by_its_players_names_never_as_yours() -> None:
+    # A read-only view (a game's link opened by another browser) is not the viewer's game.
+    for seed in range(12):
+        match = play_match(Rules(target_score=150), seed, ["random"] * 4)
+        if match.winner != match.rules.side_of(HUMAN_SEAT):
+            continue
+        watched = GameController(
+            match,
+            players=player_names(match.rules, "Ada"),
+            bot_levels={},
+            undo_allowed=False,
+            read_only=True,
+        )
+        assert winner_heading(watched) == "North and Ada win this time"
+        return
+    raise AssertionError("no seed gave South's side the match")
+
+
 def test_the_heading_names_the_cutthroat_winner() -> None:
     seen = set()
     for seed in range(12):

@@ -15,6 +15,7 @@ from db_helpers import TABLES_V8, run_sql
 
 from spades.app.play import AT_TABLE, GameController
 from spades.app.tables import (
+    ABSENT_AFTER,
     IDLE,
     MAX_OPEN,
     PACE,
@@ -303,6 +304,13 @@ def test_mid_match_the_creator_frees_only_an_absent_person_s_seat_and_another_ta
         else:
             clock.wait(TURN_LIMIT + 1)
             service.advance(table_id)
+    # His page still looks at the table: he was slow, not gone, and his seat stays his.
+    service.view(table_id, bob_token)
+    with pytest.raises(TableRefusal, match="absent"):
+        service.remove(table_id, ann_token, 0)
+    # Once his page has not looked at the table for a while, he is absent.
+    clock.wait(ABSENT_AFTER.total_seconds())
+    assert service.absent(service.view(table_id, None).table) == [0]
     service.remove(table_id, ann_token, 0)
     north = service.view(table_id, None).table.seats[0]
     assert north.kind == "open" and north.level == "random"

@@ -65,6 +65,7 @@ from spades.store.rows import utc_now
 from spades.store.tables import CREATOR_SEAT, MAX_OPEN, TableInfo, Tables
 
 __all__ = [
+    "ABSENT_AFTER",
     "IDLE",
     "MAX_OPEN",
     "PACE",
@@ -104,6 +105,9 @@ IDLE: Final = timedelta(minutes=30)
 _READS: Final = 5
 #: How often a polling page's sign of life is written (a write per poll is not needed).
 SEEN_EVERY: Final = timedelta(seconds=10)
+#: A person a bot plays for whose page has not looked for this long is absent: their seat
+#: may be freed (three signs of life missed).
+ABSENT_AFTER: Final = 3 * SEEN_EVERY
 #: Seconds between two sweeps of the idle tables by the server.
 SWEEP_EVERY: Final = 60.0
 #: Matches a server keeps for its pages (one a table in play is enough: a table's pages
@@ -274,10 +278,27 @@ class TableService:
         holder = info.seats[seat]
         if holder.player == info.creator or holder.kind != "human":
             raise TableRefusal("Only another person's seat can be freed.")
-        if info.status == "playing" and not holder.stand_in:
-            raise TableRefusal("Only an absent player's seat can be freed during the match.")
+        if info.status == "playing" and seat not in self.absent(info):
+            raise TableRefusal(
+                "Only an absent player's seat can be freed during the match: a bot plays "
+                "for them while they are away, and they may take their seat back."
+            )
         level = _level(holder.level or None)
         self._asked(lambda: self.tables.set_seat(table_id, seat, "open", level=level))
+
+    def absent(self, info: TableInfo) -> list[Seat]:
+        """The seats of the people (the creator aside) a bot plays for whose page has not
+        looked at the table for :data:`ABSENT_AFTER`: gone, not only slow. A person whose
+        turn ran out while their page is open is away from it for a turn, not absent."""
+        now = self.now()
+        return [
+            seat.seat
+            for seat in info.seats
+            if seat.kind == "human"
+            and seat.player != info.creator
+            and seat.stand_in
+            and (seat.seen_at is None or now - seat.seen_at >= ABSENT_AFTER)
+        ]
 
     def start(self, table_id: str, token: str, *, seed: int | None = None) -> str:
         """The creator starts the match, bots in the seats still open; the game's id."""
@@ -749,6 +770,13 @@ class Sweeper:
         except (StoreError, TableRefusal):
             # The next step tries again; a database fault is logged by the store.
             _log.warning("the tables could not be %s", done, exc_info=True)
+
+
+def closed_for_idleness(info: TableInfo) -> bool:
+    """Whether a closed table was closed because no person looked at it for :data:`IDLE`
+    (the server's sweep) rather than by its creator, whose page looked at it moments
+    before: no person had been seen for that long when it closed."""
+    return info.status == "closed" and info.updated_at - info.human_at >= IDLE
 
 
 def seat_names(info: TableInfo) -> tuple[str, ...]:

@@ -22,6 +22,11 @@ def store_faults() -> Iterator[None]:
     try:
         yield
     except StoreUnavailable as err:
-        with st.container(key="store_fault"):
-            st.error(safe.md(err, limit=400), icon=":material/database:")
-            st.button("Try again", key="store_fault_retry", icon=":material/refresh:")
+        fault(err)
+
+
+def fault(err: StoreUnavailable) -> None:
+    """The plain fault: what is wrong, and a button to try again."""
+    with st.container(key="store_fault"):
+        st.error(safe.md(err, limit=400), icon=":material/database:")
+        st.button("Try again", key="store_fault_retry", icon=":material/refresh:")

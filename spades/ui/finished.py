@@ -74,7 +74,7 @@ def winner_heading(controller: GameController) -> str:
     winner = controller.match.outcome.winner
     if winner is None:
         return "A shared game"
-    if winner == rules.side_of(HUMAN_SEAT):
+    if winner == rules.side_of(HUMAN_SEAT) and not controller.read_only:
         if rules.partner(HUMAN_SEAT) is None:
             return ":material/trophy: You win!"
         return ":material/trophy: You and your partner win!"

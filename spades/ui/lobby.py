@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import replace
 from typing import Final
 from urllib.parse import urlsplit
@@ -24,7 +25,8 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from spades.app.cookies import SEAT_COOKIE_PREFIX, seat_cookie
-from spades.app.errors import StoreError
+from spades.app.errors import StoreError, StoreUnavailable
+from spades.app.play import Notice
 from spades.app.site import Site
 from spades.app.table_view import side_names
 from spades.app.tables import (
@@ -37,6 +39,7 @@ from spades.app.tables import (
     TableInfo,
     TableRefusal,
     TableService,
+    closed_for_idleness,
     tidy_name,
 )
 from spades.bots import bot_names
@@ -58,7 +61,7 @@ from spades.ui import (
     table_news,
 )
 from spades.ui.db import app_site
-from spades.ui.faults import store_faults
+from spades.ui.faults import fault
 from spades.ui.points import points
 from spades.ui.table import TableHandlers, draw_table, play_cues, sounds
 
@@ -87,6 +90,8 @@ SHOWN_KEY: Final = "table_summary_shown"
 #: Set while a whole run of the page draws the table's fragment (not the fragment alone).
 WHOLE_RUN_KEY: Final = "table_whole_run"
 HAND_OVER_KEY: Final = "table_hand_over"
+#: Seconds a refused click's reason stays at least, once the table has moved on.
+NOTICE_SECONDS: Final = 4.0
 #: The times for a move a table's creator picks from, in seconds.
 LIMITS: Final = (15, 30, 60, 120)
 
@@ -123,12 +128,39 @@ def _keep(table_id: str, token: str) -> None:
     cookies.owe(seat_cookie(table_id, token))
 
 
-def _refused(err: Exception) -> None:
-    st.session_state[NOTICE_KEY] = str(err)
+def _refused(err: Exception, table_id: str | None = None) -> None:
+    """A click at the lobby, or at ``table_id``, was refused: say why where the person looks.
+
+    At a table the reason stays while the table stands where it stood when the click was
+    refused, and for :data:`NOTICE_SECONDS` at least, so that a run of the page cut short
+    by the next (the table's news, the page's look) cannot take it away unseen."""
+    version = None
+    if table_id is not None:
+        with suppress(TableRefusal, StoreError):
+            version = _service().version(table_id)
+    st.session_state[NOTICE_KEY] = (table_id, version, time.monotonic(), str(err))
 
 
-def _notice() -> None:
-    text = st.session_state.pop(NOTICE_KEY, None)
+def _refusal(table_id: str | None, version: int | None = None) -> str | None:
+    """The reason of the last click refused, to show on the lobby (``table_id`` None: any,
+    once) or at ``table_id``, now that it stands at ``version`` (see :func:`_refused`)."""
+    found = st.session_state.get(NOTICE_KEY)
+    if not isinstance(found, tuple):
+        return None
+    at, then, when, text = found
+    if table_id is None:
+        st.session_state.pop(NOTICE_KEY, None)
+        return str(text)
+    if at not in (table_id, None):
+        return None
+    if then != version and time.monotonic() - when > NOTICE_SECONDS:
+        st.session_state.pop(NOTICE_KEY, None)  # seen, and the table has moved on since
+        return None
+    return str(text)
+
+
+def _notice(table_id: str | None = None, version: int | None = None) -> None:
+    text = _refusal(table_id, version)
     if text:
         st.warning(safe.md(text, limit=300), icon=":material/block:")
 
@@ -177,7 +209,7 @@ def _on_join(table_id: str, seat: int) -> None:
         player = identity.ensure_player(_name())
         token = _service().join(table_id, seat, player, _name())
     except (TableRefusal, StoreError) as err:
-        _refused(err)
+        _refused(err, table_id)
         return
     _keep(table_id, token)
     st.query_params[TABLE_PARAM] = table_id
@@ -216,7 +248,7 @@ def _on_keep_table() -> None:
 def _on_hand_over(table_id: str) -> None:
     seat = st.session_state.get(HAND_OVER_KEY)
     if not isinstance(seat, int):
-        _refused(TableRefusal("Pick the person to hand the table to."))
+        _refused(TableRefusal("Pick the person to hand the table to."), table_id)
         return
     _asked(lambda service, token: service.hand_over(table_id, token, seat), table_id)
 
@@ -224,12 +256,12 @@ def _on_hand_over(table_id: str) -> None:
 def _on_hint(table_id: str, version: int) -> None:
     token = _token(table_id)
     if token is None:
-        _refused(TableRefusal("You do not hold a seat at this table."))
+        _refused(TableRefusal("You do not hold a seat at this table."), table_id)
         return
     try:
         advice = _service().hint(table_id, token, version)
     except (TableRefusal, StoreError) as err:
-        _refused(err)
+        _refused(err, table_id)
         return
     st.session_state.setdefault(HINT_KEY, {})[table_id] = (version, advice)
 
@@ -267,16 +299,18 @@ def _on_act(table_id: str, action: Action, version: int) -> None:
 
 
 def _asked(ask: Callable[[TableService, str], object], table_id: str) -> None:
-    """Ask the table on behalf of this browser's seat; a refusal becomes the notice."""
+    """Ask the table on behalf of this browser's seat; a refusal becomes the notice (and
+    the reason of an earlier refusal goes)."""
+    st.session_state.pop(NOTICE_KEY, None)
     token = _token(table_id)
     if token is None:
-        _refused(TableRefusal("You do not hold a seat at this table."))
+        _refused(TableRefusal("You do not hold a seat at this table."), table_id)
         return
     try:
         ask(_service(), token)
     except (TableRefusal, StoreError) as err:
         # A database fault too: a click is answered where the person is looking.
-        _refused(err)
+        _refused(err, table_id)
 
 
 # ------------------------------------------------------------------ pages
@@ -387,16 +421,20 @@ def _table_page(table_id: str) -> None:
 
 
 def _table_body(table_id: str) -> None:
-    # A fragment's rerun does not pass through the router's fault boundary.
-    with store_faults():
+    # A fragment's rerun does not pass through the router's fault boundary. A fault is
+    # drawn with the page's look at the table, so that the table comes back by itself once
+    # the database does (a person's turn runs on meanwhile), not at a click on Try again.
+    try:
         _table_parts(table_id)
-        # Here, not after the fragment: a seat taken by a click inside it reruns only it.
-        cookies.deliver()
+    except StoreUnavailable as err:
+        fault(err)
+        table_news.listen(table_id, 0)
+        return
+    # Here, not after the fragment: a seat taken by a click inside it reruns only it.
+    cookies.deliver()
 
 
 def _table_parts(table_id: str) -> None:
-    # Drawn inside the fragment, so that a refused click is answered where it was made.
-    _notice()
     service = _service()
     token = _token(table_id)
     try:
@@ -414,6 +452,10 @@ def _table_parts(table_id: str) -> None:
         _closed(view)
         return
     table_news.listen(table_id, view.table.version)
+    if view.table.status != "playing":
+        # Drawn inside the fragment, so that a refused click is answered where it was
+        # made; at play, beside the table as on the Play page (_playing).
+        _notice(table_id, view.table.version)
     if view.table.status == "waiting":
         _invite(table_id)
         _waiting(view)
@@ -428,9 +470,14 @@ def _table_parts(table_id: str) -> None:
 
 def _closed(view: SharedView) -> None:
     with st.container(key="table_closed"):
+        why = (
+            "nobody looked at it for half an hour"
+            if closed_for_idleness(view.table)
+            else "its creator closed it"
+        )
         st.info(
-            "This table is closed: its creator gave it up, or nobody looked at it for half "
-            "an hour. " + ("Its match was stored as abandoned." if view.table.game_id else ""),
+            f"This table is closed: {why}. "
+            + ("Its match was stored as abandoned." if view.table.game_id else ""),
             icon=":material/door_front:",
         )
     st.link_button("Back to the lobby", "?", icon=":material/arrow_back:")
@@ -570,10 +617,12 @@ def _playing(view: SharedView) -> None:
             if st.session_state.get(SHOWN_KEY, ("",))[0] == table_id:
                 st.rerun(scope="app")
         return
+    refused = _refusal(table_id, view.table.version)
     shown = replace(
         drawn,
         show_last_trick=_last_trick_shown(table_id),
         hint=_hint_for(table_id, drawn.ply),
+        notice=Notice("warning", refused) if refused else drawn.notice,
     )
     handlers = TableHandlers(
         act=functools.partial(_on_act, table_id),
@@ -679,13 +728,12 @@ def _summary(table_id: str) -> None:
 
 
 def _absent_players(info: TableInfo) -> None:
-    """The creator's buttons to free the seat of a person a bot is playing for."""
-    for seat in info.seats:
-        if seat.kind == "human" and seat.stand_in and seat.player != info.creator:
-            st.button(
-                f"Free {SEAT_NAMES[seat.seat]}'s seat",
-                key=f"remove_{seat.seat}",
-                help="The seat opens for somebody else; a bot plays it until they join",
-                on_click=_on_remove,
-                args=(info.table_id, seat.seat),
-            )
+    """The creator's buttons to free the seat of an absent person a bot is playing for."""
+    for seat in _service().absent(info):
+        st.button(
+            f"Free {SEAT_NAMES[seat]}'s seat",
+            key=f"remove_{seat}",
+            help="The seat opens for somebody else; a bot plays it until they join",
+            on_click=_on_remove,
+            args=(info.table_id, seat),
+        )

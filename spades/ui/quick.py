@@ -9,13 +9,14 @@ pressed:
 - a bid shows as South's bid, and the bid row goes away;
 - a trick still on show from the bots goes at once (the player has moved on);
 - until the server has answered, further clicks on the hand or the bids are swallowed,
-  and so is the second click of a double click however late it comes (the server may
-  have drawn a new hand under the pointer by then), so a double click plays one card.
-  The browser counts a click as a double click's second by time and place. A mouse
-  counts only clicks on one spot, so there the count is trusted. A phone counts two quick
-  taps a finger's width apart, which on its fanned hand are two cards: a tap counted as
-  the second of two is swallowed only when it comes within ``TAP_ECHO_MS`` of the one
-  before, sooner than a player could answer the hand the server drew in between.
+  and so is the second click of a double click when it lands on a hand the server drew
+  after the first (a new hand under the pointer), so a double click plays one card. The
+  browser counts a click as a double click's second by time and place: two clicks on one
+  spot within half a second, or two taps a finger's width apart. Such a click is
+  swallowed only when it comes within ``ECHO_MS`` of the click before it or of the
+  drawing it lands on, sooner than a person could answer what they see. Later, it is a
+  person's answer to the hand on show (the leader of a trick just won plays again at
+  once, often on the same spot), and it is taken.
 
 Everything it draws is marked ``data-pending="true"``. The server's next drawing of the
 table replaces it; if the server refused the click, the table it sends is unchanged, and
@@ -34,9 +35,10 @@ import streamlit as st
 #: What a click on a card in the hand does now; only a card played goes into the trick.
 HandUse = Literal["play", "other"]
 
-#: Milliseconds within which a phone's second tap is the echo of a double tap: the
-#: server's answer to the first tap and a person's answer to the hand it draws take longer.
-TAP_ECHO_MS: Final = 200
+#: Milliseconds within which a click counted as a double click's second is its echo: the
+#: server's answer to the first click and a person's answer to the hand it draws take
+#: longer.
+ECHO_MS: Final = 250
 
 SCRIPT: Final = """
 <script>
@@ -44,9 +46,12 @@ SCRIPT: Final = """
   if (window.spadesQuick) return;
   const doc = window.document;
   let pending = null;
-  // When the last click on the hand or the bids was taken.
+  // When the last click on the hand or the bids was taken, and when the table on show
+  // was drawn (its run mark first seen).
   let last = -Infinity;
-  const TAP_ECHO = TAP_ECHO_MS;
+  let drawn = -Infinity;
+  let shown = null;
+  const ECHO = ECHO_MS;
   const mark = () => doc.querySelector(".sp-run");
   const keyOf = (element, prefix) => {
     for (const name of element.classList) {
@@ -95,7 +100,13 @@ SCRIPT: Final = """
     for (const undo of pending.undo) undo();
     pending = null;
   };
-  new MutationObserver(() => settle(false)).observe(doc.body, { childList: true, subtree: true });
+  const watch = () => {
+    const run = mark();
+    const now = run && run.dataset.run;
+    if (now !== shown) { shown = now; drawn = performance.now(); }
+    settle(false);
+  };
+  new MutationObserver(watch).observe(doc.body, { childList: true, subtree: true });
   doc.addEventListener("click", (event) => {
     const run = mark();
     const target = event.target;
@@ -104,7 +115,7 @@ SCRIPT: Final = """
     const row = button && button.closest(".st-key-hand, .st-key-bids, .st-key-blind");
     if (!row) return;
     const echo = event.detail > 1
-      && (event.pointerType !== "touch" || event.timeStamp - last < TAP_ECHO);
+      && Math.min(event.timeStamp - last, event.timeStamp - drawn) < ECHO;
     if (pending || echo) {
       event.preventDefault();
       event.stopImmediatePropagation();
@@ -131,7 +142,7 @@ SCRIPT: Final = """
   window.spadesQuick = true;
 })();
 </script>
-""".replace("TAP_ECHO_MS", str(TAP_ECHO_MS))
+""".replace("ECHO_MS", str(ECHO_MS))
 
 
 def run_mark_html(run: int, hand: HandUse) -> str:

@@ -129,7 +129,8 @@ def status(view: TableView) -> str:
     if view.watching:
         if seat is None:
             return "You are watching this game."
-        return f"You are watching: {view.players[seat]} is to act."
+        # Named, never addressed: the watched player may be called "You".
+        return f"You are watching. Next to act: {view.players[seat]}."
     if view.summary or seat is None:
         return "The hand is over."
     if seat != view.seat:

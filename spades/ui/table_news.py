@@ -197,12 +197,21 @@ _SCRIPT: Final = """
     const button = doc.querySelector(".st-key-%s button");
     // A run under way is let finish first: a look sent during a whole run of the page ran
     // right after it, and on a busy browser the page then at times kept a summary that
-    // run had closed, or never showed the one it drew. The table may also be between two
-    // drawings: look again shortly. (Streamlit's page marks its run on its app element.)
+    // run had closed, or never showed the one it drew. So news heard during a run is
+    // pressed the moment the run ends (Streamlit's page marks its run on its app
+    // element); the table may also be between two drawings: look again shortly.
     const app = doc.querySelector("[data-testid='stApp']");
     const idle = !app || app.getAttribute("data-test-script-state") === "notRunning";
-    if (button && idle) { button.click(); looked[id] = Date.now(); }
-    else if (tries > 0) setTimeout(() => press(version, tries - 1), 100);
+    if (button && idle) { button.click(); looked[id] = Date.now(); return; }
+    if (tries <= 0) return;  // a look: the next one comes soon enough
+    if (app && !idle) {
+      const waiting = new MutationObserver(() => {
+        if (app.getAttribute("data-test-script-state") !== "notRunning") return;
+        waiting.disconnect();
+        press(version, tries);
+      });
+      waiting.observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
+    } else setTimeout(() => press(version, tries - 1), 50);
   };
   // The page's own look at the table presses the same button, so that a click made in the
   // meantime is sent with it, once. While the news stream is open and has spoken, a look
@@ -216,7 +225,7 @@ _SCRIPT: Final = """
   if (!(id in looks)) looks[id] = setInterval(look, %d);
   if (all[id] || !window.EventSource) return;
   const source = new EventSource(%s.replace("{table_id}", id));
-  source.onmessage = (event) => { source.heard = true; press(Number(event.data), 10); };
+  source.onmessage = (event) => { source.heard = true; press(Number(event.data), 20); };
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) delete all[id];
   };
