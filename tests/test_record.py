@@ -135,13 +135,31 @@ def test_oversized_record_is_refused() -> None:
     refused("é" * (MAX_BYTES // 2 + 1), "record: larger than")
 
 
-def test_deeply_nested_json_is_refused() -> None:
-    refused("[" * 200_000 + "]" * 200_000, "record: not valid JSON")
+#: Python's own words, which a refusal never repeats: a person reads the field named.
+PYTHON_WORDS = ("recursion", "digits", "codec", "Expecting", "char ", "int_max_str_digits")
 
 
-def test_a_number_too_long_to_read_is_refused(good: dict[str, Any]) -> None:
+def _in_plain_words(message: str) -> None:
+    assert not [word for word in PYTHON_WORDS if word in message], message
+
+
+def test_deeply_nested_json_is_refused_in_plain_words() -> None:
+    _in_plain_words(refused("[" * 200_000 + "]" * 200_000, "record: lists or objects nested"))
+
+
+def test_a_number_too_long_to_read_is_refused_in_plain_words(good: dict[str, Any]) -> None:
     text = json.dumps(good).replace('"seed":', '"seed": 1' + "0" * 5000 + ', "x":', 1)
-    refused(text, "record: not valid JSON")
+    _in_plain_words(refused(text, "record: a number far too long"))
+
+
+def test_text_that_is_not_utf8_is_refused_in_plain_words() -> None:
+    _in_plain_words(refused(b'{"format": "\xff"}', "record: not UTF-8 text"))
+
+
+def test_bad_json_is_refused_with_where_it_went_wrong() -> None:
+    said = refused('{"format": }', "record: not valid JSON")
+    assert "line 1, column 12" in said
+    _in_plain_words(said)
 
 
 def test_a_record_that_is_not_an_object_is_refused() -> None:

@@ -162,6 +162,17 @@ def test_export_then_import_round_trips_into_another_store(store: Store, tmp_pat
     assert other.load(gid).match.history == match.history
 
 
+def test_an_imported_record_s_names_are_tidied_as_every_name_typed_on_the_site(
+    store: Store,
+) -> None:
+    # A bidi override would show "\u202eevil\u202c" as "live"; NUL and zero-width
+    # characters are dropped or part words, as tidy_name does (PostgreSQL holds no NUL).
+    record = json.loads(dumps(GameRecord.of(_played(8))))
+    record["players"] = ["\u202eevil\u202c", "Bo\u0000b", "A\u200bda", "\u200b"]
+    game_id = store.import_json(json.dumps(record))
+    assert store.load(game_id).record.players == ("evil", "Bo b", "Ada", "Player 4")
+
+
 def test_a_refused_import_leaves_the_database_unchanged(store: Store) -> None:
     store.save_match(_played(1), players=PLAYERS, kind="simulated", bot_levels=ALL_BOTS)
     good = dumps(GameRecord.of(_played(8)))

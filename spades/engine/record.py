@@ -193,8 +193,15 @@ def loads(text: str | bytes) -> LoadedGame:
         raise RecordError(f"record: larger than {MAX_BYTES} bytes")
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as err:
-        # ValueError covers bad JSON, bad UTF-8 and numbers too long to convert;
-        # RecursionError comes from arrays or objects nested too deeply.
-        raise RecordError(f"record: not valid JSON ({str(err)[:200]})") from None
+    except json.JSONDecodeError as err:
+        raise RecordError(
+            f"record: not valid JSON (line {err.lineno}, column {err.colno})"
+        ) from None
+    except UnicodeDecodeError:
+        raise RecordError("record: not UTF-8 text") from None
+    except ValueError:
+        # Python refuses to read a number of thousands of digits.
+        raise RecordError("record: a number far too long to be a game's") from None
+    except RecursionError:
+        raise RecordError("record: lists or objects nested far too deeply") from None
     return from_json_dict(data)

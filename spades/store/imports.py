@@ -12,7 +12,7 @@ from datetime import datetime
 
 from spades.engine.cards import SOUTH
 from spades.engine.record import LoadedGame
-from spades.store.checks import check_levels
+from spades.store.checks import check_levels, tidy_name
 from spades.store.errors import StoreError
 from spades.store.queries import NewGame
 from spades.store.rows import utc_now
@@ -46,10 +46,15 @@ def imported_game(loaded: LoadedGame, index: int) -> NewGame:
     except (ValueError, StoreError) as err:
         raise StoreError(f"{where}: {err}") from None
     when = started.replace(tzinfo=None) if started else utc_now()
+    # Tidied as every name typed on the site is: no bidi override may turn a name round,
+    # and no NUL or zero-width character is kept.
+    players = tuple(
+        tidy_name(name) or f"Player {seat + 1}" for seat, name in enumerate(loaded.record.players)
+    )
     return NewGame(
         game_id=game_id,
         match=loaded.match,
-        players=loaded.record.players,
+        players=players,
         kind=kind,
         levels=checked_levels,
         undo_allowed=meta.get("undo_allowed", "true") == "true",
