@@ -10,7 +10,9 @@ the file named by ``SPADES_CLICK_TRACE``, each with ``t`` (ms since the epoch):
 - ``callbacks``: before a run, the card, bid and look buttons whose press Streamlit found,
   each with ``ok``, ``disabled`` (its last drawing had it disabled: Streamlit skips the
   callback) or ``unknown`` (never drawn: skipped too);
-- ``act``: what the table service made of a move (taken, or refused and why).
+- ``act``: what the table service made of a move (taken, or refused and why);
+- ``took``: how long the service took to move the table on, read a seat's view or the
+  table's version for a page (``what``, ``ms``).
 
 It wraps three internals of Streamlit 1.67 (``AppSession.request_rerun``,
 ``SessionState._call_callbacks``) and the service's ``act``; a Streamlit that renames them
@@ -106,6 +108,22 @@ def _acting(
         raise
     note(ev="act", action=action, version=version, taken=True)
 
+
+def _timed(name: str, call: Any) -> Any:
+    """``call``, noting how long each call took (``took``, ms)."""
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            note(ev="took", what=name, ms=round((time.perf_counter() - start) * 1000, 1))
+
+    return timed
+
+
+for _name in ("advance", "view", "version"):
+    setattr(tables.TableService, _name, _timed(_name, getattr(tables.TableService, _name)))
 
 app_session.AppSession.request_rerun = _requested  # type: ignore[method-assign]
 session_state.SessionState._call_callbacks = _calling  # type: ignore[method-assign]

@@ -10,10 +10,9 @@ summaries closed), each clicking as soon as their turn comes, until each has pla
 
 - click → drawn / confirmed, at the clicker's seat: the page's own clock, as on Play
   (``browser_clock.py``);
-- click → visible at the other seat: each page notes the time of every click on a card or
-  bid with the table version it had drawn, and the first frame in which it draws each new
-  version (the table's news mark, ``.sp-news``). A move clicked on version v is visible at
-  the other seat in its first frame that draws v + 1 or later. Both times are
+- click → shown at the other seat: each page notes the time of every click on a card, and
+  the first frame in which each card shows in its trick area, however it came to be
+  drawn (the news's own drawing, or the server's). Both times are
   ``performance.timeOrigin + performance.now()`` of two pages of one browser on one
   machine, so the Python side times nothing.
 
@@ -85,7 +84,7 @@ RETRIES = 3
 VERSIONS_JS = """
 (() => {
   if (window.top !== window || window.__versions) return;
-  const seen = window.__versions = {drawn: [], clicks: []};
+  const seen = window.__versions = {drawn: [], clicks: [], cards: {}};
   const now = () => performance.timeOrigin + performance.now();
   const drawn = () => {
     const mark = document.querySelector(".sp-news");
@@ -98,6 +97,11 @@ VERSIONS_JS = """
       last = version;
       seen.drawn.push({v: version, t: now()});
     }
+    // The first frame that shows each card in the trick, however it was drawn.
+    for (const card of document.querySelectorAll(".st-key-trick [data-card]")) {
+      const code = card.dataset.card;
+      if (!(code in seen.cards) && card.checkVisibility()) seen.cards[code] = now();
+    }
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
@@ -106,7 +110,8 @@ VERSIONS_JS = """
     const holder = target && target.closest("[class*='st-key-card_'], [class*='st-key-bid_']");
     const button = target && target.closest("button");
     if (!holder || !button || button.disabled) return;
-    seen.clicks.push({v: drawn(), t: performance.timeOrigin + event.timeStamp});
+    const card = (holder.className.match(/st-key-card_(\\w+)/) || [])[1] || null;
+    seen.clicks.push({v: drawn(), card, t: performance.timeOrigin + event.timeStamp});
   }, true);
 })();
 """
@@ -172,11 +177,16 @@ WHERE_JS = """key => [...document.querySelectorAll('.st-key-' + key)].map(e => {
   return {keys, shown: e.checkVisibility({visibilityProperty: true}),
           stale: Boolean(e.closest('[data-stale="true"]')), disabled: button && button.disabled};
 })"""
-#: The server has taken the card ``key``: drawn out of the hand (Streamlit may keep a hidden
-#: copy of a button a moment longer, to measure its label), and no drawing of the page's
-#: own of a click still waiting for the server.
-TAKEN_JS = """key => !document.querySelector("[data-pending]") && ![...document
-  .querySelectorAll(".st-key-" + key)].some(e => e.checkVisibility())"""
+#: The server has taken the card ``key`` (``card_AS``): its own drawing of the trick shows
+#: it at the page's seat, or it has left the hand with nothing of the page's own drawing
+#: of a click still waiting (the trick may already have gone to its winner).
+TAKEN_JS = """key => {
+  const code = key.slice(5);
+  if (document.querySelector(".st-key-trick [data-seat='S'][data-card='" + code + "']"
+      + ":not([data-pending])")) return true;
+  return !document.querySelector("[data-pending]") && ![...document
+    .querySelectorAll(".st-key-" + key)].some(e => e.checkVisibility());
+}"""
 #: A card still in the hand this many seconds after its click was not taken.
 TAKEN_WITHIN = 10.0
 #: Milliseconds of a page's events kept before a click not taken.
@@ -303,16 +313,13 @@ async def _play(person: Person, cards: int) -> None:
     await player.collect()
 
 
-def _seen_at_other(clicks: list[dict[str, float]], drawn: list[dict[str, float]]) -> list[float]:
-    """For each click made on version v, ms until the other page first drew v + 1 or later."""
-    found = []
-    for click in clicks:
-        if click["v"] is None:
-            continue
-        later = [d["t"] for d in drawn if d["v"] >= click["v"] + 1 and d["t"] >= click["t"]]
-        if later:
-            found.append(min(later) - click["t"])
-    return found
+def _seen_at_other(clicks: list[dict[str, Any]], cards: dict[str, float]) -> list[float]:
+    """For each card clicked, ms until the other page first showed it in its trick."""
+    return [
+        cards[click["card"]] - click["t"]
+        for click in clicks
+        if click["card"] is not None and cards.get(click["card"], -1) >= click["t"]
+    ]
 
 
 async def measure(
@@ -336,8 +343,8 @@ async def measure(
         versions = [await p.page.evaluate("() => window.__versions") for p in (ann, bob)]
         for person in (ann, bob):
             await person.context.close()
-    other = _seen_at_other(versions[0]["clicks"], versions[1]["drawn"])
-    other += _seen_at_other(versions[1]["clicks"], versions[0]["drawn"])
+    other = _seen_at_other(versions[0]["clicks"], versions[1]["cards"])
+    other += _seen_at_other(versions[1]["clicks"], versions[0]["cards"])
     players = (ann.player, bob.player)
     cards_clicked = [rec for p in players for rec in p.records if rec["kind"] == "card"]
     not_taken = ann.not_taken + bob.not_taken

@@ -270,11 +270,16 @@ NOTICES = """() => { if (window.spadesNotices) return; const seen = window.spade
       "[data-testid='stAlert']")) { const text = alert.innerText.trim();
       if (text && !seen.includes(text)) seen.push(text); } })
     .observe(document.body, {childList: true, subtree: true}); }"""
-#: The server has taken the card ``key``: it is drawn out of the hand (Streamlit may keep
-#: a hidden copy of a button a moment longer, to measure its label) and nothing on the
-#: page is the page's own drawing of a click still waiting for the server.
-TAKEN = """key => !document.querySelector("[data-pending]") && ![...document
-  .querySelectorAll(".st-key-" + key)].some(e => e.checkVisibility())"""
+#: The server has taken the card ``key`` (``card_AS``): its own drawing of the trick shows
+#: it at the page's seat, or it has left the hand with nothing of the page's own drawing
+#: of a click still waiting (the trick may already have gone to its winner).
+TAKEN = """key => {
+  const code = key.slice(5);
+  if (document.querySelector(".st-key-trick [data-seat='S'][data-card='" + code + "']"
+      + ":not([data-pending])")) return true;
+  return !document.querySelector("[data-pending]") && ![...document
+    .querySelectorAll(".st-key-" + key)].some(e => e.checkVisibility());
+}"""
 #: What the page shows, for a click not taken.
 SEEN = """() => ({
   status: document.querySelector(".st-key-status").innerText,

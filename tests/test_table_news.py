@@ -15,7 +15,8 @@ from conftest import run_async
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
-from spades.app.tables import TableRefusal, TableService
+from spades.app.tables import TableRefusal, TableService, public_move
+from spades.engine.cards import card_str
 from spades.engine.rules import Rules
 from spades.store import Store
 from spades.ui import table_news
@@ -147,6 +148,43 @@ def test_the_route_streams_the_table_s_versions(app_db: Store) -> None:
 
     assert run_async(scenario()) == ["0", "1"]
     assert table_news._open.total() == 0, "a closed stream stops following the table"
+
+
+def _next_move(service: TableService, table_id: str) -> tuple[int, int]:
+    """Store the next move at the table, whoever is to make it (the first legal one), as
+    the service stores a move; the seat and the action."""
+    info = service.tables.info(table_id)
+    match = service.store.load(info.game_id or "").match
+    seat, action = match.current_player, match.legal_actions()[0]
+    assert seat is not None
+    public = public_move(match.rules, seat, action)
+    service.tables.act(table_id, seat, action, after=match.history, person=False, public=public)
+    return seat, action
+
+
+def test_the_route_tells_a_card_played_with_its_version_and_never_a_bid(app_db: Store) -> None:
+    # A card played is public the moment it lies on the table: the news carries it, so
+    # that the other pages draw it at once. A bid is told as a version alone, and so is
+    # any move that is not a card played (a card passed to a partner stays hidden).
+    service = TableService(app_db)
+    table_id, ann_token = _table(service)
+    _join(service, table_id)
+    service.start(table_id, ann_token, seed=5)
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        events = _events(await table_news.news(_request(table_id)))
+        await anext(events)
+        said = []
+        for _ in range(5):  # four bids, then the opening lead
+            seat, action = await asyncio.to_thread(_next_move, service, table_id)
+            said.append(await asyncio.wait_for(anext(events), 10))
+        await events.aclose()
+        return said, [str(seat), card_str(action)]
+
+    said, (seat, code) = run_async(scenario())
+    first = service.version(table_id) - 4
+    assert said[:4] == [str(first + n) for n in range(4)]
+    assert said[4] == f"{first + 4} {seat}:card:{code}"
 
 
 @pytest.mark.parametrize("table_id", ["../etc", "x" * 300, "A" * 22])

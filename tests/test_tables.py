@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 
@@ -104,6 +105,22 @@ def test_a_table_starts_waiting_with_its_creator_at_south(service: TableService)
     assert view.table.seats[CREATOR_SEAT].name == "Ann"
     other, _ = service.create(ann, "Ann", RULES)
     assert other != table_id and len(table_id) >= 22 and len(token) >= 43
+
+
+def test_one_address_makes_at_most_the_open_table_limit_however_many_players_it_is(
+    service: TableService, clock: Clock
+) -> None:
+    # A browser that drops its cookies is a new player at each visit: the store's limit of
+    # open tables a player does not hold it, the address's does.
+    # Addresses of this test alone (the count is the server's, kept across tests).
+    address, other = f"address-{uuid.uuid4()}", f"address-{uuid.uuid4()}"
+    for number in range(MAX_OPEN):
+        service.create(_player(service, f"P{number}"), "P", RULES, client=address)
+    with pytest.raises(TableRefusal, match="from your address"):
+        service.create(_player(service, "Q"), "Q", RULES, client=address)
+    service.create(_player(service, "R"), "R", RULES, client=other)
+    clock.wait(IDLE.total_seconds())
+    service.create(_player(service, "S"), "S", RULES, client=address)
 
 
 def test_a_seat_is_held_by_its_token_and_by_nobody_else(service: TableService) -> None:

@@ -52,7 +52,16 @@ from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
 from spades.bots import bot_names, bot_seed, live_bot
 from spades.bots.hint import Hint, hint
-from spades.engine.cards import CLAIM, LOOK, SEAT_NAMES, Action, Card, Seat
+from spades.engine.cards import (
+    CLAIM,
+    LOOK,
+    SEAT_NAMES,
+    Action,
+    Card,
+    Seat,
+    action_card,
+    card_str,
+)
 from spades.engine.deck import Trick
 from spades.engine.match import Match
 from spades.engine.observation import Observation, Phase
@@ -218,14 +227,23 @@ class TableService:
         hints: bool = False,
         undo: bool = False,
         pace: str = "normal",
+        client: str | None = None,
     ) -> tuple[str, str]:
         """A new table with ``player`` at South; its id and their seat token.
+        ``client`` is the address the request came from: an address makes at most
+        :data:`MAX_OPEN` tables in :data:`IDLE` on one server, a bound that holds when a
+        browser drops its cookies and so becomes a new player each time;
         ``pace`` names the bots' pace (one of :data:`TABLE_PACES`);
         ``turn_limit`` is how many seconds a person has for a move before a bot plays it;
         ``public`` lists the table in the lobby (otherwise only its link joins it);
         ``hints`` and ``undo`` let every seat ask for a hint and take its last move back."""
         if pace not in TABLE_PACES:
             raise TableRefusal(f"Pick the bots' pace from {', '.join(TABLE_PACES)}.")
+        if client is not None and not _CREATIONS.take(client, self.now()):
+            raise TableRefusal(
+                f"{MAX_OPEN} tables were made from your address in the last half hour: "
+                "play at one of them, or make another later."
+            )
         table_id, token = self._asked(
             lambda: self.tables.create(
                 creator=player,
@@ -386,6 +404,11 @@ class TableService:
             stop()
             raise
 
+    def news_of(self, table_id: str, version: int) -> str:
+        """The public move that brought ``table_id`` to ``version`` (:func:`public_move`),
+        as this server heard it, or "" (none, or not heard here)."""
+        return self.store.news.move(table_id, version)
+
     def act(self, table_id: str, token: str, action: Action, version: int) -> None:
         """The move of the page holding ``token``, made on the table as it stood at
         ``version``; :class:`TableRefusal` says why it was not made."""
@@ -397,7 +420,14 @@ class TableService:
         except IllegalAction as err:
             raise TableRefusal(str(err)) from None
         self._written(
-            lambda: self.tables.act(table_id, seat, action, after=match.history, person=True)
+            lambda: self.tables.act(
+                table_id,
+                seat,
+                action,
+                after=match.history,
+                person=True,
+                public=public_move(match.rules, seat, action),
+            )
         )
 
     def hint(self, table_id: str, token: str, version: int) -> Hint:
@@ -477,7 +507,14 @@ class TableService:
         bot = live_bot(holder.level, seed=bot_seed(len(match.history), seat))
         action = bot.act(match.hand.observation(seat))
         try:
-            self.tables.act(table_id, seat, action, after=match.history, person=False)
+            self.tables.act(
+                table_id,
+                seat,
+                action,
+                after=match.history,
+                person=False,
+                public=public_move(match.rules, seat, action),
+            )
         except StaleWrite:
             return False  # another server moved the table on first
         except StoreUnavailable:
@@ -770,6 +807,48 @@ class Sweeper:
         except (StoreError, TableRefusal):
             # The next step tries again; a database fault is logged by the store.
             _log.warning("the tables could not be %s", done, exc_info=True)
+
+
+def public_move(rules: Rules, seat: Seat, action: Action) -> str:
+    """A move as every page at the table may be told it, the moment it is stored: a card
+    played (``1:card:AS``); any other move (a bid, a card passed to a partner, a look)
+    is "", and a page learns of it by drawing its seat's view.
+
+    >>> public_move(Rules(), 1, 51), public_move(Rules(), 1, 52)
+    ('1:card:AS', '')
+    """
+    card = action_card(action)
+    if card is None:
+        return ""
+    return f"{seat}:card:{card_str(card, jokers=rules.joker_deck)}"
+
+
+class _Creations:
+    """When each client address made its tables on this server (in the last :data:`IDLE`),
+    so that one address makes at most :data:`MAX_OPEN` in that time: a table nobody looks
+    at closes after :data:`IDLE`, so that bounds the tables an address keeps open as the
+    store's limit bounds a player's. Bounded in addresses as the matches kept are."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self.size = size
+        self._made: OrderedDict[str, list[datetime]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, client: str, now: datetime) -> bool:
+        """Note a table made from ``client`` at ``now``; False (noting nothing) when the
+        address has made its tables for now."""
+        with self._lock:
+            made = [when for when in self._made.pop(client, []) if now - when < IDLE]
+            taken = len(made) < MAX_OPEN
+            if taken:
+                made.append(now)
+            self._made[client] = made
+            while len(self._made) > self.size:
+                self._made.popitem(last=False)
+            return taken
+
+
+_CREATIONS: Final = _Creations()
 
 
 def closed_for_idleness(info: TableInfo) -> bool:

@@ -1,7 +1,8 @@
 """News of the tables: which table's version moved on, for whoever waits on it.
 
 A change to a table is announced once its transaction has committed, as the table's id
-and new version:
+and new version, with the move that made it when the caller says it is public (a card
+played or a bid, as words such as ``1:card:AS``; never a hidden card):
 
 - to the listeners in this server process at once;
 - on PostgreSQL, also through ``NOTIFY`` on :data:`CHANNEL` (sent by the database at
@@ -18,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Final
 
@@ -28,6 +30,8 @@ from sqlalchemy.engine import Connection
 CHANNEL: Final = "spades_tables"
 #: How long the listening thread waits before it connects again after losing the database.
 RETRY_SECONDS: Final = 2.0
+#: Tables whose last public move is kept for the pages' news.
+MOVES_KEPT: Final = 10_000
 
 Listener = Callable[[str, int], None]
 
@@ -47,6 +51,8 @@ class TableNews:
         self._listeners: dict[int, Listener] = {}
         self._next = 0
         self._hearing: threading.Thread | None = None
+        #: Each table's last public move, with the version it made (bounded).
+        self._moves: OrderedDict[str, tuple[int, str]] = OrderedDict()
         self._stopped = threading.Event()
         # Marks this process's own news in the database's, which it has already told.
         self._own = uuid.uuid4().hex
@@ -70,9 +76,15 @@ class TableNews:
 
         return stop
 
-    def announce(self, table_id: str, version: int) -> None:
-        """Tell this server's listeners that ``table_id`` is at ``version`` now."""
+    def announce(self, table_id: str, version: int, move: str = "") -> None:
+        """Tell this server's listeners that ``table_id`` is at ``version`` now, made by
+        the public ``move`` (if any: see :meth:`move`)."""
         with self._lock:
+            if move:
+                self._moves[table_id] = (version, move)
+                self._moves.move_to_end(table_id)
+                while len(self._moves) > MOVES_KEPT:
+                    self._moves.popitem(last=False)
             listeners = list(self._listeners.values())
         for heard in listeners:
             try:
@@ -80,12 +92,20 @@ class TableNews:
             except Exception:
                 _log.exception("a listener to the tables' news failed")
 
-    def send(self, conn: Connection, table_id: str, version: int) -> None:
-        """Inside the transaction that moves ``table_id`` to ``version``: on PostgreSQL,
-        the news for the other servers, delivered when the transaction commits."""
+    def send(self, conn: Connection, table_id: str, version: int, move: str = "") -> None:
+        """Inside the transaction that moves ``table_id`` to ``version`` (by the public
+        ``move``, if any): on PostgreSQL, the news for the other servers, delivered when
+        the transaction commits."""
         if conn.dialect.name == "postgresql":
-            payload = f"{self._own} {table_id} {version}"
+            payload = f"{self._own} {table_id} {version} {move}".rstrip()
             conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+
+    def move(self, table_id: str, version: int) -> str:
+        """The public move that brought ``table_id`` to ``version``, as announced, or ""
+        (none was public, or it was not heard here)."""
+        with self._lock:
+            found = self._moves.get(table_id)
+        return found[1] if found is not None and found[0] == version else ""
 
     def close(self) -> None:
         """Stop hearing the database (its thread ends within a second)."""
@@ -111,6 +131,6 @@ class TableNews:
                 self._stopped.wait(RETRY_SECONDS)
 
     def _heard(self, payload: str) -> None:
-        sender, table_id, version = [*payload.split(" "), "", "", ""][:3]
+        sender, table_id, version, move = [*payload.split(" ", 3), "", "", "", ""][:4]
         if sender != self._own and version.isdigit():
-            self.announce(table_id, int(version))
+            self.announce(table_id, int(version), move)

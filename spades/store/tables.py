@@ -366,10 +366,19 @@ class Tables:
 
     # ----------------------------------------------------------------- play
     def act(
-        self, table_id: str, seat: int, action: int, *, after: Sequence[int], person: bool
+        self,
+        table_id: str,
+        seat: int,
+        action: int,
+        *,
+        after: Sequence[int],
+        person: bool,
+        public: str = "",
     ) -> None:
         """Store ``action``, made for ``seat`` after the history ``after``, as the table's
-        next move; ``person`` says the seat's holder made it (not a bot standing in).
+        next move; ``person`` says the seat's holder made it (not a bot standing in), and
+        ``public`` is the move as the table's news may tell it (the caller decides what
+        is public; :mod:`spades.store.news`).
 
         The caller has checked that the action is legal for that seat; a stale ``after``
         raises :class:`StaleWrite` and nothing changes.
@@ -377,7 +386,7 @@ class Tables:
         seat = _check_seat(seat)
         if isinstance(action, bool) or not isinstance(action, int) or action < 0:
             raise StoreError("action: expected an action number")
-        with self._changing(table_id, ("playing",)) as (conn, row):
+        with self._changing(table_id, ("playing",), move=public) as (conn, row):
             game = guarded_game_row(conn, row.game, after, "no more moves can be made")
             append(conn, game, action)
             if person:
@@ -452,7 +461,7 @@ class Tables:
     # ----------------------------------------------------------------- inside
     @contextmanager
     def _changing(
-        self, table_id: str, statuses: tuple[str, ...]
+        self, table_id: str, statuses: tuple[str, ...], *, move: str = ""
     ) -> Iterator[tuple[Connection, sa.Row[Any]]]:
         """A change to a table (in one of ``statuses``, if any are given), its row locked;
         the table's version moves on with it, and the news of it goes out once it is stored
@@ -467,8 +476,8 @@ class Tables:
                 .where(shared_tables.c.num == row.num)
                 .values(version=row.version + 1, updated_at=self.now())
             )
-            self.store.news.send(conn, row.id, row.version + 1)
-        self.store.news.announce(row.id, row.version + 1)
+            self.store.news.send(conn, row.id, row.version + 1, move)
+        self.store.news.announce(row.id, row.version + 1, move)
 
     def _seen(self, conn: Connection, num: int, seat: int, *, back: bool) -> None:
         """Note the person at ``seat`` now, and with ``back`` end any stand-in for them."""

@@ -328,7 +328,9 @@ def trick_html(
         # sit at west, east and south, and go by those places.
         letter = SEAT_LETTERS[seat if len(seats) == 4 else place]
         cells.append(
-            f'<div class="{" ".join(classes)}">'
+            # data-at: the seat itself, wherever it sits on this page (a card another
+            # seat plays is drawn in its place the moment the news tells it).
+            f'<div class="{" ".join(classes)}" data-at="{seat}">'
             f'<div class="sp-name"><span class="sp-letter">{letter}</span> '
             f"{html.escape(view.name)}{dealer} {badge}</div>"
             f'<div class="sp-stats">bid <span class="sp-bid">{html.escape(view.bid)}</span>'

@@ -196,6 +196,7 @@ def _on_create() -> None:
             hints=bool(st.session_state.get(HINTS_KEY, False)),
             undo=bool(st.session_state.get(UNDO_KEY, False)),
             pace=str(st.session_state.get(PACE_KEY, "normal")),
+            client=st.context.ip_address,
         )
     except (TableRefusal, StoreError) as err:
         _refused(err)
@@ -451,7 +452,7 @@ def _table_parts(table_id: str) -> None:
     if view.table.status == "closed":
         _closed(view)
         return
-    table_news.listen(table_id, view.table.version)
+    table_news.listen(table_id, view.table.version, view.seat)
     if view.table.status != "playing":
         # Drawn inside the fragment, so that a refused click is answered where it was
         # made; at play, beside the table as on the Play page (_playing).

@@ -28,6 +28,7 @@ the hand means now (play a card, or pass one in the exchange).
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from typing import Final, Literal
 
 import streamlit as st
@@ -100,13 +101,36 @@ SCRIPT: Final = """
     for (const undo of pending.undo) undo();
     pending = null;
   };
+  // Once a run is over, a card button its drawing does not hold is hidden: Streamlit
+  // can leave the button of a card played in the hand after a run of the table that a
+  // look or the news cut short, shown though the server drew the hand without it.
+  const stray = doc.createElement("style");
+  doc.head.append(stray);
+  const tidy = () => {
+    const run = mark();
+    const app = doc.querySelector("[data-testid='stApp']");
+    if (!run || !app || app.getAttribute("data-test-script-state") !== "notRunning") return;
+    const held = new Set((run.dataset.cards || "").split(" "));
+    const keys = new Set();
+    for (const element of doc.querySelectorAll("[class*='st-key-card_']")) {
+      const key = keyOf(element, "card_");
+      if (key && !held.has(key)) keys.add(key);
+    }
+    const rule = keys.size
+      ? [...keys].map(key => ".st-key-" + key).join(", ") + " { display: none !important; }"
+      : "";
+    if (stray.textContent !== rule) stray.textContent = rule;
+  };
   const watch = () => {
     const run = mark();
     const now = run && run.dataset.run;
     if (now !== shown) { shown = now; drawn = performance.now(); }
     settle(false);
+    tidy();
   };
-  new MutationObserver(watch).observe(doc.body, { childList: true, subtree: true });
+  new MutationObserver(watch).observe(doc.body, {
+    childList: true, subtree: true, attributes: true, attributeFilter: ["data-test-script-state"],
+  });
   doc.addEventListener("click", (event) => {
     const run = mark();
     const target = event.target;
@@ -145,13 +169,18 @@ SCRIPT: Final = """
 """.replace("ECHO_MS", str(ECHO_MS))
 
 
-def run_mark_html(run: int, hand: HandUse) -> str:
-    """The mark of the table's ``run``-th drawing, saying what a click on the hand does.
+def run_mark_html(run: int, hand: HandUse, cards: Iterable[str] = ()) -> str:
+    """The mark of the table's ``run``-th drawing, saying what a click on the hand does
+    and which card buttons (their keys) the drawing holds.
 
-    >>> run_mark_html(7, "play")
-    '<div class="sp-run" hidden data-run="7" data-hand="play"></div>'
+    >>> run_mark_html(7, "play", ["card_AS", "card_2C"])
+    '<div class="sp-run" hidden data-run="7" data-hand="play" data-cards="card_AS card_2C"></div>'
     """
-    return f'<div class="sp-run" hidden data-run="{run}" data-hand="{html.escape(hand)}"></div>'
+    held = html.escape(" ".join(cards))
+    return (
+        f'<div class="sp-run" hidden data-run="{run}" data-hand="{html.escape(hand)}"'
+        f' data-cards="{held}"></div>'
+    )
 
 
 def install() -> None:

@@ -405,7 +405,9 @@ def _felt(view: TableView, look: TablePrefs, on: TableHandlers) -> None:
         playing = view.human_to_act and view.phase is Phase.PLAYING
         st.html(
             keyboard.labels_html(labels)
-            + quick.run_mark_html(runs, "play" if playing else "other")
+            + quick.run_mark_html(
+                runs, "play" if playing else "other", [k for k in labels if k.startswith("card_")]
+            )
             + '<div class="sp-sr" role="status" aria-live="polite">'
             + html.escape(announcement(view))
             + "</div>"

@@ -3,9 +3,11 @@
 The server (``serve.py``) adds this route to the app: ``GET /_spades/tables/<id>/news``
 (under Streamlit's ``server.baseUrlPath``, if one is set), a stream of server-sent events
 whose data is the table's version, sent when the stream opens and again each time the
-version moves on (:meth:`~spades.app.tables.TableService.follow`).
-It says only that the table moved, never what is on it: a page learns the rest by
-redrawing its own seat's view, as it always does.
+version moves on (:meth:`~spades.app.tables.TableService.follow`), followed by the move
+that made it when that move is public the moment it is made: a card played, as
+``1:card:AS`` (:func:`~spades.app.tables.public_move`). It never tells a hand, a card
+passed or anything else a seat may not see: a page learns the rest by redrawing its own
+seat's view, as it always does; the card is drawn at once where its seat sits on the page.
 
 The table's page draws a hidden button and a small script (:func:`listen`). The script
 keeps one stream open for the table on show and, when a version newer than the one the
@@ -45,6 +47,7 @@ from starlette.routing import BaseRoute, Route
 
 from spades.app.errors import StoreError
 from spades.app.tables import TableRefusal
+from spades.engine.cards import SOUTH
 from spades.ui.cookies import script_string, served
 from spades.ui.db import app_site
 
@@ -146,7 +149,7 @@ async def news(request: Request) -> Response:
                 if latest[0] > sent:
                     sent = latest[0]
                     said = time.monotonic()
-                    yield f"data: {sent}\n\n"
+                    yield f"data: {sent} {service.news_of(table_id, sent)}".rstrip() + "\n\n"
                 elif time.monotonic() - said >= KEEP_ALIVE:
                     said = time.monotonic()
                     yield ": still here\n\n"
@@ -213,6 +216,33 @@ _SCRIPT: Final = """
       waiting.observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
     } else setTimeout(() => press(version, tries - 1), 50);
   };
+  // A card another seat played shows at once where that seat sits on this page (turned
+  // so that the page's own seat is at the bottom), drawn as the page's own click is
+  // (spades.ui.quick), when the table on show is the one the card was played on; the
+  // run the news asks for replaces it with the server's drawing.
+  const PLACES = {"sp-north": "N", "sp-east": "E", "sp-south": "S", "sp-west": "W"};
+  const draw = (version, move) => {
+    const mark = doc.querySelector(".sp-news");
+    const [seat, kind, code] = move.split(":");
+    if (!mark || kind !== "card" || Number(mark.dataset.version) !== version - 1) return;
+    if (seat === mark.dataset.seat || !/^[0-9]$/.test(seat) || !/^[0-9A-Z]{2}$/.test(code || "")) {
+      return;
+    }
+    const cell = doc.querySelector(".st-key-trick .sp-table .sp-seat[data-at='" + seat + "']");
+    const slot = cell && cell.querySelector(".sp-slot");
+    const place = cell && [...cell.classList].find(name => name in PLACES);
+    if (!slot || !place || slot.querySelector("[data-card]")) return;
+    const played = doc.createElement("span");
+    played.className = "sp-pending";
+    played.dataset.card = code;
+    played.dataset.seat = PLACES[place];
+    played.dataset.news = String(version);
+    const face = doc.createElement("span");
+    face.className = "sp-card sp-fresh sp-f-" + code;
+    face.setAttribute("aria-hidden", "true");
+    played.append(face);
+    slot.append(played);
+  };
   // The page's own look at the table presses the same button, so that a click made in the
   // meantime is sent with it, once. While the news stream is open and has spoken, a look
   // is only the seat's sign of life, and is taken less often.
@@ -225,7 +255,12 @@ _SCRIPT: Final = """
   if (!(id in looks)) looks[id] = setInterval(look, %d);
   if (all[id] || !window.EventSource) return;
   const source = new EventSource(%s.replace("{table_id}", id));
-  source.onmessage = (event) => { source.heard = true; press(Number(event.data), 20); };
+  source.onmessage = (event) => {
+    source.heard = true;
+    const [version, move] = event.data.split(" ");
+    draw(Number(version), move || "");
+    press(Number(version), 20);
+  };
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) delete all[id];
   };
@@ -235,9 +270,11 @@ _SCRIPT: Final = """
 """
 
 
-def listen(table_id: str, version: int) -> None:
+def listen(table_id: str, version: int, seat: int | None = None) -> None:
     """On a table's page, inside its fragment: the hidden button that reruns the fragment,
-    the version drawn, and the script that presses the button when the table moves on,
+    the version drawn, the page's ``seat`` (None: a watcher, who sees the table from
+    South), and the script that draws a card another seat played the moment the news
+    tells it and presses the button when the table moves on,
     and now and then besides (every :data:`LOOK_EVERY` seconds, or every
     :data:`QUIET_LOOK_EVERY` while the news is heard). ``table_id`` has been checked against
     :data:`TABLE_ID`.
@@ -249,7 +286,8 @@ def listen(table_id: str, version: int) -> None:
     with st.container(key=HOLDER_KEY):
         st.button("Look at the table", key=BUTTON_KEY)
         st.html(
-            f'<span class="sp-news" data-version="{int(version)}"></span>'
+            f'<span class="sp-news" data-version="{int(version)}"'
+            f' data-seat="{SOUTH if seat is None else int(seat)}"></span>'
             + _SCRIPT
             % (
                 table_id,
