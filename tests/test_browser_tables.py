@@ -318,8 +318,11 @@ def _move(page: Page) -> None:
         page.wait_for_function(TAKEN, arg=key, timeout=CARD_LEAVES)
     except PlaywrightTimeoutError:
         raise AssertionError(f"the click on {key} was not taken: {page.evaluate(SEEN)}") from None
-    # The run that drew it is over: the status says whose turn it is now.
+    # The run that drew it is over: the status says whose turn it is now, and the card
+    # shows nowhere in the hand (Streamlit could leave its button there, shown).
     settled(page)
+    shown = "k => [...document.querySelectorAll('.st-key-' + k)].some(e => e.checkVisibility())"
+    assert not page.evaluate(shown, key), f"{key} still shows in the hand after it was played"
     assert page.evaluate("window.spadesNotices") == [], "a click was refused"
 
 
