@@ -112,7 +112,8 @@ SCRIPT: Final = """
     if (!run || !app || app.getAttribute("data-test-script-state") !== "notRunning") return;
     const held = new Set((run.dataset.cards || "").split(" "));
     const keys = new Set();
-    for (const element of doc.querySelectorAll("[class*='st-key-card_']")) {
+    const row = ":is(.st-key-hand, .st-key-hand_waiting) > [class*='st-key-card_']";
+    for (const element of doc.querySelectorAll(row)) {
       const key = keyOf(element, "card_");
       if (key && !held.has(key)) keys.add(key);
     }

@@ -220,7 +220,7 @@ _SCRIPT: Final = """
   // so that the page's own seat is at the bottom), drawn as the page's own click is
   // (spades.ui.quick), when the table on show is the one the card was played on; the
   // run the news asks for replaces it with the server's drawing.
-  const PLACES = {"sp-north": "N", "sp-east": "E", "sp-south": "S", "sp-west": "W"};
+  const PLACES = {north: "N", east: "E", south: "S", west: "W"};
   const draw = (version, move) => {
     const mark = doc.querySelector(".sp-news");
     const [seat, kind, code] = move.split(":");
@@ -230,7 +230,7 @@ _SCRIPT: Final = """
     }
     const cell = doc.querySelector(".st-key-trick .sp-table .sp-seat[data-at='" + seat + "']");
     const slot = cell && cell.querySelector(".sp-slot");
-    const place = cell && [...cell.classList].find(name => name in PLACES);
+    const place = cell && [...cell.classList].map(name => name.slice(3)).find(n => n in PLACES);
     if (!slot || !place || slot.querySelector("[data-card]")) return;
     const played = doc.createElement("span");
     played.className = "sp-pending";
