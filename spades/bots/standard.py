@@ -31,6 +31,7 @@ from spades.bots.knowledge import (
 from spades.engine.cards import BLIND_NIL, LOOK, NIL, Action, Card, Seat, card_action
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
+from spades.engine.scoring import nil_worth, trick_worth
 from spades.engine.state import SPADES, Phase
 
 # Added to the hand's trick estimate before the bid is rounded: a set costs more than
@@ -136,10 +137,12 @@ def wants_nil(
         return False
     if obs.rules.whiz:
         numbers = [a - NIL for a in obs.legal_actions if a > NIL]
-        return not numbers or nil_points(value, obs.rules) > bid_points(value, numbers[0])
+        return not numbers or nil_points(value, obs.rules) > bid_points(
+            value, numbers[0], obs.rules
+        )
     if k.partner is None:
         wanted = wanted_tricks(k, value, bid_bias)
-        return nil_points(value, obs.rules) > bid_points(value, wanted)
+        return nil_points(value, obs.rules) > bid_points(value, wanted, obs.rules)
     if value.tricks > 3.5:
         return False
     threshold = nil_threshold(k, nil_risk)
@@ -161,15 +164,17 @@ def nil_success(value: HandValue, rules: Rules | None = None) -> float:
 
 
 def nil_points(value: HandValue, rules: Rules | None = None) -> float:
-    """Expected points of bidding nil with this hand (see :func:`nil_success`)."""
-    return 100 * (2 * nil_success(value, rules) - 1)
+    """Expected points of bidding nil with this hand (see :func:`nil_success`), at what a
+    nil is worth under the game's rules."""
+    worth = nil_worth(rules if rules is not None else Rules())
+    return worth * (2 * nil_success(value, rules) - 1)
 
 
-def bid_points(value: HandValue, bid: int) -> float:
+def bid_points(value: HandValue, bid: int, rules: Rules | None = None) -> float:
     """Expected points of a forced numeric bid: made more often the further the hand's
-    trick estimate is above it."""
+    trick estimate is above it, at what a trick bid is worth under the game's rules."""
     made = 1 / (1 + math.exp(-1.5 * (value.tricks - bid + 0.3)))
-    return 10 * bid * (2 * made - 1)
+    return trick_worth(rules if rules is not None else Rules()) * bid * (2 * made - 1)
 
 
 def wanted_tricks(k: Knowledge, value: HandValue, bid_bias: float) -> int:

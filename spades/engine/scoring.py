@@ -176,6 +176,38 @@ def score_team(
     )
 
 
+def _alone(rules: Rules, bid: int, taken: int, *, blind: bool = False) -> int:
+    """One player's points for a hand alone, from nothing on the count."""
+    return score_team(rules, bids=(bid,), blind=(blind,), tricks=(taken,), bags_before=0).points
+
+
+def nil_worth(rules: Rules, *, blind: bool = False) -> int:
+    """What a nil (or a blind nil) made is worth under ``rules``, and a failed one costs.
+
+    >>> nil_worth(Rules()), nil_worth(Rules(), blind=True)
+    (100, 200)
+    """
+    return _alone(rules, 0, 0, blind=blind)
+
+
+def trick_worth(rules: Rules) -> int:
+    """What each trick bid scores when the bid is made, and costs when it is set.
+
+    >>> trick_worth(Rules())
+    10
+    """
+    return _alone(rules, 1, 1)
+
+
+def bag_worth(rules: Rules) -> int:
+    """What each trick taken beyond the bid (a bag) scores, before any bag penalty.
+
+    >>> bag_worth(Rules())
+    1
+    """
+    return _alone(rules, 1, 2) - trick_worth(rules)
+
+
 def score_hand(
     rules: Rules,
     *,

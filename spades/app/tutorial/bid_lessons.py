@@ -26,9 +26,9 @@ from spades.engine.cards import (
     card_action,
     card_label,
 )
+from spades.engine.scoring import nil_worth
 from spades.engine.state import HandState
 
-from .points import nil_points
 from .positions import RULES, playout, refusal, search, seeded_rng, suit_of, table_bot_name
 from .questions import (
     Exercise,
@@ -219,7 +219,7 @@ def _nil_pays(seed: int) -> Exercise:
     )
     team = case.score(RULES).teams[0]
     nil_line = next(line for line in team.lines if line.kind.startswith(("nil", "blind_nil")))
-    plain_value, blind_value = nil_points(RULES), nil_points(RULES, blind=True)
+    plain_value, blind_value = nil_worth(RULES), nil_worth(RULES, blind=True)
     values = (plain_value, -plain_value, blind_value, -blind_value)
     name = bid_label(0, blind=blind)
     plural = "s" if taken != 1 else ""

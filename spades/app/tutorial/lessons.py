@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from spades.engine.rules import Rules
+from spades.engine.scoring import bag_worth, nil_worth, trick_worth
 
-from .points import bag_points, nil_points, trick_points
 from .positions import RULES, THREE_HANDED
 
 PRACTICE_LESSON: Final = 9
@@ -26,10 +26,10 @@ def quoted(rules: Rules) -> dict[str, object]:
     (100, '−200', 17)
     """
     return {
-        "nil": nil_points(rules),
-        "blind_nil": nil_points(rules, blind=True),
-        "trick": trick_points(rules),
-        "bag": bag_points(rules),
+        "nil": nil_worth(rules),
+        "blind_nil": nil_worth(rules, blind=True),
+        "trick": trick_worth(rules),
+        "bag": bag_worth(rules),
         "bag_limit": rules.bag_limit,
         "bag_penalty": rules.bag_penalty,
         "deficit": rules.blind_nil_deficit,

@@ -20,9 +20,8 @@ from typing import Final
 from spades.app.seats import HUMAN_SEAT, seat_names
 from spades.engine.cards import SEAT_NAMES, Seat, bid_label
 from spades.engine.rules import Rules
-from spades.engine.scoring import Outcome, apply_bag_penalty, match_outcome
+from spades.engine.scoring import Outcome, apply_bag_penalty, bag_worth, match_outcome, trick_worth
 
-from .points import bag_points, trick_points
 from .positions import RULES, THREE_HANDED, seeded_rng
 from .questions import Exercise, Option, ScoreCase, sentence
 
@@ -121,7 +120,7 @@ def _score_exercise(game: _Game, seed: int) -> Exercise:
     mine = rules.side_of(HUMAN_SEAT)
     ours = rules.sides()[mine]
     side = case.score(rules).sides[mine]
-    trick, bag = trick_points(rules), bag_points(rules)
+    trick, bag = trick_worth(rules), bag_worth(rules)
     slips: dict[int, str] = {}
 
     def slip(value: int, reason: str) -> None:
