@@ -238,16 +238,21 @@ def test_a_refused_click_at_a_table_says_why_where_it_was_made(database: str) ->
     store.close()
 
 
-def test_a_busy_database_at_a_table_shows_the_plain_fault_not_an_error_box(
-    database: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    ann, _, _ = _started_with_bob()
+def _busy_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every read and write of the store finds the database busy."""
 
     def busy(self: Store) -> None:
         raise StoreUnavailable("busy")
 
     monkeypatch.setattr(Store, "_read", busy)
     monkeypatch.setattr(Store, "_write", busy)
+
+
+def test_a_busy_database_at_a_table_shows_the_plain_fault_not_an_error_box(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, _, _ = _started_with_bob()
+    _busy_database(monkeypatch)
     ann.run()
     assert not ann.exception
     assert "store_fault_retry" in _keys(ann)
@@ -261,13 +266,8 @@ def test_a_table_s_page_keeps_looking_through_a_fault_and_comes_back_by_itself(
     # database is back, the page's next look draws the table, with no click on Try again
     # (meanwhile a person's turn runs on at the table).
     ann, _, _ = _started_with_bob()
-
-    def busy(self: Store) -> None:
-        raise StoreUnavailable("busy")
-
     with monkeypatch.context() as faulty:
-        faulty.setattr(Store, "_read", busy)
-        faulty.setattr(Store, "_write", busy)
+        _busy_database(faulty)
         ann.run()
     assert not ann.exception
     assert {"store_fault_retry", "table_news"} <= _keys(ann)

@@ -419,15 +419,20 @@ class TableService:
             match.hand.verify(action)
         except IllegalAction as err:
             raise TableRefusal(str(err)) from None
-        self._written(
-            lambda: self.tables.act(
-                table_id,
-                seat,
-                action,
-                after=match.history,
-                person=True,
-                public=public_move(match.rules, seat, action),
-            )
+        self._written(lambda: self._store_move(table_id, match, seat, action, person=True))
+
+    def _store_move(
+        self, table_id: str, match: Match, seat: Seat, action: Action, *, person: bool
+    ) -> None:
+        """Store ``action`` of ``seat`` as the next move of ``match`` (as read), made by
+        the seat's person or a bot, with its public form for the table's news."""
+        self.tables.act(
+            table_id,
+            seat,
+            action,
+            after=match.history,
+            person=person,
+            public=public_move(match.rules, seat, action),
         )
 
     def hint(self, table_id: str, token: str, version: int) -> Hint:
@@ -507,14 +512,7 @@ class TableService:
         bot = live_bot(holder.level, seed=bot_seed(len(match.history), seat))
         action = bot.act(match.hand.observation(seat))
         try:
-            self.tables.act(
-                table_id,
-                seat,
-                action,
-                after=match.history,
-                person=False,
-                public=public_move(match.rules, seat, action),
-            )
+            self._store_move(table_id, match, seat, action, person=False)
         except StaleWrite:
             return False  # another server moved the table on first
         except StoreUnavailable:
