@@ -131,8 +131,8 @@ def _checked(
         game_id = service.tables.info(table_id).game_id or ""
         match = store.load(game_id).match  # replays every action through the engine
         replayed += 1
-        if len(match.history) != board.moves[table_id]:
-            lost_or_doubled.append((table_id, len(match.history), board.moves[table_id]))
+        if match.ply != board.moves[table_id]:
+            lost_or_doubled.append((table_id, match.ply, board.moves[table_id]))
     return {"games_replayed": replayed, "lost_or_doubled": lost_or_doubled}
 
 

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -183,6 +184,26 @@ def test_a_double_click_plays_one_card_and_says_nothing() -> None:
     assert not controller.act(card, drawn_at)
     assert controller.ply == drawn_at + 1
     assert controller.notice is None
+
+
+def test_one_click_asks_the_engine_once_whether_its_move_is_legal(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    controller, _ = _game(store, pace="normal")
+    _to_first_play(controller)
+    asked: list[str] = []
+    for name in ("verify", "can", "apply"):
+        method = getattr(HandState, name)
+
+        def counted(hand: HandState, action: int, _name: str = name, _method: Any = method) -> Any:
+            asked.append(_name)
+            return _method(hand, action)
+
+        monkeypatch.setattr(HandState, name, counted)
+    card = controller.match.hand.legal_actions()[0]
+    assert controller.act(card, controller.ply)
+    assert asked == ["apply"]
+    assert store.load(controller.game_id or "").match.history == controller.match.history
 
 
 def test_an_illegal_card_is_refused_with_the_engines_reason() -> None:

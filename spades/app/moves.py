@@ -22,15 +22,25 @@ def hand_card_action(phase: Phase, card: Card) -> Action:
     return EXCHANGE_BASE + card if phase is Phase.EXCHANGE else card_action(card)
 
 
-def seat_why_not(hand: HandState, seat: Seat, action: Action, players: Sequence[str]) -> str | None:
-    """Why ``seat`` may not take ``action`` in ``hand`` now, in the engine's words, or None:
-    another seat is to act (named from ``players``), or the engine refuses it."""
+def turn_problem(hand: HandState, seat: Seat, players: Sequence[str]) -> str | None:
+    """Why ``seat`` may not act in ``hand`` at all now, or None on its turn: the hand is
+    over, or another seat is to act (named from ``players``). What it may do on its turn
+    is the engine's question, asked once, when the move is made or drawn."""
     current = hand.current_player
     if current is None:
         return "The hand is over"
     if current != seat:
         doing = "bid" if hand.phase is Phase.BIDDING else "play"
         return f"Wait for your turn: {players[current]} is to {doing}"
+    return None
+
+
+def seat_why_not(hand: HandState, seat: Seat, action: Action, players: Sequence[str]) -> str | None:
+    """Why ``seat`` may not take ``action`` in ``hand`` now, in the engine's words, or None:
+    another seat is to act (see :func:`turn_problem`), or the engine refuses it."""
+    problem = turn_problem(hand, seat, players)
+    if problem is not None:
+        return problem
     try:
         hand.verify(action)
     except IllegalAction as err:

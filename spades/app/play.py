@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from spades.app.moves import seat_why_not
+from spades.app.moves import seat_why_not, turn_problem
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
 from spades.bots import Bot, bot_names, bot_seed, live_bot
 from spades.bots.drive import next_bot_action
@@ -31,7 +31,7 @@ from spades.engine.cards import (
 from spades.engine.match import Match
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
-from spades.engine.state import HandState, Trick
+from spades.engine.state import HandState, IllegalAction, Trick
 from spades.store import StaleWrite, Store, StoreError
 from spades.store.digest import history_digest
 
@@ -219,7 +219,7 @@ class GameController:
     @property
     def ply(self) -> int:
         """How many actions the match has had: a click carries it to detect stale clicks."""
-        return len(self.match.history)
+        return self.match.ply
 
     @property
     def interval(self) -> float:
@@ -320,13 +320,17 @@ class GameController:
 
     def why_not(self, action: Action) -> str | None:
         """Why the human may not take ``action`` now (the engine's words), or None."""
+        return self._closed() or seat_why_not(self.match.hand, HUMAN_SEAT, action, self.players)
+
+    def _closed(self) -> str | None:
+        """Why the human may not move at all now, whatever the move, or None."""
         if self.match.is_over:
             return "The match is over"
         if self.read_only:
             return self.read_only_reason
         if self.summary_for is not None:
             return "The hand is over: see the summary"
-        return seat_why_not(self.match.hand, HUMAN_SEAT, action, self.players)
+        return None
 
     @property
     def read_only_reason(self) -> str:
@@ -341,7 +345,7 @@ class GameController:
         if self.match.is_over or self.summary_for is not None:
             return None
         events = self.match.hand.events
-        start = len(self.match.history) - len(events)
+        start = self.match.ply - len(events)
         for index in range(len(events) - 1, -1, -1):
             # Looking at the cards cannot be taken back: it would reopen blind nil.
             if events[index].action == LOOK:
@@ -380,7 +384,7 @@ class GameController:
         """
         if ply != self.ply:
             return False
-        problem = self.why_not(action)
+        problem = self._closed() or turn_problem(self.match.hand, HUMAN_SEAT, self.players)
         if problem is not None:
             self.notice = Notice("warning", problem)
             return False
@@ -395,17 +399,24 @@ class GameController:
         return True
 
     def _apply(self, action: Action, *, clicked: bool = False) -> bool:
-        """Store ``action`` and then make it; whether it was made (a move the store refused
-        is not made, so this copy never runs ahead of the stored game). Only a ``clicked``
-        move that the store found stale tells the player so: a bot's or a forced card's
-        was made in the other window as well."""
+        """Make ``action`` and store it; whether it was made. The engine checks it once,
+        as it makes it: a ``clicked`` move it refuses is told with its reason. A move the
+        store refuses is taken back, so this copy never runs ahead of the stored game, and
+        only a ``clicked`` one that the store found stale tells the player so: a bot's or
+        a forced card's was made in the other window as well."""
         match = self.match
         seat = match.current_player
         assert seat is not None
-        match.hand.verify(action)
-        if not self._save(action, seat, told=clicked):
+        try:
+            event = match.apply(action)
+        except IllegalAction as err:
+            if not clicked:
+                raise
+            self.notice = Notice("warning", str(err))
             return False
-        event = match.apply(action)
+        if not self._save(action, seat, told=clicked):
+            match.undo()
+            return False
         self.hint = None
         # At the instant pace the bots do not wait for a finished trick: it is flashed over
         # the next one instead, but the match's last trick has none, so it is held as well.
@@ -425,13 +436,12 @@ class GameController:
         if self.store is None or (self.game_id is None and seat != HUMAN_SEAT):
             return True
         store = self.store
+        before = self.match.history[:-1]
 
         def write() -> None:
             if self.game_id is None:
-                self.game_id = self._register(store)
-            store.append_action(
-                self.game_id, action, after=self.match.history, undo_used=self.undo_used
-            )
+                self.game_id = self._register(store, before)
+            store.append_action(self.game_id, action, after=before, undo_used=self.undo_used)
 
         return self._stored(write, "This move", told=told)
 
@@ -449,8 +459,8 @@ class GameController:
             return False
         return True
 
-    def _register(self, store: Store) -> str:
-        """Store this game (with the bots' moves so far) at the human's first move."""
+    def _register(self, store: Store, history: list[Action]) -> str:
+        """Store this game with the moves before the human's first (the bots')."""
         game_id = store.new_game(
             rules=self.rules,
             seed=self.match.seed,
@@ -460,7 +470,6 @@ class GameController:
             undo_allowed=self.undo_allowed,
             owner=self.owner,
         )
-        history = self.match.history
         for ply, earlier in enumerate(history):
             store.append_action(game_id, earlier, after=history[:ply])
         return game_id
@@ -636,8 +645,8 @@ class GameController:
             )
         ):
             return False
-        actions = self.match.history[:point]
-        self.match = Match.replay(self.rules, seed=self.match.seed, actions=actions)
+        while self.match.ply > point:
+            self.match.undo()
         self.undo_used = True
         self.hold = False
         self.flash = None

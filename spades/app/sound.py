@@ -193,9 +193,7 @@ def moment(match: Match, *, holding: bool, game: str | None) -> TableMoment:
         gathered += len(match.hand.tricks)
     if holding:
         gathered -= 1
-    return TableMoment(
-        game, len(match.history), gathered, len(match.finished), match.current_player
-    )
+    return TableMoment(game, match.ply, gathered, len(match.finished), match.current_player)
 
 
 def cues_between(

@@ -509,7 +509,7 @@ class TableService:
             return True
         if waited < info.pace:
             return False
-        bot = live_bot(holder.level, seed=bot_seed(len(match.history), seat))
+        bot = live_bot(holder.level, seed=bot_seed(match.ply, seat))
         action = bot.act(match.hand.observation(seat))
         try:
             self._store_move(table_id, match, seat, action, person=False)
@@ -920,7 +920,7 @@ def undo_point(info: TableInfo, match: Match, seat: Seat) -> int | None:
     if not info.undo or match.is_over:
         return None
     events = match.hand.events
-    start = len(match.history) - len(events)
+    start = match.ply - len(events)
     for index in range(len(events) - 1, -1, -1):
         event = events[index]
         if event.action == LOOK:

@@ -54,8 +54,6 @@ class Match:
         "results",
         "scores",
         "bags",
-        "history",
-        "events",
         "outcome",
     )
 
@@ -67,9 +65,6 @@ class Match:
     results: list[HandResult]
     scores: tuple[int, ...]
     bags: tuple[int, ...]
-    history: list[Action]
-    #: What each action of every hand did, in order (see :class:`Event`).
-    events: list[Event]
     outcome: Outcome
 
     def __init__(self, rules: Rules, *, seed: int) -> None:
@@ -85,8 +80,6 @@ class Match:
         zeros = (0,) * len(rules.sides())
         self.scores = zeros
         self.bags = zeros
-        self.history = []
-        self.events = []
         self.outcome = match_outcome(rules, zeros)
         self.hand = self._deal()
 
@@ -134,6 +127,24 @@ class Match:
         return self.outcome.out
 
     @property
+    def events(self) -> list[Event]:
+        """What each action of every hand did, in order (see :class:`Event`): the hands'
+        logs one after the other, the match's one log."""
+        hands = self.finished if self.is_over else [*self.finished, self.hand]
+        return [event for hand in hands for event in hand.events]
+
+    @property
+    def history(self) -> list[Action]:
+        """Every action of the match, in order (read from :attr:`events`)."""
+        return [event.action for event in self.events]
+
+    @property
+    def ply(self) -> int:
+        """How many actions the match has taken: ``len(self.history)``, without the list."""
+        done = sum(len(hand.events) for hand in self.finished)
+        return done if self.is_over else done + len(self.hand.events)
+
+    @property
     def current_player(self) -> Seat | None:
         return None if self.is_over else self.hand.current_player
 
@@ -159,8 +170,6 @@ class Match:
         if self.is_over:
             raise ValueError("the match is over")
         event = self.hand.apply(action)
-        self.history.append(action)
-        self.events.append(event)
         result = event.result
         if result is None:
             return event
@@ -175,6 +184,28 @@ class Match:
         if not self.outcome.over:
             self.hand = self._deal()
         return event
+
+    def undo(self) -> Event:
+        """Take back the last action, in whichever hand it was, and return its event, as
+        python-chess's ``pop`` does: the match is then as it was before that action (a
+        hand's last card takes its score back, and the deal after it goes). Raises
+        ``ValueError`` before the first action.
+
+        >>> m = Match(Rules(), seed=3)
+        >>> event = m.apply(m.legal_actions()[0])
+        >>> m.undo() == event, m.history
+        (True, [])
+        """
+        hand = self.hand
+        if self.is_over or not hand.events:
+            if not self.finished:
+                raise ValueError("there is no action to take back")
+            hand = self.hand = self.finished.pop()
+            self.results.pop()
+            self.scores = hand.scores
+            self.bags = hand.bags
+            self.outcome = match_outcome(self.rules, hand.scores, hand.out)
+        return hand.undo()
 
     def places(self) -> tuple[int, ...]:
         """Each side's place as the match stands, 1 the winner's (see :class:`Outcome`):

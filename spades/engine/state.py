@@ -253,7 +253,6 @@ class HandState:
         "tricks",
         "broken",
         "played",
-        "history",
         "events",
         "claimed_by",
         "seat_count",
@@ -289,8 +288,8 @@ class HandState:
     tricks: list[Trick]
     broken: bool
     played: Mask
-    history: list[Action]
-    #: What each action did, in order (see :class:`~spades.engine.events.Event`).
+    #: What each action did, in order (see :class:`~spades.engine.events.Event`): the
+    #: hand's one log, from which :attr:`history` is read.
     events: list[Event]
     claimed_by: Seat | None
     seat_count: int
@@ -446,7 +445,6 @@ class HandState:
         self.tricks = []
         self.broken = False
         self.played = 0
-        self.history = []
         self.events = []
         self.claimed_by = None
         self.seat_count = n
@@ -493,7 +491,6 @@ class HandState:
         other.tricks = self.tricks[:]
         other.broken = self.broken
         other.played = self.played
-        other.history = self.history[:]
         other.events = self.events[:]
         other.claimed_by = self.claimed_by
         other.seat_count = self.seat_count
@@ -515,6 +512,11 @@ class HandState:
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    @property
+    def history(self) -> list[Action]:
+        """The actions taken in this hand, in order (read from :attr:`events`)."""
+        return [event.action for event in self.events]
 
     @property
     def spades_broken(self) -> bool:
@@ -823,8 +825,39 @@ class HandState:
             return self._bid(action)
         return self._pass(action - EXCHANGE_BASE)
 
+    def undo(self) -> Event:
+        """Take back the last action and return its event; raises ``ValueError`` when no
+        action has been taken in this hand.
+
+        The hand is dealt again from its own start (the cards dealt, the dealer, the scores
+        and bags before it) and its other actions applied once more: at most one hand's
+        actions, whatever the match before it.
+
+        >>> h = HandState.deal(Rules(), dealer=3, seed=7)
+        >>> before = h.observation(0)
+        >>> h.apply(bid_action(3)).action == h.undo().action, h.observation(0) == before
+        (True, True)
+        """
+        if not self.events:
+            raise ValueError("there is no action to take back in this hand")
+        *kept, last = self.events
+        again = HandState._start(
+            self.rules,
+            list(self.initial_hands),
+            self.dealer,
+            self.scores,
+            self.bags,
+            self.set_aside,
+            self.out,
+        )
+        again.left_out = self.left_out
+        for event in kept:
+            again.apply(event.action)
+        for name in HandState.__slots__:
+            setattr(self, name, getattr(again, name))
+        return last
+
     def _logged(self, event: Event) -> Event:
-        self.history.append(event.action)
         self.events.append(event)
         return event
 
@@ -908,7 +941,6 @@ class HandState:
         if deck.trump[card]:
             self.broken = True
         trick.append(card)
-        self.history.append(action)
         if len(trick) < self.trick_size:
             self.current = self.seat_after[seat]
             event = _QUIET[seat][action]

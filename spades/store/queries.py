@@ -221,7 +221,7 @@ def result_values(match: Match, when: datetime | None) -> dict[str, Any]:
         "status": status,
         "finished_at": when,
         "updated_at": when or utc_now(),
-        "actions_count": len(match.history),
+        "actions_count": match.ply,
         "hands_count": len(match.finished),
         "winner": match.winner,
         "outcome": match.outcome.reason,

@@ -313,7 +313,7 @@ class Store:
             if stored != list(match.history) or row.seed != match.seed:
                 raise StoreError(
                     f"finish: the match given is not the one stored as game {game_id} "
-                    f"({len(stored)} stored actions, {len(match.history)} in the match)"
+                    f"({len(stored)} stored actions, {match.ply} in the match)"
                 )
             conn.execute(
                 games.update()
