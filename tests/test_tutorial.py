@@ -84,6 +84,19 @@ def test_following_suit_answer_is_every_card_the_engine_allows(seed: int) -> Non
     assert ex.check(ex.answer).correct
 
 
+@MANY
+@given(seed=SEEDS, lesson_no=st.sampled_from((2, 4)))
+def test_the_cards_allowed_are_explained_in_the_engines_words(seed: int, lesson_no: int) -> None:
+    ex = make_exercise(lesson_no, seed)
+    state = _position(ex)
+    for card in ex.hand:
+        if card in ex.answer:
+            continue
+        with pytest.raises(IllegalAction) as refused:
+            state.clone().apply(card)
+        assert str(refused.value) in ex.explanation
+
+
 def test_following_suit_seeds_cover_must_follow_and_void() -> None:
     must_follow = make_exercise(2, 0)
     led = _position(must_follow).trick[0] // 13

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, Protocol
 
-from spades.engine.cards import Action, Seat
+from spades.engine.cards import SEAT_NAMES, Action, Seat
 from spades.engine.observation import Observation
 
 
@@ -75,8 +75,9 @@ def bot_seed(seed: int, seat: Seat) -> int:
     >>> bot_seed(5, 0), bot_seed(5, 3), bot_seed(6, 0)
     (20, 23, 24)
     """
-    # Four seeds a game whatever the table, so that the seeds of every game stay as they are.
-    return seed * 4 + seat
+    # A seed for each seat of the largest table, whatever the table, so that the seeds of
+    # every game stay as they are.
+    return seed * len(SEAT_NAMES) + seat
 
 
 def require_turn(observation: Observation) -> None:

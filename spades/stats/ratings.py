@@ -47,7 +47,7 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
-from spades.engine.cards import team_of
+from spades.engine.rules import Rules
 from spades.store.ratings import RatedGame, Skill
 
 #: The model every rating is kept by, with the library's defaults (mu 25, sigma 25/3).
@@ -55,7 +55,7 @@ MODEL: Final = PlackettLuce()
 #: How many sigmas below the mean the conservative rating is taken.
 Z: Final = 3.0
 #: The seats of each team: N and S (team 0), E and W (team 1).
-TEAMS: Final = tuple(tuple(seat for seat in range(4) if team_of(seat) == team) for team in (0, 1))
+TEAMS: Final = Rules().sides()
 
 
 def conservative(mu: float, sigma: float) -> float:

@@ -22,7 +22,8 @@ from typing import Any, Final, NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from spades.engine.cards import SOUTH, team_of
+from spades.engine.cards import SOUTH
+from spades.engine.rules import Rules
 from spades.store.ratings import PERSON
 from spades.store.rows import GameFilter, Selection
 from spades.store.schema import (
@@ -43,6 +44,8 @@ from spades.store.schema import (
 # in three-handed cutthroat.
 _TEAM_BLIND: Final = 14
 _PLAYER_BLIND: Final = 20
+#: The partnership game, which says which team each seat plays for.
+_TEAMS: Final = Rules()
 
 
 class MyCounts(NamedTuple):
@@ -459,7 +462,7 @@ class Reports:
         e, h, p = rating_events.c, hands.c, player_hands.c
         parts = [
             _subject_hands(
-                h[f"bid_{key}"], h[f"tricks_{key}"], h[f"bags_{TEAM_KEYS[team_of(seat)]}"]
+                h[f"bid_{key}"], h[f"tricks_{key}"], h[f"bags_{TEAM_KEYS[_TEAMS.side_of(seat)]}"]
             )
             .join(hands, h.game == e.game)
             .where(board.clause(), e.seats.bitwise_and(1 << seat) != 0)

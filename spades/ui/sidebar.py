@@ -36,7 +36,7 @@ from spades.app.seats import HUMAN_SEAT, bot_seats, person_name, seat_names
 from spades.app.site import NAME_MAX
 from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
-from spades.engine.cards import Seat
+from spades.engine.cards import SEAT_LETTERS, Seat
 from spades.engine.rules import (
     PRESETS,
     Game,
@@ -57,7 +57,6 @@ PRESET_KEY: Final = "preset"
 #: The picker's name for the player's own mix of the options.
 CUSTOM: Final = "Custom"
 _PRESETS: Final = {preset.name: preset for preset in PRESETS}
-SEAT_LETTERS: Final = {0: "N", 1: "E", 3: "W"}
 #: The widget key of each table preference.
 PREF_KEYS: Final = {
     "felt": "felt",
@@ -135,7 +134,7 @@ def settings() -> PlaySettings:
         found.player_name = str(state["player_name"]).strip() or "You"
     if "allow_undo" in state:
         found.undo_allowed = bool(state["allow_undo"])
-    for seat, letter in SEAT_LETTERS.items():
+    for seat, letter in enumerate(SEAT_LETTERS):
         if f"bot_{letter}" in state:
             found.bot_levels[seat] = str(state[f"bot_{letter}"])
     if PRESET_KEY in state:

@@ -188,25 +188,19 @@ def _legal_cards_exercise(
 
 
 def _legal_summary(state: HandState, hand: tuple[Card, ...], legal: frozenset[int]) -> str:
-    """Why exactly these cards are allowed, told from the engine's answer."""
-    allowed = cards_labels(sorted(legal))
+    """Why exactly these cards are allowed: the engine's reason for the cards it refuses
+    (:func:`refusal`), or when it refuses none, why none is refused."""
+    deck = state.deck
+    refused = sorted({refusal(state, card) for card in hand if card not in legal})
+    if refused:
+        return f"{'; '.join(refused)}, so you may play {cards_labels(sorted(legal))}."
     if state.trick:
-        led = suit_of(state.trick[0])
-        if len(legal) < len(hand):
-            return (
-                f"{SUIT_NAMES[led].capitalize()} were led and you hold some, so you must "
-                f"follow suit: {allowed}."
-            )
-        if any(suit_of(c) == led for c in hand):
+        led = deck.suit[state.trick[0]]
+        if any(deck.suit[card] == led for card in hand):
             return f"Every card you hold is a {_SUIT_SINGULAR[led]}, so any of them will do."
-        spades_too = "" if DECK.is_trump(state.trick[0]) else ", a spade included"
+        spades_too = "" if deck.is_trump(state.trick[0]) else ", a spade included"
         return f"You have no {SUIT_NAMES[led]}, so any card may be played{spades_too}."
-    if len(legal) < len(hand):
-        return (
-            "Spades are not broken and you hold other suits, so you may lead anything "
-            f"but a spade: {allowed}."
-        )
-    if all(map(DECK.is_trump, hand)) and not state.spades_broken:
+    if all(map(deck.is_trump, hand)) and not state.spades_broken:
         return "Spades are not broken, but you hold only spades, so you may lead any of them."
     if state.spades_broken:
         return "Spades are broken, so you may lead any card, spades included."
