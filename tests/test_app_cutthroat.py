@@ -11,12 +11,12 @@ from streamlit.testing.v1 import AppTest
 from spades.app.play import GameController
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT, bot_seats
-from spades.app.table_view import table_view
+from spades.app.table_view import in_hand_order, table_view
 from spades.engine.cards import bid_action, card_action, card_str
 from spades.engine.rules import Rules
 from spades.engine.state import Phase
 from spades.store import Store
-from spades.ui.cards import card_key, sort_cards
+from spades.ui.cards import card_key
 from spades.ui.points import points
 from spades.ui.table_html import seat_views
 
@@ -187,7 +187,7 @@ def test_the_54_card_deck_deals_the_jokers_as_buttons_and_plays_them() -> None:
         if not jokers:
             continue
         # The jokers show as cards of their own, keyed by the contract's names, first.
-        assert sort_cards(hand)[: len(jokers)] == sorted(jokers, reverse=True)
+        assert in_hand_order(hand)[: len(jokers)] == sorted(jokers, reverse=True)
         assert {card_key(c) for c in jokers} <= {"card_BJ", "card_LJ"}
         while not controller.match.finished:
             if controller.human_to_act:

@@ -73,7 +73,7 @@ def test_the_reason_names_the_cutthroat_players_the_engine_names_by_seat() -> No
         if match.outcome.code is not EndReason.LAST_IN:
             continue
         names = player_names(THREE, "Ada")
-        said = reason_words(match.outcome, names)
+        said = reason_words(match.outcome.words(names))
         assert "seat" not in said
         assert said.endswith(f"{names[match.outcome.winners[0]]} wins as the last player in")
         assert all(names[seat] in said for seat in match.outcome.fallen)

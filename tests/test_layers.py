@@ -19,12 +19,12 @@ LINT_IMPORTS = str(Path(sys.executable).parent / "lint-imports")
 CONFIG = ROOT / "pyproject.toml"
 LAYERS = "The layers"
 STREAMLIT = "Only spades.ui imports Streamlit"
-NO_STATE = "The UI never imports the engine's state"
+UI_ENGINE = "The UI imports nothing of the engine but its cards and rules"
 EXTERNAL = "The engine and the bots import no database, frames or charts"
 SQL = "Only spades.store talks SQL"
 UI_STORE = "The UI reaches the store only through the application layer"
 CYCLES = "No circles between the modules of a package"
-_NAMES = (LAYERS, STREAMLIT, NO_STATE, EXTERNAL, SQL, UI_STORE, CYCLES)
+_NAMES = (LAYERS, STREAMLIT, UI_ENGINE, EXTERNAL, SQL, UI_STORE, CYCLES)
 
 
 def _lint(package_parent: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -90,8 +90,32 @@ BREAKS = [
     (
         "spades/ui/style.py",
         "from spades.engine.state import HandState",
-        NO_STATE,
+        UI_ENGINE,
         "spades.ui.style -> spades.engine.state",
+    ),
+    (
+        "spades/ui/table.py",
+        "from spades.engine.match import Match",
+        UI_ENGINE,
+        "spades.ui.table -> spades.engine.match",
+    ),
+    (
+        "spades/ui/table_html.py",
+        "from spades.engine.observation import Phase",
+        UI_ENGINE,
+        "spades.ui.table_html -> spades.engine.observation",
+    ),
+    (
+        "spades/ui/finished.py",
+        "from spades.engine.scoring import Outcome",
+        UI_ENGINE,
+        "spades.ui.finished -> spades.engine.scoring",
+    ),
+    (
+        "spades/ui/cards.py",
+        "from spades.engine.deck import deck_for",
+        UI_ENGINE,
+        "spades.ui.cards -> spades.engine.deck",
     ),
     ("spades/engine/scoring.py", "import pandas", EXTERNAL, "spades.engine.scoring -> pandas"),
     ("spades/bots/basic.py", "import sqlalchemy", EXTERNAL, "spades.bots.basic -> sqlalchemy"),

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from engine_helpers import cards
 
-from spades.app.table_view import observed_view
+from spades.app.table_view import in_hand_order, observed_view
 from spades.engine.cards import LITTLE_JOKER, JokerRanking, parse_card
 from spades.engine.rules import Rules
 from spades.engine.state import HandState
-from spades.ui.cards import button_label, card_html, card_key, sort_cards
+from spades.ui.cards import button_label, card_html, card_key
 from spades.ui.table_html import center_html
 
 TWO_OF_HEARTS = parse_card("2H")
@@ -37,7 +37,7 @@ def test_the_little_joker_that_replaces_the_two_of_hearts_wears_the_joker_s_face
 def test_a_hand_sorts_its_trumps_first_in_their_ranking(
     ranking: JokerRanking, hand: str, order: str
 ) -> None:
-    sorted_hand = sort_cards(cards(hand, jokers=ranking), jokers=ranking)
+    sorted_hand = in_hand_order(cards(hand, jokers=ranking), jokers=ranking)
     assert sorted_hand == cards(order, jokers=ranking)
 
 

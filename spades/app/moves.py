@@ -1,13 +1,15 @@
 """What a seat may do now, in the engine's words: the action a click on a card in the hand
-stands for, and why a bid or card is refused to a seat (another seat is to act, or the
-engine's own reason). The Play controller and a shared table answer their pages with these.
+stands for, why a bid or card is refused to a seat (another seat is to act, or the
+engine's own reason), and which of its moves it may take back. The Play controller and a
+shared table answer their pages with these.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
-from spades.engine.cards import EXCHANGE_BASE, Action, Card, Seat, card_action
+from spades.engine.cards import EXCHANGE_BASE, LOOK, Action, Card, Seat, card_action
+from spades.engine.match import Match
 from spades.engine.observation import Phase
 from spades.engine.state import HandState, IllegalAction
 
@@ -45,4 +47,25 @@ def seat_why_not(hand: HandState, seat: Seat, action: Action, players: Sequence[
         hand.verify(action)
     except IllegalAction as err:
         return str(err)
+    return None
+
+
+def undo_point(match: Match, seat: Seat, people: Container[Seat]) -> int | None:
+    """How many of the match's moves stay when ``seat`` takes its last move back: its last
+    bid or card of this hand, with the bots' moves after it. None when the match is over,
+    the seat has no move in this hand, it looked at its cards since (that would reopen
+    blind nil), or one of the other ``people`` has moved since (a bot standing in for
+    them too)."""
+    if match.is_over:
+        return None
+    events = match.hand.events
+    start = match.ply - len(events)
+    for index in range(len(events) - 1, -1, -1):
+        event = events[index]
+        if event.action == LOOK:
+            return None
+        if event.seat == seat:
+            return start + index
+        if event.seat in people:
+            return None
     return None

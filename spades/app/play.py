@@ -16,14 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from spades.app.moves import seat_why_not, turn_problem
+from spades.app.moves import seat_why_not, turn_problem, undo_point
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
 from spades.bots import Bot, bot_names, bot_seed, live_bot
 from spades.bots.drive import next_bot_action
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import (
     CLAIM,
-    LOOK,
     Action,
     Seat,
     is_card,
@@ -31,6 +30,7 @@ from spades.engine.cards import (
 from spades.engine.match import Match
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
+from spades.engine.scoring import Outcome
 from spades.engine.state import HandState, IllegalAction, Trick
 from spades.store import StaleWrite, Store, StoreError
 from spades.store.digest import history_digest
@@ -217,6 +217,26 @@ class GameController:
         return self.match.rules
 
     @property
+    def is_over(self) -> bool:
+        """Whether the match is over."""
+        return self.match.is_over
+
+    @property
+    def outcome(self) -> Outcome:
+        """How the match stands: its winner and why, once it is over."""
+        return self.match.outcome
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's score so far."""
+        return self.match.scores
+
+    @property
+    def history(self) -> list[Action]:
+        """Every action of the match so far, in order."""
+        return self.match.history
+
+    @property
     def ply(self) -> int:
         """How many actions the match has had: a click carries it to detect stale clicks."""
         return self.match.ply
@@ -342,17 +362,9 @@ class GameController:
         return not self.read_only and self.undo_allowed and self._undo_point() is not None
 
     def _undo_point(self) -> int | None:
-        if self.match.is_over or self.summary_for is not None:
+        if self.summary_for is not None:
             return None
-        events = self.match.hand.events
-        start = self.match.ply - len(events)
-        for index in range(len(events) - 1, -1, -1):
-            # Looking at the cards cannot be taken back: it would reopen blind nil.
-            if events[index].action == LOOK:
-                return None
-            if events[index].seat == HUMAN_SEAT:
-                return start + index
-        return None
+        return undo_point(self.match, HUMAN_SEAT, ())
 
     @property
     def in_progress(self) -> bool:

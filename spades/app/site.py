@@ -20,13 +20,13 @@ from typing import TypeVar
 
 from spades.app import prefs
 from spades.app.cookies import CookieService
+from spades.app.explorer import ExploredGame
 from spades.app.play import GameController
 from spades.app.prefs import TablePrefs
 from spades.app.profiles import Arrival, sign_in
 from spades.app.seats import person_name
 from spades.app.tables import TableService
 from spades.engine.cards import Seat
-from spades.engine.record import LoadedGame
 from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
 from spades.store import (
@@ -102,9 +102,10 @@ class Site:
         """A report of :mod:`spades.stats` on this site's games."""
         return report(self._store, about)
 
-    def load(self, game_id: str) -> LoadedGame:
-        """A stored game replayed through the engine."""
-        return self._store.load(game_id)
+    def explore(self, game_id: str) -> ExploredGame:
+        """A stored game as the game explorer shows it (:mod:`spades.app.explorer`)."""
+        loaded = self._store.load(game_id)
+        return ExploredGame.of(loaded.match, loaded.record.players)
 
     def export_json(self, game_id: str) -> str:
         """A game that is over, as a JSON record."""

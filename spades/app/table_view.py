@@ -12,17 +12,19 @@ scoresheet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from spades.app.moves import hand_card_action
 from spades.app.play import GameController, Notice
 from spades.app.seats import HUMAN_SEAT
+from spades.app.sound import TableMoment, cues_between, moment
 from spades.bots.hint import Hint
 from spades.engine.cards import (
     BLIND_NIL,
     LOOK,
+    NUM_CARDS,
     Action,
     Card,
     JokerRanking,
@@ -40,6 +42,13 @@ Bids = tuple[int | None, ...]
 Flags = tuple[bool, ...]
 #: The teams as a seat sees them: its own team first.
 TEAM_NAMES: Final = ("Us", "Them")
+#: The places round the table (0 north, 1 east, 2 south, 3 west) in play order from the
+#: bottom, where the viewer sits: the one who plays after them on their left (west), and
+#: at four the partner across; three players leave the north empty.
+PLACES_IN_PLAY_ORDER: Final = {4: (2, 3, 0, 1), 3: (2, 3, 1)}
+#: Suits left to right in a hand (♠ ♥ ♣ ♦): colours alternate so neighbouring suits stand
+#: apart.
+DISPLAY_SUIT_ORDER: Final = (3, 2, 0, 1)
 #: How a held trick shows who took it: ``taken``, the winner marked and the cards going to
 #: it (a table in play); ``marked``, the winner marked and the cards left lying (an exercise
 #: answered); ``hidden``, no winner marked (an exercise that asks who wins the trick).
@@ -83,6 +92,31 @@ def side_names(rules: Rules, players: Sequence[str], seat: Seat = HUMAN_SEAT) ->
     return tuple(players[: rules.players])
 
 
+def place_of(seat: Seat, viewer: Seat, players: int) -> int:
+    """Where ``seat`` sits on the table drawn for ``viewer``: turned so that the viewer is
+    at the bottom and the others follow in play order (see :data:`PLACES_IN_PLAY_ORDER`).
+
+    >>> [place_of(seat, 1, 4) for seat in range(4)], [place_of(seat, 2, 3) for seat in range(3)]
+    ([1, 2, 3, 0], [3, 1, 2])
+    """
+    return PLACES_IN_PLAY_ORDER[players][play_order(viewer, players).index(seat)]
+
+
+def in_hand_order(cards: Iterable[Card], *, jokers: JokerRanking | None = None) -> list[Card]:
+    """Cards in hand order: by suit (♠ ♥ ♣ ♦, jokers with the spades), high to low, as
+    the deck of ``jokers`` ranks them.
+
+    >>> from spades.engine.cards import card_label
+    >>> [card_label(c) for c in in_hand_order([0, 12, 25, 38, 51, 39])]
+    ['A♠', '2♠', 'A♥', 'A♣', '2♣', 'A♦']
+    """
+    held = list(cards)
+    # Cards past the 52 are the jokers added to the 54-card deck.
+    deck = deck_for(jokers, jokers_added=any(c >= NUM_CARDS for c in held))
+    order = {suit: i for i, suit in enumerate(DISPLAY_SUIT_ORDER)}
+    return sorted(held, key=lambda c: (order[deck.suit[c]], -deck.power[c]))
+
+
 def offered_actions(rules: Rules) -> tuple[Action, ...]:
     """The bids, blind nil and look a table offers (each with its refusal, if any)."""
     return (*(bid_action(n) for n in range(rules.hand_size + 1)), BLIND_NIL, LOOK)
@@ -117,6 +151,20 @@ class FinishedHand:
     def side_bids(self) -> tuple[str, ...]:
         """Each side's bid in words."""
         return side_bids(self.rules, self.bids, self.blind)
+
+
+def played_hands(controller: GameController) -> tuple[FinishedHand, ...]:
+    """The public record of every hand of ``controller``'s match that is over."""
+    return finished_hands(controller.match)
+
+
+def heard(
+    controller: GameController, before: TableMoment | None
+) -> tuple[TableMoment, tuple[str, ...]]:
+    """The table as the sounds follow it now, and the cues of what happened at it since
+    ``before`` (see :mod:`spades.app.sound`)."""
+    now = moment(controller.match, holding=controller.hold, game=controller.game_id)
+    return now, cues_between(before, now, controller.match)
 
 
 def finished_hands(match: Match) -> tuple[FinishedHand, ...]:
@@ -217,6 +265,38 @@ class TableView:
     def phase(self) -> Phase:
         """Where the hand on the table stands."""
         return self.obs.phase
+
+    @property
+    def bidding(self) -> bool:
+        """The hand on the table is in its bidding."""
+        return self.obs.phase is Phase.BIDDING
+
+    @property
+    def passing(self) -> bool:
+        """The partners are passing cards (the exchange after a nil or blind nil)."""
+        return self.obs.phase is Phase.EXCHANGE
+
+    @property
+    def playing(self) -> bool:
+        """The hand on the table is in its play."""
+        return self.obs.phase is Phase.PLAYING
+
+    def card_action(self, card: Card) -> Action:
+        """The action a click on ``card`` in the hand stands for now: pass it in the
+        exchange, else play it."""
+        return hand_card_action(self.obs.phase, card)
+
+    def place_of(self, seat: Seat) -> int:
+        """Where ``seat`` is drawn (see :func:`place_of`): the page's seat at the bottom."""
+        return place_of(seat, self.seat, self.obs.rules.players)
+
+    @property
+    def above_the_ace(self) -> tuple[Card, ...]:
+        """The cards but the jokers that rank above the A♠ in this game, from the top: the
+        2♦ and 2♠ of the ranking "deuces", else none."""
+        if self.jokers is None:
+            return ()
+        return tuple(reversed(deck_for(self.jokers).above_ace[:-2]))
 
 
 def observed_view(

@@ -46,7 +46,7 @@ from datetime import datetime, timedelta
 from typing import Final, TypeVar
 
 from spades.app import sound
-from spades.app.moves import seat_why_not
+from spades.app.moves import seat_why_not, undo_point
 from spades.app.play import PACES
 from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
@@ -54,7 +54,6 @@ from spades.bots import bot_names, bot_seed, live_bot
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import (
     CLAIM,
-    LOOK,
     SEAT_NAMES,
     Action,
     Card,
@@ -90,8 +89,8 @@ __all__ = [
     "TableService",
     "seat_names",
     "seat_table_view",
+    "seat_undo_point",
     "tidy_name",
-    "undo_point",
 ]
 
 T = TypeVar("T")
@@ -345,7 +344,7 @@ class TableService:
     def hand_over(self, table_id: str, token: str, seat: Seat) -> None:
         """The creator hands their powers to the person at ``seat``."""
         info = self._creators(table_id, token)
-        holder = info.seats[_seat(seat)]
+        holder = info.seats[_seat(seat, info.rules)]
         if holder.kind != "human" or holder.player is None or holder.player == info.creator:
             raise TableRefusal("The table can be handed only to another person sitting at it.")
         player = holder.player
@@ -451,7 +450,7 @@ class TableService:
         seat, info, match = self._turn_of(table_id, token, version)
         if not info.undo:
             raise TableRefusal("Undo is switched off at this table.")
-        point = undo_point(info, match, seat)
+        point = seat_undo_point(info, match, seat)
         if point is None:
             raise TableRefusal(
                 "There is no bid or card of yours to take back: only your last move of "
@@ -907,29 +906,19 @@ def seat_table_view(info: TableInfo, match: Match, seat: Seat | None) -> TableVi
         human_to_act=to_act,
         can_claim=to_act and hand.can(CLAIM),
         undo_allowed=info.undo and seat is not None,
-        can_undo=seat is not None and undo_point(info, match, seat) is not None,
+        can_undo=seat is not None and seat_undo_point(info, match, seat) is not None,
         hints=info.hints and seat is not None,
     )
 
 
-def undo_point(info: TableInfo, match: Match, seat: Seat) -> int | None:
-    """How many of the match's moves stay when ``seat`` takes its last move back: its
-    last bid or card of this hand, with the bots' moves after it. None when undo is off,
-    the seat has no move in this hand, it looked at its cards since (that would reopen
-    blind nil), or a person's seat has moved since (a bot standing in for them too)."""
-    if not info.undo or match.is_over:
+def seat_undo_point(info: TableInfo, match: Match, seat: Seat) -> int | None:
+    """How many of the match's moves stay when ``seat`` takes its last move back
+    (:func:`~spades.app.moves.undo_point`: while no other person has moved since); None
+    when the table's options have undo off."""
+    if not info.undo:
         return None
-    events = match.hand.events
-    start = match.ply - len(events)
-    for index in range(len(events) - 1, -1, -1):
-        event = events[index]
-        if event.action == LOOK:
-            return None
-        if event.seat == seat:
-            return start + index
-        if info.seats[event.seat].kind == "human":
-            return None
-    return None
+    people = {held.seat for held in info.seats if held.kind == "human"}
+    return undo_point(match, seat, people)
 
 
 _MOVED_ON: Final = "The table moved on before your click arrived; look again."
@@ -957,8 +946,8 @@ def _seed(seed: int | None) -> int:
     return random.SystemRandom().randrange(2**31) if seed is None else seed
 
 
-def _seat(seat: object) -> Seat:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+def _seat(seat: object, rules: Rules) -> Seat:
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in rules.seats:
         raise TableRefusal("There is no such seat.")
     return seat
 

@@ -22,9 +22,9 @@ import streamlit as st
 
 from spades.app import table_view
 from spades.app.errors import StoreError
+from spades.app.explorer import ExploredGame
 from spades.app.site import KINDS, SEAT_KEYS, VARIANTS, GameFilter, MyGames, Report, Site
 from spades.engine.cards import JokerRanking
-from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.stats import analytics
 from spades.ui import charts, identity, rating_view, safe, style, words
@@ -379,17 +379,15 @@ def _game_view(
     """One game's score and bags charts and its scoresheet, seen by its owner when
     ``mine`` (``updated``, the game's last change, keys the cache: a game in play gets a
     new view with every stored action)."""
-    loaded = Site.of(url).load(game_id)
-    match = loaded.match
-    if not match.finished:
+    game = Site.of(url).explore(game_id)
+    if not game.hands:
         return None
-    names = _side_names(match.rules, loaded.record.players, mine=mine)
-    side = analytics.side(match.rules)
-    score = charts.score_chart(
-        analytics.score_progression(match, names), analytics.rule_lines(match.rules), side
-    )
-    bags = charts.bags_chart(analytics.bags_progression(match, names), match.rules.bag_limit, side)
-    return score, bags, analytics.hand_table(match, names)
+    rules = game.rules
+    names = _side_names(rules, game.players, mine=mine)
+    side = analytics.side(rules)
+    score = charts.score_chart(game.score_progression(names), analytics.rule_lines(rules), side)
+    bags = charts.bags_chart(game.bags_progression(names), rules.bag_limit, side)
+    return score, bags, game.hand_table(names)
 
 
 def explorer_page() -> None:
@@ -427,16 +425,15 @@ def explorer_page() -> None:
         help="The newest 500 games matching the filters.",
     )
     try:
-        loaded = site.load(game_id)
+        game = site.explore(game_id)
     except StoreError as err:
         st.error(safe.md(err, limit=300))
         return
-    match = loaded.match
     info = summaries.set_index("id").loc[game_id]
     # The player sits South in their own games.
     mine = player is not None and info["owner"] == player
-    names = _side_names(match.rules, loaded.record.players, mine=mine)
-    _game_header(info, match, _sides(match, names))
+    names = _side_names(game.rules, game.players, mine=mine)
+    _game_header(info, game, _sides(game, names))
     view = _game_view(site.url, game_id, str(info["updated_at"]), mine)
     if view is None:
         st.info("No hand of this game has been finished yet.")
@@ -455,7 +452,7 @@ def explorer_page() -> None:
             notes=[name for name in hand_table.columns if str(name).startswith(analytics.WHY)],
             pinned=["hand"],
         )
-        _trick_replay(match, game_id)
+        _trick_replay(game, game_id)
     if info["status"] == "playing":
         # The record holds every hand and the seed, so every deal still to come.
         st.caption("A game in play can be exported once it is over.")
@@ -471,48 +468,47 @@ def explorer_page() -> None:
     _import_panel(site)
 
 
-def _sides(match: Match, names: Sequence[str]) -> list[tuple[str, str]]:
+def _sides(game: ExploredGame, names: Sequence[str]) -> list[tuple[str, str]]:
     """Each side's name (a team's, or in cutthroat a player's), with its bags so far for
     its help: a team's seats too, and whether a player is knocked out."""
-    if match.rules.partnerships:
+    if game.rules.partnerships:
         return [
             (team, f"bags {bags}" if team == seats else f"{seats}, bags {bags}")
-            for team, seats, bags in zip(names, analytics.TEAM_NAMES, match.bags, strict=True)
+            for team, seats, bags in zip(names, analytics.TEAM_NAMES, game.bags, strict=True)
         ]
     return [
-        (name, f"bags {match.bags[seat]}" + (" · knocked out" if seat in match.out else ""))
+        (name, f"bags {game.bags[seat]}" + (" · knocked out" if seat in game.out else ""))
         for seat, name in enumerate(names)
     ]
 
 
-def _game_header(info: pd.Series, match: Match, sides: list[tuple[str, str]]) -> None:
+def _game_header(info: pd.Series, game: ExploredGame, sides: list[tuple[str, str]]) -> None:
     """The score of each of the ``sides`` (name, help: a team, or in cutthroat a player),
     the result and the hands so far, from the replayed match (the store writes a game's
     result only once it is over), and the game's facts: kind, rules and bot levels."""
     cols = st.columns(len(sides) + 2)
-    for col, (name, help_text), score in zip(cols, sides, match.scores, strict=False):
+    for col, (name, help_text), score in zip(cols, sides, game.scores, strict=False):
         col.metric(name, score, help=help_text)
-    cols[-2].metric("Result", str(info["result"]), help=match.outcome.reason or None)
-    cols[-1].metric("Hands", len(match.finished), help="Hands scored so far.")
+    cols[-2].metric("Result", str(info["result"]), help=game.reason or None)
+    cols[-1].metric("Hands", game.hands, help="Hands scored so far.")
     undo = " · undo used" if info["undo_used"] else ""
-    seats = analytics.seat_labels(match.rules.players)
+    seats = analytics.seat_labels(game.rules.players)
     levels = ", ".join(
         f"{name} {safe.md(info[f'level_{key}'], limit=40)}"
         for name, key in zip(seats, SEAT_KEYS, strict=False)
     )
-    game = analytics.VARIANT_NAMES.get(str(info["variant"]), "")
+    variant = analytics.VARIANT_NAMES.get(str(info["variant"]), "")
     st.caption(
-        f"{safe.md(info['kind'])} game · {game.lower()} · "
+        f"{safe.md(info['kind'])} game · {variant.lower()} · "
         f"rules: {safe.md(info['rule_set'], limit=300)} · {levels}{undo}"
     )
 
 
-def _trick_replay(match: Match, game_id: str) -> None:
+def _trick_replay(game: ExploredGame, game_id: str) -> None:
     """A hand's tricks one after another, each seat's card drawn as the table draws it."""
     st.subheader("Trick by trick")
-    count = len(match.finished)
-    hand_no = st.selectbox("Hand", range(1, count + 1), key="explorer_hand")
-    tricks = analytics.replayed_tricks(match, hand_no - 1)
+    hand_no = st.selectbox("Hand", range(1, game.hands + 1), key="explorer_hand")
+    tricks = game.tricks(hand_no - 1)
     shown = (
         st.slider(
             "Tricks shown",
@@ -527,9 +523,9 @@ def _trick_replay(match: Match, game_id: str) -> None:
     )
     style.inject()
     with st.container(key="explorer_replay"):
-        st.html(_tricks_html(tricks[:shown], jokers=match.rules.joker_deck))
+        st.html(_tricks_html(tricks[:shown], jokers=game.rules.joker_deck))
     _csv(
-        analytics.trick_table(match, hand_no - 1).head(shown),
+        game.trick_table(hand_no - 1).head(shown),
         key="explorer_tricks_table",
         file_name=f"game_{game_id[:8]}_hand_{hand_no}_tricks.csv",
     )

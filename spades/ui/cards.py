@@ -17,9 +17,9 @@ from typing import Any
 
 import streamlit as st
 
+from spades.app.table_view import in_hand_order
 from spades.app.themes import CARD_FACE, suit_colours
 from spades.engine.cards import (
-    NUM_CARDS,
     RANK_LETTERS,
     SEAT_LETTERS,
     SUIT_NAMES,
@@ -31,11 +31,8 @@ from spades.engine.cards import (
     rank_of,
     suit_of,
 )
-from spades.engine.deck import deck_for
 from spades.ui.points import points
 
-#: Suits left to right in a hand: colours alternate so neighbouring suits stand apart.
-DISPLAY_SUIT_ORDER = (3, 2, 0, 1)
 RED_SUITS = frozenset({1, 2})
 
 
@@ -46,20 +43,6 @@ def card_key(card: Card, *, jokers: JokerRanking | None = None) -> str:
     ('card_AS', 'card_TD')
     """
     return "card_" + card_str(card, jokers=jokers)
-
-
-def sort_cards(cards: Iterable[Card], *, jokers: JokerRanking | None = None) -> list[Card]:
-    """Cards in hand order: by suit (♠ ♥ ♣ ♦, jokers with the spades), high to low.
-
-    >>> from spades.engine.cards import card_label
-    >>> [card_label(c) for c in sort_cards([0, 12, 25, 38, 51, 39])]
-    ['A♠', '2♠', 'A♥', 'A♣', '2♣', 'A♦']
-    """
-    held = list(cards)
-    # Cards past the 52 are the jokers added to the 54-card deck.
-    deck = deck_for(jokers, jokers_added=any(c >= NUM_CARDS for c in held))
-    order = {suit: i for i, suit in enumerate(DISPLAY_SUIT_ORDER)}
-    return sorted(held, key=lambda c: (order[deck.suit[c]], -deck.power[c]))
 
 
 def _face(card: Card, jokers: JokerRanking | None) -> tuple[str, str, bool]:
@@ -184,7 +167,7 @@ def hand_row(
     """
     labels: dict[str, str] = {}
     with st.container(key=key, horizontal=True, gap="small", horizontal_alignment="center"):
-        for card in sort_cards(cards, jokers=jokers):
+        for card in in_hand_order(cards, jokers=jokers):
             reason = why_not(card)
             labels[key_prefix + card_str(card, jokers=jokers)] = card_aria_label(
                 card, reason, jokers=jokers

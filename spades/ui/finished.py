@@ -12,7 +12,6 @@ from spades.app.play import GameController
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import FinishedHand, side_names
 from spades.engine.cards import Seat, bid_label
-from spades.engine.scoring import Outcome
 from spades.ui import safe
 from spades.ui.points import points
 from spades.ui.table_html import scoresheet_rows
@@ -70,8 +69,8 @@ def hand_summary(players: Sequence[str], hand: FinishedHand, seat: Seat = HUMAN_
 
 def winner_heading(controller: GameController) -> str:
     """Who won the match, said to the player."""
-    rules = controller.match.rules
-    winner = controller.match.outcome.winner
+    rules = controller.rules
+    winner = controller.outcome.winner
     if winner is None:
         return "A shared game"
     if winner == rules.side_of(HUMAN_SEAT) and not controller.read_only:
@@ -85,24 +84,21 @@ def winner_heading(controller: GameController) -> str:
 
 def final_scores(controller: GameController) -> str:
     """The final score of every side in words."""
-    match = controller.match
-    names = side_names(match.rules, controller.players)
-    if match.rules.partnerships:
+    rules = controller.rules
+    names = side_names(rules, controller.players)
+    if rules.partnerships:
         names = ("us", "them")
     return ", ".join(
         f"{safe.md(name)} **{points(score)}**"
-        for name, score in zip(names, match.scores, strict=True)
+        for name, score in zip(names, controller.scores, strict=True)
     )
 
 
-def reason_words(outcome: Outcome, players: Sequence[str]) -> str:
-    """The engine's reason the match ended, with each cutthroat player named by
-    ``players``, escaped for Markdown.
+def reason_words(words: str) -> str:
+    """The engine's reason the match ended (its outcome's words, each cutthroat player
+    named), escaped for Markdown.
 
-    >>> from spades.engine.rules import Rules
-    >>> from spades.engine.scoring import match_outcome
-    >>> won = match_outcome(Rules(players=3, partnerships=False), (480, 530, 510))
-    >>> reason_words(won, ["Left", "Right", "Ada"])
-    'Right wins with the highest score'
+    >>> print(reason_words("*Ada* wins with the highest score"))
+    \\*Ada\\* wins with the highest score
     """
-    return safe.md(outcome.words(players), limit=300)
+    return safe.md(words, limit=300)

@@ -669,7 +669,7 @@ def _match_over(view: SharedView) -> None:
     names = side_names(rules, drawn.players, drawn.seat)
     with st.container(key="match_over"):
         st.header("The match is over")
-        reason = finished.reason_words(view.outcome, drawn.players)
+        reason = finished.reason_words(view.outcome.words(drawn.players))
         scores = ", ".join(
             f"{name.lower()} **{points(score)}**"
             for name, score in zip(names, view.scores, strict=True)

@@ -102,7 +102,7 @@ def current() -> GameController:
         controller = open_game(controller.game_id)
         controller.set_pace(earlier.pace)
         # The player hears of it when a move of theirs was refused or made elsewhere.
-        told = earlier.told_elsewhere or controller.moved_by_hand(earlier.match.history)
+        told = earlier.told_elsewhere or controller.moved_by_hand(earlier.history)
         if controller.game_id == earlier.game_id and not earlier.read_only and told:
             controller.notice = Notice("info", MOVED_ON)
     st.session_state[CONTROLLER_KEY] = controller

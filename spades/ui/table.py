@@ -24,12 +24,12 @@ from typing import Final
 import streamlit as st
 
 from spades.app import sound
-from spades.app.moves import hand_card_action
 from spades.app.play import GameController, Notice
 from spades.app.prefs import TablePrefs
 from spades.app.table_view import (
     TableView,
-    finished_hands,
+    heard,
+    played_hands,
     table_view,
 )
 from spades.engine.cards import (
@@ -44,7 +44,6 @@ from spades.engine.cards import (
     bid_of,
     card_label,
 )
-from spades.engine.observation import Phase
 from spades.ui import finished, identity, keyboard, quick, safe, sidebar, style
 from spades.ui.cards import (
     card_key,
@@ -102,8 +101,10 @@ class TableHandlers:
 
 
 # ----------------------------------------------------------------- callbacks
-def _on_card(act: Callable[[Action, int], None], phase: Phase, ply: int, card: Card) -> None:
-    act(hand_card_action(phase, card), ply)
+def _on_card(
+    act: Callable[[Action, int], None], action_of: Callable[[Card], Action], ply: int, card: Card
+) -> None:
+    act(action_of(card), ply)
 
 
 def _on_action(action: int, ply: int) -> None:
@@ -333,11 +334,11 @@ def _last_trick(view: TableView) -> None:
 
 def _layout(controller: GameController) -> tuple[bool, bool, bool]:
     """What decides the page around the table: ticking, a summary up, the match over."""
-    watching = controller.read_only and not controller.match.is_over
+    watching = controller.read_only and not controller.is_over
     return (
         (controller.busy and (controller.pace != "instant" or controller.hold)) or watching,
         controller.show_summary,
-        controller.match.is_over and not controller.hold,
+        controller.is_over and not controller.hold,
     )
 
 
@@ -402,7 +403,7 @@ def _felt(view: TableView, look: TablePrefs, on: TableHandlers) -> None:
         with st.container(key="keys"):
             st.caption(keyboard.HELP)
         runs = st.session_state[RUN_KEY] = st.session_state.get(RUN_KEY, 0) + 1
-        playing = view.human_to_act and view.phase is Phase.PLAYING
+        playing = view.human_to_act and view.playing
         st.html(
             keyboard.labels_html(labels)
             + quick.run_mark_html(
@@ -426,19 +427,19 @@ def _own_seat(view: TableView, on: TableHandlers) -> dict[str, str]:
         hidden_hand(obs.hand_sizes[view.seat])
         return _blind_choice(view, on)
     labels: dict[str, str] = {}
-    if view.phase is Phase.BIDDING and obs.bids[view.seat] is None:
+    if view.bidding and obs.bids[view.seat] is None:
         labels |= _bids(view, on)
-    if view.phase is Phase.BIDDING and view.live:
+    if view.bidding and view.live:
         # The hand was just dealt: its cards fly in, once, while it is bid.
         st.html(style.deal_css(len(obs.hand)))
     return labels | hand_row(
         obs.hand,
         why_not=view.card_why_not.__getitem__,
-        on_click=functools.partial(_on_card, on.act, view.phase, view.ply),
+        on_click=functools.partial(_on_card, on.act, view.card_action, view.ply),
         jokers=view.jokers,
         # Until the human is to play (or pass) a card, the hand is shown plainly for
         # reading rather than greyed out.
-        key="hand" if view.human_to_act and view.phase is not Phase.BIDDING else "hand_waiting",
+        key="hand" if view.human_to_act and not view.bidding else "hand_waiting",
     )
 
 
@@ -476,9 +477,7 @@ def sounds() -> Sounds:
 def _sound(controller: GameController, look: TablePrefs) -> None:
     """Play the cues of what happened since the last run, when the player wants sound."""
     state = sounds()
-    now = sound.moment(controller.match, holding=controller.hold, game=controller.game_id)
-    cues = sound.cues_between(state.moment, now, controller.match)
-    state.moment = now
+    state.moment, cues = heard(controller, state.moment)
     play_cues(cues, look)
 
 
@@ -513,9 +512,7 @@ def _summary_body() -> None:
     if not controller.show_summary or controller.summary_for is None:
         st.rerun(scope="app")
         return
-    finished.hand_summary(
-        controller.players, finished_hands(controller.match)[controller.summary_for]
-    )
+    finished.hand_summary(controller.players, played_hands(controller)[controller.summary_for])
     st.button("Next hand", key="next_hand", type="primary", width="stretch", on_click=_on_next_hand)
 
 
@@ -529,8 +526,7 @@ def _summary(controller: GameController) -> None:
 
 
 def _match_over(controller: GameController) -> None:
-    match = controller.match
-    hands = finished_hands(match)
+    hands = played_hands(controller)
     won = not controller.read_only and controller.human_won
     if won and st.session_state.get(CELEBRATED_KEY) != controller.game_id:
         # Once a match: a rerun or a reload of the end screen does not start it again.
@@ -538,7 +534,7 @@ def _match_over(controller: GameController) -> None:
         st.balloons()
     with st.container(key="match_over"):
         st.header(finished.winner_heading(controller))
-        reason = finished.reason_words(match.outcome, controller.players)
+        reason = finished.reason_words(controller.outcome.words(controller.players))
         st.markdown(
             f"{reason}. Final score after {len(hands)} hands: {finished.final_scores(controller)}."
         )
@@ -619,14 +615,14 @@ def render() -> None:
     style.inject(look.felt, look.back, controller.interval, four_colour=look.four_colour)
     if controller.pace == "instant":
         controller.run_bots()
-    if controller.match.is_over and not controller.hold:
+    if controller.is_over and not controller.hold:
         _notice(controller.notice, four_colour=look.four_colour)
         _match_over(controller)
         return
     _resume_offer(controller)
     _header(controller)
     _table(controller)
-    finished.scoresheet(finished_hands(controller.match), controller.players)
+    finished.scoresheet(played_hands(controller), controller.players)
     if controller.show_summary:
         _summary(controller)
     elif st.session_state.get(CONFIRM_KEY):

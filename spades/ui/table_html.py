@@ -15,27 +15,11 @@ from spades.app.prefs import TablePrefs
 from spades.app.seats import seat_names
 from spades.app.table_view import FinishedHand, TableView, side_names
 from spades.engine.cards import Card, bid_label, card_label, card_name
-from spades.engine.deck import deck_for, play_order
-from spades.engine.observation import Phase
 from spades.ui.cards import SeatView
 from spades.ui.points import points
 
 #: What a seat knocked out of a three-handed match shows for its bid.
 OUT: Final = "out"
-#: The places round the table (0 north, 1 east, 2 south, 3 west) in play order from the
-#: bottom, where the viewer sits: the one who plays after them on their left (west), and
-#: at four the partner across; three players leave the north empty.
-PLACES_IN_PLAY_ORDER: Final = {4: (2, 3, 0, 1), 3: (2, 3, 1)}
-
-
-def place_of(seat: int, viewer: int, players: int) -> int:
-    """Where ``seat`` sits on the table drawn for ``viewer``: turned so that the viewer is
-    at the bottom and the others follow in play order (see :data:`PLACES_IN_PLAY_ORDER`).
-
-    >>> [place_of(seat, 1, 4) for seat in range(4)], [place_of(seat, 2, 3) for seat in range(3)]
-    ([1, 2, 3, 0], [3, 1, 2])
-    """
-    return PLACES_IN_PLAY_ORDER[players][play_order(viewer, players).index(seat)]
 
 
 def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
@@ -55,7 +39,6 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
     voids = obs.known_voids() if look.voids else None
     flash = view.flash
     flashed = dict(flash.plays()) if flash is not None else {}
-    players = obs.rules.players
     return [
         SeatView(
             name=view.players[seat],
@@ -73,7 +56,7 @@ def seat_views(view: TableView, look: TablePrefs) -> list[SeatView]:
             held=obs.hand_sizes[seat] if seat != view.seat else None,
             flash=flashed.get(seat),
             flash_winner=flash is not None and flash.winner == seat,
-            place=place_of(seat, view.seat, players),
+            place=view.place_of(seat),
         )
         for seat in obs.rules.seats
     ]
@@ -107,7 +90,7 @@ def center_html(view: TableView) -> str:
     if view.jokers is not None:
         # Besides the jokers (the top two), the cards above the A♠: the 2♦ and 2♠ of the
         # ranking "deuces".
-        names = ["Jokers", *(card_label(c) for c in reversed(deck_for(view.jokers).above_ace[:-2]))]
+        names = ["Jokers", *map(card_label, view.above_the_ace)]
         above = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
         jokers = f"<div class='sp-marker'>{above} rank above the A♠</div>"
     return (
@@ -134,19 +117,17 @@ def status(view: TableView) -> str:
     if view.summary or seat is None:
         return "The hand is over."
     if seat != view.seat:
-        doing = {Phase.BIDDING: "bidding", Phase.EXCHANGE: "passing cards"}.get(
-            view.phase, "playing"
-        )
+        doing = "bidding" if view.bidding else "passing cards" if view.passing else "playing"
         return f"{view.players[seat]} is {doing}…"
     return _your_turn(view)
 
 
 def _your_turn(view: TableView) -> str:
-    if view.phase is Phase.BIDDING:
+    if view.bidding:
         if view.obs.hand is None:
             return "Your turn: bid blind nil before you see your cards, or look at them."
         return "Your turn: how many tricks will you take?"
-    if view.phase is Phase.EXCHANGE:
+    if view.passing:
         return "Your turn: pick a card to pass to your partner."
     return "Your turn: play a card."
 
