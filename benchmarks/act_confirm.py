@@ -24,7 +24,7 @@ import os
 import statistics
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from spades.app.play import GameController
@@ -33,6 +33,7 @@ from spades.engine.cards import LOOK
 from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
 from spades.store import Store
+from spades.store.rows import utc_now
 
 LEVELS = {0: "standard", 1: "standard", 3: "standard"}
 
@@ -88,7 +89,7 @@ class Clock:
     """A clock that jumps past the table's pace each time the table is moved on."""
 
     def __init__(self) -> None:
-        self.at = datetime.now(UTC)
+        self.at = utc_now()
 
     def __call__(self) -> datetime:
         return self.at

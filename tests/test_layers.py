@@ -230,3 +230,19 @@ def test_the_engine_contract_s_names_import_as_design_writes_them() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "TH"
+
+
+def test_the_pages_that_play_load_no_frames_or_charts() -> None:
+    """A server whose visitors only play (Play, the tables, Learn) never loads pandas or
+    Altair: they are about 65 MB of its memory, for the pages with charts alone."""
+    code = (
+        "import sys\n"
+        "import spades.app.site, spades.ui.table, spades.ui.lobby\n"
+        "import spades.ui.tutorial_view, spades.ui.routing\n"
+        "print(sorted(m for m in ('pandas', 'altair') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

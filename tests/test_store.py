@@ -118,6 +118,20 @@ def test_undo_truncates_the_actions_and_marks_the_game(store: Store) -> None:
     assert store.game_info(gid).undo_used is True
 
 
+def test_the_actions_since_a_ply_come_with_the_digest_of_the_whole_history(
+    store: Store,
+) -> None:
+    gid = store.new_game(rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS)
+    match = _played(1)
+    for ply, action in enumerate(match.history[:10]):
+        store.append_action(gid, action, after=match.history[:ply])
+    assert store.actions_since(gid, 7) == (history_digest(match.history[:10]), match.history[7:10])
+    assert store.actions_since(gid, 10) == (history_digest(match.history[:10]), [])
+    for ply in (-1, True, "3"):
+        with pytest.raises(StoreError, match="expected a ply"):
+            store.actions_since(gid, ply)  # type: ignore[arg-type]
+
+
 def test_undo_is_refused_when_switched_off(store: Store) -> None:
     gid = store.new_game(
         rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, undo_allowed=False

@@ -378,33 +378,64 @@ def test_two_servers_moving_one_table_at_once_store_one_move(
     assert other.store.load(info.game_id or "").match.history == [*match.history, action]
 
 
-def test_a_table_s_pages_on_one_server_replay_its_game_once_a_version(
+def test_a_table_s_pages_on_one_server_read_its_game_once_a_version_and_replay_it_only_cold(
     service: TableService, db_url: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table_id, ann_token, bob_token = _started(service)
     loads: list[str] = []
-    load = service.store.load
+    reads: list[int] = []
+    load, since = service.store.load, service.store.actions_since
 
     def counted(game_id: str) -> object:
         loads.append(game_id)
         return load(game_id)
 
+    def counted_since(game_id: str, ply: int) -> tuple[str, list[int]]:
+        reads.append(ply)
+        return since(game_id, ply)
+
     monkeypatch.setattr(service.store, "load", counted)
+    monkeypatch.setattr(service.store, "actions_since", counted_since)
     for token in (ann_token, bob_token, None, ann_token):
         service.view(table_id, token)
     assert len(loads) == 1
-    # A move is a new version, read again; another server reads its own.
+    # A move is a new version: the match kept is moved on by the move, not replayed.
     view = _turn(service, clock, table_id, [ann_token, bob_token])
     assert view.own is not None
     token = ann_token if view.seat == 2 else bob_token
     service.act(table_id, token, view.own.legal_actions[0], view.table.version)
     loads.clear()
+    reads.clear()
     after = [service.view(table_id, t) for t in (ann_token, bob_token)]
-    assert len(loads) == 1
+    assert loads == [] and len(reads) == 1
     assert all(v.table.version == view.table.version + 1 for v in after)
+    # Another server has none of it kept: it replays the game once, to the same table.
     other = TableService(Store(db_url, rater=RATER), now=clock)
-    assert other.view(table_id, None).public == service.view(table_id, None).public
+    for token in (ann_token, bob_token, None):
+        assert other.view(table_id, token) == service.view(table_id, token)
     other.store.close()
+
+
+def test_a_move_taken_back_at_a_table_has_its_game_read_again_whole(
+    db_url: str, clock: Clock
+) -> None:
+    service = TableService(Store(db_url, rater=RATER), now=clock)
+    ann = service.store.new_player("Ann")[0]
+    table_id, token = service.create(ann, "Undo", Rules(), undo=True)
+    service.start(table_id, token, seed=11)
+    view = _turn(service, clock, table_id, [token])
+    assert view.own is not None
+    before = view.own
+    service.act(table_id, token, view.own.legal_actions[0], view.table.version)
+    moved = service.view(table_id, token)
+    assert moved.own != before
+    service.undo(table_id, token, moved.table.version)
+    back = service.view(table_id, token)
+    assert back.own == before
+    fresh = TableService(Store(db_url, rater=RATER), now=clock)
+    assert fresh.view(table_id, token) == back
+    fresh.store.close()
+    service.store.close()
 
 
 def test_pages_asking_for_one_version_at_once_wait_for_one_read_of_it(

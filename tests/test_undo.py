@@ -122,3 +122,21 @@ def test_the_histories_are_read_from_the_one_event_log() -> None:
     assert match.ply == len(match.events)
     assert match.hand.history == [event.action for event in match.hand.events]
     assert "history" not in HandState.__slots__ and "history" not in Match.__slots__
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), actions=st.integers(1, 400), back=st.integers(1, 80))
+def test_a_clone_moves_and_takes_back_without_touching_its_match(
+    seed: int, actions: int, back: int
+) -> None:
+    rng = random.Random(seed)
+    match = Match(Rules(target_score=300), seed=seed)
+    play(match, rng, actions)
+    before = state_of(match)
+    other = match.clone()
+    for _ in range(min(back, other.ply)):
+        other.undo()
+    play(other, random.Random(seed + 1), 100)
+    assert state_of(match) == before
+    again = match.clone()
+    assert state_of(again) == before

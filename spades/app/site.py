@@ -16,11 +16,10 @@ filters and limits) are given here too, and its errors in :mod:`spades.app.error
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from spades.app import prefs
 from spades.app.cookies import CookieService
-from spades.app.explorer import ExploredGame
 from spades.app.play import GameController
 from spades.app.prefs import TablePrefs
 from spades.app.profiles import Arrival, sign_in
@@ -43,6 +42,9 @@ from spades.store import (
 )
 from spades.store.profiles import Profile, Profiles
 from spades.store.ratings import person
+
+if TYPE_CHECKING:
+    from spades.app.explorer import ExploredGame
 
 __all__ = [
     "HANDLE_MAX",
@@ -104,6 +106,9 @@ class Site:
 
     def explore(self, game_id: str) -> ExploredGame:
         """A stored game as the game explorer shows it (:mod:`spades.app.explorer`)."""
+        # Imported here: its frames bring pandas, which a server playing games never needs.
+        from spades.app.explorer import ExploredGame
+
         loaded = self._store.load(game_id)
         return ExploredGame.of(loaded.match, loaded.record.players)
 

@@ -43,7 +43,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Final, TypeVar
+from typing import Final, NamedTuple, TypeVar
 
 from spades.app import sound
 from spades.app.moves import seat_why_not, undo_point
@@ -69,6 +69,7 @@ from spades.engine.scoring import Outcome
 from spades.engine.state import IllegalAction
 from spades.store import StaleWrite, Store, StoreError, StoreUnavailable
 from spades.store.checks import tidy_name
+from spades.store.digest import history_digest, next_digest
 from spades.store.rows import utc_now
 from spades.store.tables import CREATOR_SEAT, MAX_OPEN, TableInfo, Tables
 
@@ -595,18 +596,41 @@ class TableService:
         """The table's match and whether it is the one of ``info``'s version.
 
         A match read while the version stayed put is the version's, and is kept for the
-        server's other pages of the table (:class:`_Matches`): after a move, the table's
-        three other pages and the server's clock replay the game once between them.
+        server's other pages of the table (:class:`_Matches`). The store's actions are the
+        truth and a kept match a copy of them: the next version's match is the table's
+        latest kept one moved on by the actions stored since (:meth:`_moved_on`), and the
+        game is replayed from its start only when this server has none of it, or the
+        actions stored since do not follow it (a move was taken back).
         """
         if info.game_id is None:
             return None, True
         game_id, table_id, version = info.game_id, info.table_id, info.version
 
-        def load() -> tuple[Match, bool]:
-            match = self._asked(lambda: self.store.load(game_id)).match
-            return match, self._asked(lambda: self.tables.version(table_id)) == version
+        def load() -> tuple[Kept, bool]:
+            kept = self._matches.latest(table_id, game_id)
+            read = self._moved_on(game_id, kept) if kept is not None else None
+            if read is None:
+                match = self._asked(lambda: self.store.load(game_id)).match
+                read = Kept(match, history_digest(match.history))
+            return read, self._asked(lambda: self.tables.version(table_id)) == version
 
-        return self._matches.read((table_id, game_id, version), load)
+        kept, current = self._matches.read((table_id, game_id, version), load)
+        return kept.match, current
+
+    def _moved_on(self, game_id: str, kept: Kept) -> Kept | None:
+        """``kept`` moved on by the actions stored since (a copy: pages may be reading
+        it); None when the stored game does not follow it, or has moved back."""
+        digest, since = self._asked(lambda: self.store.actions_since(game_id, kept.match.ply))
+        if not since:
+            return kept if digest == kept.digest else None
+        match, moved = kept.match.clone(), kept.digest
+        try:
+            for action in since:
+                match.apply(action)
+                moved = next_digest(moved, action)
+        except ValueError:  # an illegal action too: the game is read again, whole
+            return None
+        return Kept(match, moved) if moved == digest else None
 
     def _creators(self, table_id: str, token: str) -> TableInfo:
         """The table, when ``token`` holds its creator's seat; else a refusal."""
@@ -641,24 +665,38 @@ class TableService:
             raise TableRefusal(_plain(str(err))) from None
 
 
+class Kept(NamedTuple):
+    """A table's match as this server keeps it, and the digest of its history."""
+
+    match: Match
+    digest: str
+
+
 class _Matches:
     """The matches of the tables' latest versions that this server has read, shared by its
     pages; bounded, the least recently used forgotten first.
 
     A table's version moves on with every change to its game (in the same transaction),
-    so a match kept under a version stays true for it. The matches are only read, never
-    moved on: a move is made in the store, and read again under the next version. Pages
-    that ask for one version at once wait for the first one's read instead of each
-    reading it.
+    so a match kept under a version stays true for it. A kept match is only read, never
+    moved on: the next version's is a copy of it moved on. Pages that ask for one version
+    at once wait for the first one's read instead of each reading it.
     """
 
     def __init__(self, size: int = _KEPT) -> None:
         self.size = size
-        self._kept: OrderedDict[MatchKey, Match] = OrderedDict()
+        self._kept: OrderedDict[MatchKey, Kept] = OrderedDict()
+        #: Each table game's latest version kept, to be moved on to the next.
+        self._latest: OrderedDict[tuple[str, str], tuple[int, Kept]] = OrderedDict()
         self._reading: dict[MatchKey, _Reading] = {}
         self._lock = threading.Lock()
 
-    def read(self, key: MatchKey, load: Callable[[], tuple[Match, bool]]) -> tuple[Match, bool]:
+    def latest(self, table_id: str, game_id: str) -> Kept | None:
+        """The match of the table's game at the latest version kept here, if any."""
+        with self._lock:
+            found = self._latest.get((table_id, game_id))
+        return found[1] if found is not None else None
+
+    def read(self, key: MatchKey, load: Callable[[], tuple[Kept, bool]]) -> tuple[Kept, bool]:
         """The match of ``key``'s version, kept or read by ``load`` (which also says
         whether the version stayed put while it read, and so whether it may be kept)."""
         with self._lock:
@@ -679,11 +717,22 @@ class _Matches:
             with self._lock:
                 del self._reading[key]
                 if reading.result is not None and reading.result[1]:
-                    self._kept[key] = reading.result[0]
-                    while len(self._kept) > self.size:
-                        self._kept.popitem(last=False)
+                    self._keep(key, reading.result[0])
             reading.done.set()
         return reading.result
+
+    def _keep(self, key: MatchKey, kept: Kept) -> None:
+        """Keep ``kept`` under ``key`` (the lock held), and as its game's latest unless a
+        later version is kept already."""
+        self._kept[key] = kept
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        table_id, game_id, version = key
+        game = (table_id, game_id)
+        before = self._latest.pop(game, None)
+        self._latest[game] = (version, kept) if before is None or before[0] <= version else before
+        while len(self._latest) > self.size:
+            self._latest.popitem(last=False)
 
 
 @dataclass(slots=True)
@@ -692,7 +741,7 @@ class _Reading:
     read failed: each of them then reads it for itself)."""
 
     done: threading.Event = field(default_factory=threading.Event)
-    result: tuple[Match, bool] | None = None
+    result: tuple[Kept, bool] | None = None
 
 
 class Sweeper:

@@ -92,6 +92,28 @@ class Match:
             match.apply(action)
         return match
 
+    def clone(self) -> Match:
+        """An independent copy. The hands that are over are shared: nothing changes them
+        again (:meth:`undo` takes back into a copy of one), so a copy costs one hand's.
+
+        >>> m = Match(Rules(), seed=3)
+        >>> other = m.clone()
+        >>> event = other.apply(other.legal_actions()[0])
+        >>> m.ply, other.ply
+        (0, 1)
+        """
+        other = Match.__new__(Match)
+        other.rules = self.rules
+        other.seed = self.seed
+        other.first_dealer = self.first_dealer
+        other.finished = self.finished[:]
+        other.results = self.results[:]
+        other.scores = self.scores
+        other.bags = self.bags
+        other.outcome = self.outcome
+        other.hand = other.finished[-1] if self.is_over else self.hand.clone()
+        return other
+
     def _deal(self) -> HandState:
         index = len(self.finished)
         out = self.outcome.out
@@ -200,7 +222,8 @@ class Match:
         if self.is_over or not hand.events:
             if not self.finished:
                 raise ValueError("there is no action to take back")
-            hand = self.hand = self.finished.pop()
+            # A copy: the hand over may be shared with a clone of this match.
+            hand = self.hand = self.finished.pop().clone()
             self.results.pop()
             self.scores = hand.scores
             self.bags = hand.bags

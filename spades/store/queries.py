@@ -138,11 +138,14 @@ def player_row(conn: Connection, player_id: str) -> sa.Row[Any]:
     return row
 
 
-def stored_actions(conn: Connection, num: int) -> list[int]:
-    """The actions of the game numbered ``num``, in the order they were played."""
+def stored_actions(conn: Connection, num: int, since: int = 0) -> list[int]:
+    """The actions of the game numbered ``num`` from its ply ``since`` on, in the order
+    they were played."""
     return list(
         conn.execute(
-            sa.select(actions.c.action).where(actions.c.game == num).order_by(actions.c.ply)
+            sa.select(actions.c.action)
+            .where(actions.c.game == num, actions.c.ply >= since)
+            .order_by(actions.c.ply)
         ).scalars()
     )
 

@@ -527,6 +527,17 @@ class Store:
         meta = {"game_id": game_id, "kind": row.kind}
         return LoadedGame(GameRecord.of(match, players=seat_names(row), meta=meta), match)
 
+    def actions_since(self, game_id: str, ply: int) -> tuple[str, list[int]]:
+        """A game's history from its ply ``ply`` on, and the digest of its whole history
+        (:mod:`spades.store.digest`), read together: a copy of the game's first ``ply``
+        actions is moved on by these when it ends in that digest, and is stale (an undo
+        took some of it back) when it does not."""
+        if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
+            raise StoreError(f"actions since: expected a ply, not {shown(ply)}")
+        with self._read() as conn:
+            row = game_row(conn, game_id)
+            return row.digest, stored_actions(conn, row.num, ply)
+
     def game_info(self, game_id: str) -> GameInfo:
         """A game's facts: its ``games`` row (:class:`~spades.store.rows.GameInfo`)."""
         with self._read() as conn:
