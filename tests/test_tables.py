@@ -15,6 +15,7 @@ import pytest
 from db_helpers import TABLES_V8, run_sql
 
 from spades.app.play import AT_TABLE, GameController
+from spades.app.site import Site
 from spades.app.tables import (
     ABSENT_AFTER,
     IDLE,
@@ -1029,3 +1030,13 @@ def test_a_table_s_options_leave_its_creator_s_name_alone(service: TableService)
     info = service.view(table_id, None).table
     assert info.seats[CREATOR_SEAT].name == "Ann"
     assert (info.public, info.hints, info.undo) == (True, True, True)
+
+
+def test_every_page_of_a_server_shares_one_table_service(db_url: str) -> None:
+    """The matches a server keeps serve all its pages and its clock: one service a store
+    (a service a page run would read every table's game again at each run)."""
+    store, other = Store(db_url, rater=RATER), Store(db_url, rater=RATER)
+    assert Site(store).tables() is Site(store).tables()
+    assert Site(other).tables() is not Site(store).tables()
+    store.close()
+    other.close()

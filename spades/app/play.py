@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from spades.app.moves import seat_why_not, turn_problem, undo_point
+from spades.app.seat_events import SeatEvent, seat_events
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
 from spades.bots import Bot, bot_names, bot_seed, live_bot
 from spades.bots.drive import next_bot_action
@@ -678,6 +679,10 @@ class GameController:
     def current_hint(self) -> Hint | None:
         """The hint for the position on the table, if one was asked for."""
         return self.hint[1] if self.hint is not None and self.hint[0] == self.ply else None
+
+    def events(self, since: int) -> list[SeatEvent]:
+        """The moves after the first ``since``, as the human's seat may be told them."""
+        return seat_events(self.match, HUMAN_SEAT, since)
 
     def describe(self, action: Action) -> str:
         """An action in words, such as ``play A♠``."""

@@ -15,8 +15,10 @@ filters and limits) are given here too, and its errors in :mod:`spades.app.error
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TypeVar
+from weakref import WeakKeyDictionary
 
 from spades.app import prefs
 from spades.app.cookies import CookieService
@@ -64,6 +66,9 @@ __all__ = [
 
 About = TypeVar("About")
 Result = TypeVar("Result")
+#: The table service of each open store (see :meth:`Site.tables`).
+_SERVICES: WeakKeyDictionary[Store, TableService] = WeakKeyDictionary()
+_SERVICES_LOCK = threading.Lock()
 #: A report of :mod:`spades.stats`: a frame or figures of the store's games, given what it
 #: is about (the games chosen, the board's filter, a rated subject).
 Report = Callable[[Store, About], Result]
@@ -202,8 +207,13 @@ class Site:
         return GameController.resume(self._store, game_id, viewer=viewer)
 
     def tables(self) -> TableService:
-        """The shared tables and their seats."""
-        return TableService(self._store)
+        """The shared tables and their seats: one service a store, which every page of
+        this server and its clock share, so that the matches it keeps serve them all."""
+        with _SERVICES_LOCK:
+            service = _SERVICES.get(self._store)
+            if service is None:
+                service = _SERVICES[self._store] = TableService(self._store)
+            return service
 
     def cookies(self) -> CookieService:
         """The single-use codes through which the server sets a browser's cookies."""

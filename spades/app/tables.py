@@ -48,6 +48,7 @@ from typing import Final, NamedTuple, TypeVar
 from spades.app import sound
 from spades.app.moves import seat_why_not, undo_point
 from spades.app.play import PACES
+from spades.app.seat_events import SeatEvent, seat_events
 from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
 from spades.bots import bot_names, bot_seed, live_bot
@@ -382,6 +383,18 @@ class TableService:
             info, seat, public, own, match.scores, outcome, drawn, finished, moment, cues
         )
 
+    def events(self, table_id: str, token: str | None, since: int) -> list[SeatEvent]:
+        """The moves of the table's match after its first ``since``, as the seat holding
+        ``token`` (None for a spectator) may be told them."""
+        seat = self._asked(lambda: self.tables.seat_of(table_id, token)) if token else None
+        _, match = self._consistent(self._asked(lambda: self.tables.info(table_id)))
+        if match is None:
+            return []
+        try:
+            return seat_events(match, seat, since)
+        except ValueError as err:
+            raise TableRefusal(_plain(str(err))) from None
+
     def version(self, table_id: str) -> int:
         """How many changes the table has had: one number, cheap to poll."""
         return self._asked(lambda: self.tables.version(table_id))
@@ -606,18 +619,18 @@ class TableService:
             return None, True
         game_id, table_id, version = info.game_id, info.table_id, info.version
 
-        def load() -> tuple[Kept, bool]:
+        def load() -> tuple[_Kept, bool]:
             kept = self._matches.latest(table_id, game_id)
             read = self._moved_on(game_id, kept) if kept is not None else None
             if read is None:
                 match = self._asked(lambda: self.store.load(game_id)).match
-                read = Kept(match, history_digest(match.history))
+                read = _Kept(match, history_digest(match.history))
             return read, self._asked(lambda: self.tables.version(table_id)) == version
 
         kept, current = self._matches.read((table_id, game_id, version), load)
         return kept.match, current
 
-    def _moved_on(self, game_id: str, kept: Kept) -> Kept | None:
+    def _moved_on(self, game_id: str, kept: _Kept) -> _Kept | None:
         """``kept`` moved on by the actions stored since (a copy: pages may be reading
         it); None when the stored game does not follow it, or has moved back."""
         digest, since = self._asked(lambda: self.store.actions_since(game_id, kept.match.ply))
@@ -630,7 +643,7 @@ class TableService:
                 moved = next_digest(moved, action)
         except ValueError:  # an illegal action too: the game is read again, whole
             return None
-        return Kept(match, moved) if moved == digest else None
+        return _Kept(match, moved) if moved == digest else None
 
     def _creators(self, table_id: str, token: str) -> TableInfo:
         """The table, when ``token`` holds its creator's seat; else a refusal."""
@@ -665,7 +678,7 @@ class TableService:
             raise TableRefusal(_plain(str(err))) from None
 
 
-class Kept(NamedTuple):
+class _Kept(NamedTuple):
     """A table's match as this server keeps it, and the digest of its history."""
 
     match: Match
@@ -684,19 +697,19 @@ class _Matches:
 
     def __init__(self, size: int = _KEPT) -> None:
         self.size = size
-        self._kept: OrderedDict[MatchKey, Kept] = OrderedDict()
+        self._kept: OrderedDict[MatchKey, _Kept] = OrderedDict()
         #: Each table game's latest version kept, to be moved on to the next.
-        self._latest: OrderedDict[tuple[str, str], tuple[int, Kept]] = OrderedDict()
+        self._latest: OrderedDict[tuple[str, str], tuple[int, _Kept]] = OrderedDict()
         self._reading: dict[MatchKey, _Reading] = {}
         self._lock = threading.Lock()
 
-    def latest(self, table_id: str, game_id: str) -> Kept | None:
+    def latest(self, table_id: str, game_id: str) -> _Kept | None:
         """The match of the table's game at the latest version kept here, if any."""
         with self._lock:
             found = self._latest.get((table_id, game_id))
         return found[1] if found is not None else None
 
-    def read(self, key: MatchKey, load: Callable[[], tuple[Kept, bool]]) -> tuple[Kept, bool]:
+    def read(self, key: MatchKey, load: Callable[[], tuple[_Kept, bool]]) -> tuple[_Kept, bool]:
         """The match of ``key``'s version, kept or read by ``load`` (which also says
         whether the version stayed put while it read, and so whether it may be kept)."""
         with self._lock:
@@ -721,7 +734,7 @@ class _Matches:
             reading.done.set()
         return reading.result
 
-    def _keep(self, key: MatchKey, kept: Kept) -> None:
+    def _keep(self, key: MatchKey, kept: _Kept) -> None:
         """Keep ``kept`` under ``key`` (the lock held), and as its game's latest unless a
         later version is kept already."""
         self._kept[key] = kept
@@ -741,7 +754,7 @@ class _Reading:
     read failed: each of them then reads it for itself)."""
 
     done: threading.Event = field(default_factory=threading.Event)
-    result: tuple[Kept, bool] | None = None
+    result: tuple[_Kept, bool] | None = None
 
 
 class Sweeper:
