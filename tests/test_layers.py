@@ -225,11 +225,7 @@ def test_the_engine_contract_s_names_import_as_design_writes_them() -> None:
         "assert spades.cards is cards is spades.engine.cards\n"
         "print(card_str(parse_card('10h')))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "TH"
+    assert _fresh_python(code) == "TH"
 
 
 def test_the_pages_that_play_load_no_frames_or_charts() -> None:
@@ -241,8 +237,13 @@ def test_the_pages_that_play_load_no_frames_or_charts() -> None:
         "import spades.ui.tutorial_view, spades.ui.routing\n"
         "print(sorted(m for m in ('pandas', 'altair') if m in sys.modules))\n"
     )
+    assert _fresh_python(code) == "[]"
+
+
+def _fresh_python(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter (it must run without an error)."""
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    return done.stdout.strip()
