@@ -394,7 +394,7 @@ def _check_view(controller: GameController, view: TableView) -> None:
     assert view.flash == (controller.flash if view.held is None else None)
     assert set(view.card_why_not) == set(view.obs.hand or ())
     for card, why in view.card_why_not.items():
-        assert why == controller.why_not(hand_card_action(view.phase, card))
+        assert why == controller.why_not(view.card_action(card))
     for action, why in view.why_not.items():
         assert why == controller.why_not(action)
     match = controller.match

@@ -262,11 +262,6 @@ class TableView:
         return self.obs.rules.joker_deck
 
     @property
-    def phase(self) -> Phase:
-        """Where the hand on the table stands."""
-        return self.obs.phase
-
-    @property
     def bidding(self) -> bool:
         """The hand on the table is in its bidding."""
         return self.obs.phase is Phase.BIDDING
