@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
+from spades.app import moves
 from spades.app.moves import hand_card_action
 from spades.app.play import PACES, READ_ONLY, TRICK_HOLD, GameController
 from spades.app.seats import HUMAN_SEAT
 from spades.app.table_view import TableView, finished_hands, table_view, trump_taker
-from spades.bots import LIVE_SECONDS
+from spades.bots import LIVE_SECONDS, Bot, live_bot
 from spades.bots.expert import ExpertBot
 from spades.engine.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
 from spades.engine.deck import Trick
@@ -85,16 +86,31 @@ def _paced_beat(controller: GameController) -> bool:
     return controller.tick()
 
 
-def test_an_expert_at_the_table_answers_within_the_live_cap() -> None:
+def test_an_expert_at_the_table_answers_within_the_live_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[Bot] = []
+
+    def recorded(name: str, *, seed: int | None = None) -> Bot:
+        made.append(live_bot(name, seed=seed))
+        return made[-1]
+
+    monkeypatch.setattr(moves, "live_bot", recorded)
     controller = GameController.new(
         Rules(),
         seed=5,
         player_name="Ada",
-        bot_levels={1: "expert", 3: "standard"},
+        bot_levels={0: "random", 1: "expert", 3: "standard"},
         undo_allowed=False,
     )
-    expert = controller.bots[1]
-    assert isinstance(expert, ExpertBot) and expert.max_seconds == LIVE_SECONDS
+    controller.set_pace("normal")
+    for _ in range(8):  # the bidding comes round to East within a round
+        if controller.human_to_act:
+            controller.act(_human_move(controller), controller.ply)
+        else:
+            assert controller.step()
+    experts = [bot for bot in made if isinstance(bot, ExpertBot)]
+    assert experts and all(bot.max_seconds == LIVE_SECONDS for bot in experts)
 
 
 def test_bots_act_one_at_a_time_at_the_chosen_pace() -> None:

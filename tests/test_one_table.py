@@ -4,6 +4,7 @@ may know of the moves."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
 from spades.store import Store
+from spades.store.rows import utc_now
 
 BOTS = {0: "random", 1: "random", 3: "random"}
 
@@ -120,4 +122,42 @@ def test_a_page_asking_for_moves_it_cannot_have_is_refused(tmp_path: Path) -> No
     for since in (-1, 10_000, True):
         with pytest.raises(TableRefusal, match="Since must be a move count"):
             service.events(table_id, token, since)  # type: ignore[arg-type]
+    store.close()
+
+
+class Clock:
+    """The tables' clock, moved on by hand."""
+
+    def __init__(self) -> None:
+        self.now = utc_now()
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def test_the_bots_make_the_same_moves_at_play_and_at_a_shared_table(tmp_path: Path) -> None:
+    rules = Rules()
+    levels = dict.fromkeys(BOTS, "random")
+    controller = GameController.new(
+        rules, seed=8, player_name="Ann", bot_levels=levels, undo_allowed=False
+    )
+    controller.set_pace("normal")
+    store = Store(f"sqlite:///{tmp_path / 'tables.db'}", rater=RATER)
+    clock = Clock()
+    service = TableService(store, now=clock)
+    table_id, ann = service.create(store.new_player("Ann")[0], "Bots", rules, bot_level="random")
+    service.start(table_id, ann, seed=8)
+    while controller.ply < 40:
+        if controller.human_to_act:
+            legal = controller.match.hand.legal_actions()
+            move = LOOK if LOOK in legal else legal[0]
+            view = service.view(table_id, ann)
+            service.act(table_id, ann, move, view.table.version)
+            assert controller.act(move, controller.ply)
+        else:
+            controller.hold = False
+            assert controller.step()
+            clock.now += timedelta(seconds=1)
+            assert service.advance(table_id)
+        assert service.events(table_id, ann, 0) == controller.events(0)
     store.close()

@@ -1,13 +1,14 @@
 """What a seat may do now, in the engine's words: the action a click on a card in the hand
 stands for, why a bid or card is refused to a seat (another seat is to act, or the
-engine's own reason), and which of its moves it may take back. The Play controller and a
-shared table answer their pages with these.
+engine's own reason), which of its moves it may take back, and what a bot plays for it.
+The Play controller and a shared table answer their pages with these.
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
+from spades.bots import bot_seed, live_bot
 from spades.engine.cards import EXCHANGE_BASE, LOOK, Action, Card, Seat, card_action
 from spades.engine.match import Match
 from spades.engine.observation import Phase
@@ -69,3 +70,12 @@ def undo_point(match: Match, seat: Seat, people: Container[Seat]) -> int | None:
         if event.seat in people:
             return None
     return None
+
+
+def bot_move(match: Match, seat: Seat, level: str) -> Action:
+    """The move the bot of ``level`` makes for ``seat`` now. A bot keeps nothing from one
+    move to the next, so the seat's bot is made for each move, seeded by the match's seed
+    and the seat: Play and a shared table make the same move in the same position, after a
+    reload and on any server."""
+    bot = live_bot(level, seed=bot_seed(match.seed, seat))
+    return bot.act(match.hand.observation(seat))

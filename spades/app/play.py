@@ -16,11 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from spades.app.moves import seat_why_not, turn_problem, undo_point
+from spades.app.moves import bot_move, seat_why_not, turn_problem, undo_point
 from spades.app.seat_events import SeatEvent, seat_events
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
-from spades.bots import Bot, bot_names, bot_seed, live_bot
-from spades.bots.drive import next_bot_action
+from spades.bots import bot_names
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import (
     CLAIM,
@@ -113,7 +112,6 @@ class GameController:
         # whether a card that is the only one they may play plays itself.
         self.trick_stay: float | None = None
         self.auto_play = False
-        self.bots: dict[Seat, Bot] = self._make_bots()
         self.hold = False
         # At the instant pace the bots play on at once, and the trick they finished is
         # shown over the table for a moment instead (until the player's next click).
@@ -204,12 +202,6 @@ class GameController:
             at_table=info.at_table,
             clock=clock,
         )
-
-    def _make_bots(self) -> dict[Seat, Bot]:
-        return {
-            seat: live_bot(level, seed=bot_seed(self.match.seed, seat))
-            for seat, level in self.bot_levels.items()
-        }
 
     # ------------------------------------------------------------------- queries
     @property
@@ -520,9 +512,9 @@ class GameController:
             return False
         if not self._still_current(told=False):
             return False
-        action = next_bot_action(self.match, self.bots)
-        assert action is not None, "a bot is to act"
-        return self._apply(action)
+        seat = self.match.current_player
+        assert seat is not None, "a bot is to act"
+        return self._apply(bot_move(self.match, seat, self.bot_levels[seat]))
 
     def _still_current(self, *, told: bool = True) -> bool:
         """Whether this session may add to the stored game (no other window moved it on;

@@ -46,12 +46,12 @@ from datetime import datetime, timedelta
 from typing import Final, NamedTuple, TypeVar
 
 from spades.app import sound
-from spades.app.moves import seat_why_not, undo_point
+from spades.app.moves import bot_move, seat_why_not, undo_point
 from spades.app.play import PACES
 from spades.app.seat_events import SeatEvent, seat_events
 from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
-from spades.bots import bot_names, bot_seed, live_bot
+from spades.bots import bot_names
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import (
     CLAIM,
@@ -522,8 +522,7 @@ class TableService:
             return True
         if waited < info.pace:
             return False
-        bot = live_bot(holder.level, seed=bot_seed(match.ply, seat))
-        action = bot.act(match.hand.observation(seat))
+        action = bot_move(match, seat, holder.level)
         try:
             self._store_move(table_id, match, seat, action, person=False)
         except StaleWrite:
