@@ -248,7 +248,8 @@ def test_each_felt_is_screenshotted_and_passes_the_accessibility_check(
     assert axe_violations(page) == []
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
-    your_turn(page)
+    # The bid taken and the play come round: the status asked "Your turn" while bidding.
+    expect(page.locator(".st-key-status")).to_contain_text("Your turn: play", timeout=WAIT)
     page.get_by_text("Show known voids").click()
     for felt, back in THEMES:
         choose(page, "felt", FELTS[felt].label)
