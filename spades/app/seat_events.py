@@ -24,7 +24,6 @@ from typing import Literal
 from spades.engine.cards import (
     BLIND_NIL,
     CLAIM,
-    EXCHANGE_BASE,
     LOOK,
     Action,
     JokerRanking,
@@ -32,6 +31,7 @@ from spades.engine.cards import (
     action_card,
     bid_of,
     card_str,
+    passed_card,
 )
 from spades.engine.match import Match
 
@@ -99,8 +99,9 @@ def _move(
     card = action_card(action)
     if card is not None:
         return "card", None, card_str(card, jokers=jokers)
-    if EXCHANGE_BASE <= action < CLAIM:
-        return "pass", None, card_str(action - EXCHANGE_BASE, jokers=jokers) if own else None
+    passed = passed_card(action)
+    if passed is not None:
+        return "pass", None, card_str(passed, jokers=jokers) if own else None
     if action == CLAIM:
         return "claim", None, None
     if action == LOOK:
