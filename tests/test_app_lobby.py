@@ -40,11 +40,27 @@ def _keys(at: AppTest) -> set[str]:
     return {b.key for b in at.button if b.key}
 
 
+def _tree_keys(node: object) -> set[str]:
+    """The keys of every element and container under ``node`` of a page's tree."""
+    key = getattr(node, "key", None)
+    found = {key} if isinstance(key, str) else set()
+    children = getattr(node, "children", None)
+    for child in children.values() if isinstance(children, dict) else ():
+        found |= _tree_keys(child)
+    return found
+
+
 def _created(
-    name: str = "Ann", *, public: bool = False, hints: bool = False, undo: bool = False
+    name: str = "Ann",
+    *,
+    public: bool = False,
+    hints: bool = False,
+    undo: bool = False,
+    preset: str = "Standard",
 ) -> tuple[AppTest, str]:
     at = _page()
     at.text_input(key="lobby_name").set_value(name)
+    at.selectbox(key="lobby_preset").set_value(preset)
     at.checkbox(key="lobby_public").set_value(public)
     at.checkbox(key="lobby_hints").set_value(hints)
     at.checkbox(key="lobby_undo").set_value(undo)
@@ -66,6 +82,32 @@ def test_a_new_table_shows_its_link_and_its_open_seats(database: str) -> None:
     bob = _page(table_id)
     assert {f"join_{table_id}_{seat}" for seat in (0, 1, 3)} <= _keys(bob)
     assert "start_table" not in _keys(bob)
+
+
+def test_a_cutthroat_table_for_three_seats_three_and_each_plays_for_themselves(
+    database: str,
+) -> None:
+    ann, table_id = _created(public=True, preset="Cutthroat (3)")
+    assert {"seat_bot_0", "seat_bot_1"} <= _keys(ann) and "seat_bot_3" not in _keys(ann)
+    bob = _page(table_id)
+    assert {k for k in _keys(bob) if k.startswith("join_")} == {
+        f"join_{table_id}_{seat}" for seat in (0, 1)
+    }
+    bob.button(key=f"join_{table_id}_1").click().run()
+    ann.run()
+    ann.button(key="start_table").click().run()
+    assert not ann.exception
+    store = Store(database)
+    [game] = store.list_games()
+    match = store.load(game.id).match
+    assert game.variant == "cutthroat3" and len(match.hand.hand(2)) == 17
+    cards = {k for k in _keys(ann) if k.startswith("card_")}
+    assert cards == {f"card_{card_str(c)}" for c in match.hand.hand(2)}
+    # A panel for each player, none for teams.
+    drawn = _tree_keys(ann._tree)
+    assert {f"player_{side}" for side in range(3)} <= drawn
+    assert not any(key.startswith("team_") for key in drawn)
+    store.close()
 
 
 def test_two_people_and_two_bots_start_and_each_sees_only_their_own_hand(

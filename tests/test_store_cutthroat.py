@@ -222,12 +222,23 @@ def test_a_cutthroat_game_whose_stored_score_was_changed_is_refused_as_corrupt(
         store.load(gid)
 
 
-def test_a_shared_table_refuses_cutthroat_rules_plainly(store: Store) -> None:
+@pytest.mark.parametrize("rules", [THREE, FOUR], ids=["three", "four"])
+def test_a_cutthroat_table_has_a_seat_a_player_and_stores_their_game(
+    store: Store, rules: Rules
+) -> None:
     ada, _ = store.new_player("Ada")
-    with pytest.raises(StoreError, match="a shared table plays the partnership game only"):
-        Tables(store).create(
-            creator=ada, name="Ada", rules=THREE, pace=0.5, turn_limit=60, bot_level="random"
-        )
+    tables = Tables(store)
+    table_id, _ = tables.create(
+        creator=ada, name="Ada", rules=rules, pace=0.5, turn_limit=60, bot_level="random"
+    )
+    assert [seat.seat for seat in tables.info(table_id).seats] == list(rules.seats)
+    with pytest.raises(StoreError, match="no such seat"):
+        tables.set_seat(table_id, rules.players, "bot", level="random")
+    game_id = tables.start(table_id, seed=4, bot_level="random")
+    info = store.game_info(game_id)
+    assert info.variant == f"cutthroat{rules.players}"
+    assert info.player_s == "Ada" and info.at_table
+    assert store.load(game_id).record.players[2] == "Ada"
 
 
 def test_a_version_7_database_is_upgraded_in_place_and_then_keeps_cutthroat(

@@ -1053,3 +1053,38 @@ def test_every_page_of_a_server_shares_one_table_service(db_url: str) -> None:
     assert Site(other).tables() is not Site(store).tables()
     store.close()
     other.close()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_cutthroat_table_plays_a_whole_match_each_for_themselves(
+    service: TableService, clock: Clock, players: int
+) -> None:
+    rules = Rules(players=players, partnerships=False, target_score=100)
+    ann, bob = _player(service, "Ann"), _player(service, "Bob")
+    table_id, ann_token = service.create(ann, "Ann", rules, bot_level="random")
+    with pytest.raises(TableRefusal, match="no such seat"):
+        service.seat_bot(table_id, ann_token, players, "random")
+    bob_token = service.join(table_id, 0, bob, "Bob")
+    service.start(table_id, ann_token, seed=8)
+    drawn = service.view(table_id, bob_token).drawn
+    assert drawn is not None and drawn.seat == 0 and len(drawn.players) == players
+    # Each player is a side of their own, named as themselves.
+    assert [side.name for side in drawn.sides] == list(drawn.players)
+    for _ in range(5000):
+        if service.view(table_id, None).table.status == "finished":
+            break
+        views = [service.view(table_id, token) for token in (ann_token, bob_token)]
+        mover = next((view for view in views if view.to_act), None)
+        if mover is None:
+            clock.wait(1)
+            service.advance(table_id)
+            continue
+        assert mover.own is not None
+        token = ann_token if mover.seat == CREATOR_SEAT else bob_token
+        service.act(table_id, token, mover.own.legal_actions[-1], mover.table.version)
+    view = service.view(table_id, ann_token)
+    assert view.outcome is not None
+    assert len(view.scores) == players and view.table.status == "finished"
+    stored = service.store.game_info(view.table.game_id or "")
+    assert (stored.status, stored.variant) == ("finished", f"cutthroat{players}")
+    assert service.store.load(stored.id).match.scores == view.scores

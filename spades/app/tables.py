@@ -285,7 +285,7 @@ class TableService:
     def seat_bot(self, table_id: str, token: str, seat: Seat, level: str) -> None:
         """The creator puts a bot of ``level`` at an open seat before the start."""
         info = self._creators(table_id, token)
-        if info.status != "waiting" or info.seats[seat].kind != "open":
+        if info.status != "waiting" or info.seats[_seat(seat, info.rules)].kind != "open":
             raise TableRefusal("Only an open seat of a table not yet started takes a bot.")
         self._asked(lambda: self.tables.set_seat(table_id, seat, "bot", level=_level(level)))
 
@@ -294,7 +294,7 @@ class TableService:
         anyone; during the match, only an absent person's (a bot is playing for them), and
         the bot plays on until somebody joins."""
         info = self._creators(table_id, token)
-        holder = info.seats[seat]
+        holder = info.seats[_seat(seat, info.rules)]
         if holder.player == info.creator or holder.kind != "human":
             raise TableRefusal("Only another person's seat can be freed.")
         if info.status == "playing" and seat not in self.absent(info):

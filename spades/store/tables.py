@@ -8,8 +8,8 @@ as the table's (``at_table``: the Play page never offers it or plays it), and fr
 every move is a guarded write to that game made in the same transaction as the table's
 ``version`` moves on, so a page learns that something changed by reading one number. A
 rematch stores a new game for the same seats. Nothing about a table lives only in one
-server's memory. A table plays the partnership game: cutthroat is played against the bots
-on the Play page only.
+server's memory. A table has a seat for each player of its rules: four, or three for
+cutthroat's three-handed game.
 
 The creator's powers (seating bots, starting, freeing an absent person's seat, closing the
 table) are the player's who created it, not their seat's: they pass only when the creator
@@ -93,7 +93,8 @@ class TableInfo:
     #: The table's options: every seat may ask for a hint, and take its last move back.
     hints: bool
     undo: bool
-    seats: tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]
+    #: One a seat of the rules (three or four).
+    seats: tuple[SeatInfo, ...]
 
     def open_seats(self) -> list[int]:
         """The seats nobody holds yet."""
@@ -108,7 +109,7 @@ class TableInfo:
 
 def _check_seat(seat: object) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise StoreError(f"seat: expected a seat 0..3, not {seat!r}"[:80])
+        raise StoreError(f"there is no such seat as {seat!r} at a table"[:80])
     return seat
 
 
@@ -195,11 +196,6 @@ class Tables:
         """
         if not isinstance(rules, Rules):
             raise StoreError("rules: expected a Rules")
-        if not rules.partnerships:
-            raise StoreError(
-                "rules: a shared table plays the partnership game only; "
-                "play cutthroat against the bots on the Play page"
-            )
         if not (isinstance(pace, int | float) and 0 <= pace <= 10):
             raise StoreError("pace: expected 0 to 10 seconds between bot moves")
         if isinstance(turn_limit, bool) or not isinstance(turn_limit, int):
@@ -296,7 +292,10 @@ class Tables:
         if kind not in ("bot", "open"):
             raise StoreError(f"kind: a seat is made a bot or opened, not {kind!r}"[:80])
         with self._changing(table_id, _OPEN) as (conn, row):
-            if row.creator is not None and _info(conn, row).seats[seat].player == row.creator:
+            held = {s.seat: s for s in _info(conn, row).seats}
+            if seat not in held:
+                raise StoreError("there is no such seat at this table")
+            if row.creator is not None and held[seat].player == row.creator:
                 raise StoreError("the creator's seat stays theirs")
             values: dict[str, Any] = {"kind": kind, "token_hash": None, "player": None}
             values["name"] = "" if kind == "open" else BOT_NAME
@@ -344,10 +343,13 @@ class Tables:
         game = NewGame(
             game_id=uuid.uuid4().hex,
             match=Match(info.rules, seed=seed),
-            players=check_players([s.name if s.kind != "open" else BOT_NAME for s in info.seats]),
+            players=check_players(
+                [s.name if s.kind != "open" else BOT_NAME for s in info.seats], info.rules.players
+            ),
             kind="human",
             levels=check_levels(
-                {seat.seat: seat.level for seat in info.seats if seat.kind != "human"}
+                {seat.seat: seat.level for seat in info.seats if seat.kind != "human"},
+                info.rules.players,
             ),
             undo_allowed=info.undo,
             undo_used=False,
@@ -536,12 +538,13 @@ def _info(conn: Connection, row: sa.Row[Any]) -> TableInfo:
         )
         for s in found
     )
-    if len(held) != 4:
+    rules = Rules.from_dict(json.loads(row.rules))
+    if tuple(s.seat for s in held) != tuple(rules.seats):
         raise StoreError(f"table {row.id} is corrupt: it has {len(held)} seats")
     return TableInfo(
         table_id=row.id,
         status=row.status,
-        rules=Rules.from_dict(json.loads(row.rules)),
+        rules=rules,
         creator=row.creator,
         game_id=row.game,
         pace=row.pace,
@@ -553,5 +556,5 @@ def _info(conn: Connection, row: sa.Row[Any]) -> TableInfo:
         public=row.public,
         hints=row.hints,
         undo=row.undo,
-        seats=(held[0], held[1], held[2], held[3]),
+        seats=held,
     )

@@ -71,8 +71,6 @@ NOTICE_KEY: Final = "table_notice"
 VIEW_KEY: Final = "table_view"
 NAME_KEY: Final = "lobby_name"
 PRESET_KEY: Final = "lobby_preset"
-#: The rule sets a shared table offers: the partnership game's (tables seat four partners).
-TABLE_PRESETS: Final = tuple(preset for preset in PRESETS if preset.rules.partnerships)
 LIMIT_KEY: Final = "lobby_turn_limit"
 PACE_KEY: Final = "lobby_pace"
 PUBLIC_KEY: Final = "lobby_public"
@@ -181,9 +179,7 @@ def _name_input() -> None:
 
 # ------------------------------------------------------------------ callbacks
 def _on_create() -> None:
-    preset = next(
-        (p for p in TABLE_PRESETS if p.name == st.session_state.get(PRESET_KEY)), TABLE_PRESETS[0]
-    )
+    preset = next((p for p in PRESETS if p.name == st.session_state.get(PRESET_KEY)), PRESETS[0])
     try:
         player = identity.ensure_player(_name())
         limit = st.session_state.get(LIMIT_KEY, TURN_LIMIT)
@@ -331,7 +327,7 @@ def _lobby() -> None:
     _notice()
     with st.container(key="new_table", border=True):
         _name_input()
-        names = [preset.name for preset in TABLE_PRESETS]
+        names = [preset.name for preset in PRESETS]
         st.selectbox("Rule set", names, key=PRESET_KEY)
         st.selectbox(
             "Time for a move",
