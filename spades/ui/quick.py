@@ -22,7 +22,14 @@ Everything it draws is marked ``data-pending="true"``. The server's next drawing
 table replaces it; if the server refused the click, the table it sends is unchanged, and
 the script takes its own drawing back. It knows the server has answered from the run
 mark the table draws each run (:func:`run_mark_html`), which also says what a click on
-the hand means now (play a card, or pass one in the exchange).
+the hand means now (play a card, or pass one in the exchange) and the position the
+drawing's clicks carry.
+
+A press can be lost on its way to the server: a run of the whole page started at once
+(a click in the sidebar) can take the place of the table's run that carried it. When a
+drawing at the same position, with the same button still offered, follows the press
+instead of the server's answer, the script presses the button again once that run is
+over, once. A press the server did take is then refused as stale.
 """
 
 from __future__ import annotations
@@ -94,13 +101,38 @@ SCRIPT: Final = """
     bid.dataset.pending = "true";
     return [() => { bid.textContent = before; delete bid.dataset.pending; }];
   };
+  // A press the server may never have had: its drawing was taken back by a drawing of
+  // the table at the same position (its ply), not by the server's answer to it.
+  let unanswered = null;
   const settle = (force) => {
     const run = mark();
     if (!pending || (!force && run && run.dataset.run === pending.run)) return;
     clearTimeout(pending.timer);
     for (const undo of pending.undo) undo();
+    const press = pending;
     pending = null;
+    if (!force && !press.again && run && run.dataset.ply === press.ply) unanswered = press;
   };
+  // Once the run that drew the table again is over, the press is sent again if the same
+  // button is still offered: a run of the whole page started at once (the sidebar) can
+  // take the place of the run that carried the press. Once only; and a press the server
+  // did take is refused as stale, for its table has moved on.
+  const again = () => {
+    const press = unanswered;
+    const run = mark();
+    const app = doc.querySelector("[data-testid='stApp']");
+    if (!press || !run || !app || app.getAttribute("data-test-script-state") !== "notRunning") {
+      return;
+    }
+    unanswered = null;
+    if (run.dataset.ply !== press.ply) return;
+    const button = doc.querySelector(".st-key-" + press.key + " button");
+    if (!button || button.disabled) return;
+    resending = true;
+    button.click();
+    resending = false;
+  };
+  let resending = false;
   // Once a run is over, a card button its drawing does not hold is hidden: Streamlit
   // can leave the button of a card played in the hand after a run of the table that a
   // look or the news cut short, shown though the server drew the hand without it.
@@ -128,6 +160,7 @@ SCRIPT: Final = """
     if (now !== shown) { shown = now; drawn = performance.now(); }
     settle(false);
     tidy();
+    again();
   };
   new MutationObserver(watch).observe(doc.body, {
     childList: true, subtree: true, attributes: true, attributeFilter: ["data-test-script-state"],
@@ -147,6 +180,7 @@ SCRIPT: Final = """
       return;
     }
     if (button.disabled) return;
+    unanswered = null;
     last = event.timeStamp;
     const table = doc.querySelector(".st-key-trick .sp-table");
     const holder = button.closest("[class*='st-key-card_'], [class*='st-key-bid_']");
@@ -162,7 +196,10 @@ SCRIPT: Final = """
       undo = drawBid(table, words).concat(hide(".st-key-bids, .st-key-blind"));
     }
     // A click the server never answers (the connection dropped) must not lock the hand.
-    pending = { run: run.dataset.run, undo, timer: setTimeout(() => settle(true), 15000) };
+    pending = {
+      run: run.dataset.run, ply: run.dataset.ply, key: card || bid, again: resending, undo,
+      timer: setTimeout(() => settle(true), 15000),
+    };
   }, true);
   window.spadesQuick = true;
 })();
@@ -170,17 +207,18 @@ SCRIPT: Final = """
 """.replace("ECHO_MS", str(ECHO_MS))
 
 
-def run_mark_html(run: int, hand: HandUse, cards: Iterable[str] = ()) -> str:
-    """The mark of the table's ``run``-th drawing, saying what a click on the hand does
-    and which card buttons (their keys) the drawing holds.
+def run_mark_html(run: int, ply: int, hand: HandUse, cards: Iterable[str] = ()) -> str:
+    """The mark of the table's ``run``-th drawing, of the position its clicks carry
+    (``ply``), saying what a click on the hand does and which card buttons (their keys)
+    the drawing holds.
 
-    >>> run_mark_html(7, "play", ["card_AS", "card_2C"])
-    '<div class="sp-run" hidden data-run="7" data-hand="play" data-cards="card_AS card_2C"></div>'
+    >>> run_mark_html(7, 12, "play", ["card_AS"]).split()[3:]
+    ['data-run="7"', 'data-ply="12"', 'data-hand="play"', 'data-cards="card_AS"></div>']
     """
     held = html.escape(" ".join(cards))
     return (
-        f'<div class="sp-run" hidden data-run="{run}" data-hand="{html.escape(hand)}"'
-        f' data-cards="{held}"></div>'
+        f'<div class="sp-run" hidden data-run="{run}" data-ply="{ply}"'
+        f' data-hand="{html.escape(hand)}" data-cards="{held}"></div>'
     )
 
 

@@ -407,7 +407,10 @@ def _felt(view: TableView, look: TablePrefs, on: TableHandlers) -> None:
         st.html(
             keyboard.labels_html(labels)
             + quick.run_mark_html(
-                runs, "play" if playing else "other", [k for k in labels if k.startswith("card_")]
+                runs,
+                view.ply,
+                "play" if playing else "other",
+                [k for k in labels if k.startswith("card_")],
             )
             + '<div class="sp-sr" role="status" aria-live="polite">'
             + html.escape(announcement(view))
