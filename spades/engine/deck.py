@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -174,6 +175,53 @@ def trick_winner(deck: Deck, plays: Sequence[tuple[Seat, Card]]) -> tuple[Seat, 
         if deck.beats(card, win_card):
             win_seat, win_card = seat, card
     return win_seat, win_card
+
+
+class TrickReason(Enum):
+    """Why a card of a finished trick took it, or did not (:func:`trick_reasons`)."""
+
+    #: The highest trump, and a trump was led.
+    TOP_TRUMP_LED = "top_trump_led"
+    #: The highest trump played on a side suit led: a trump beats every side suit.
+    TOP_TRUMP = "top_trump"
+    #: The highest card of the suit led, and nobody played a trump.
+    TOP_OF_LED = "top_of_led"
+    #: A card of the winner's own suit, lower than it.
+    LOWER = "lower"
+    #: A card of the suit led, beaten by a trump.
+    TRUMPED = "trumped"
+    #: Neither of the suit led nor a trump, so it could not win.
+    OFF_SUIT = "off_suit"
+
+
+def trick_reasons(deck: Deck, trick: Trick) -> tuple[Seat, dict[Seat, TrickReason]]:
+    """The seat that takes ``trick`` and why each card did or did not, by the deck's own
+    suits and powers (:meth:`Deck.beats`).
+
+    >>> from spades.engine.cards import parse_card as c
+    >>> won, why = trick_reasons(deck_for(None), Trick(0, (c("KH"), c("AH"), c("2S"), c("3C")), 2))
+    >>> won, [reason.value for _, reason in sorted(why.items())]
+    (2, ['trumped', 'trumped', 'top_trump', 'off_suit'])
+    """
+    plays = trick.plays()
+    winner, best = trick_winner(deck, plays)
+    led = deck.suit[plays[0][1]]
+    reasons: dict[Seat, TrickReason] = {}
+    for seat, card in plays:
+        if seat == winner:
+            if deck.is_trump(plays[0][1]):
+                reasons[seat] = TrickReason.TOP_TRUMP_LED
+            elif deck.is_trump(best):
+                reasons[seat] = TrickReason.TOP_TRUMP
+            else:
+                reasons[seat] = TrickReason.TOP_OF_LED
+        elif deck.suit[card] == deck.suit[best]:
+            reasons[seat] = TrickReason.LOWER
+        elif deck.suit[card] == led:
+            reasons[seat] = TrickReason.TRUMPED
+        else:
+            reasons[seat] = TrickReason.OFF_SUIT
+    return winner, reasons
 
 
 #: The trumps above the A♠ in each joker ranking, from the lowest up.

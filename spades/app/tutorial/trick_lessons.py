@@ -22,6 +22,7 @@ from spades.engine.cards import (
     card_label,
     hand_cards,
 )
+from spades.engine.deck import TrickReason, trick_reasons
 from spades.engine.state import SPADES, HandState, Trick
 
 from .positions import DECK, RULES, bid_all, playout, refusal, search, seeded_rng, suit_of
@@ -59,38 +60,24 @@ def trick_kind(trick: Trick) -> TrickKind:
 
 
 def _trick_verdicts(trick: Trick) -> dict[Seat, str]:
-    """Why each card of a finished trick won or lost, seat by seat."""
-    led = suit_of(trick.cards[0])
-    plays = trick.plays()
-    win_card = dict(plays)[trick.winner]
-    win = card_label(win_card)
-    trumped = DECK.is_trump(win_card) and not DECK.is_trump(trick.cards[0])
-    verdicts: dict[Seat, str] = {}
-    for seat, card in plays:
-        name = f"{SEAT_NAMES[seat]}'s {card_label(card)}"
-        if seat == trick.winner:
-            if DECK.is_trump(trick.cards[0]):
-                verdicts[seat] = f"{name} is the highest spade, and spades were led"
-            elif trumped:
-                verdicts[seat] = (
-                    f"{name} is the highest spade played, and a spade beats every "
-                    f"{_SUIT_SINGULAR[led]}"
-                )
-            else:
-                verdicts[seat] = (
-                    f"{name} is the highest {_SUIT_SINGULAR[led]}, the led suit, "
-                    "and nobody played a spade"
-                )
-        elif suit_of(card) == suit_of(win_card):
-            verdicts[seat] = f"{name} is lower than the {win}"
-        elif suit_of(card) == led:
-            verdicts[seat] = f"{name} followed suit, but the {win} is a spade (trump)"
-        else:
-            verdicts[seat] = (
-                f"{name} is neither a {_SUIT_SINGULAR[led]} (the led suit) nor a spade, "
-                "so it cannot win"
-            )
-    return verdicts
+    """Why each card of a finished trick won or lost, seat by seat, as the engine's deck
+    says (:func:`~spades.engine.deck.trick_reasons`)."""
+    winner, reasons = trick_reasons(DECK, trick)
+    plays = dict(trick.plays())
+    win = card_label(plays[winner])
+    led = _SUIT_SINGULAR[suit_of(trick.cards[0])]
+    words = {
+        TrickReason.TOP_TRUMP_LED: "is the highest spade, and spades were led",
+        TrickReason.TOP_TRUMP: f"is the highest spade played, and a spade beats every {led}",
+        TrickReason.TOP_OF_LED: f"is the highest {led}, the led suit, and nobody played a spade",
+        TrickReason.LOWER: f"is lower than the {win}",
+        TrickReason.TRUMPED: f"followed suit, but the {win} is a spade (trump)",
+        TrickReason.OFF_SUIT: f"is neither a {led} (the led suit) nor a spade, so it cannot win",
+    }
+    return {
+        seat: f"{SEAT_NAMES[seat]}'s {card_label(card)} {words[reasons[seat]]}"
+        for seat, card in plays.items()
+    }
 
 
 def _find_trick(
