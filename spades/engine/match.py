@@ -227,7 +227,10 @@ class Match:
             self.results.pop()
             self.scores = hand.scores
             self.bags = hand.bags
-            self.outcome = match_outcome(self.rules, hand.scores, hand.out)
+            # As the hand before it left the match: decided from the seats out before it
+            # (a seat knocked out in it is one it knocked out).
+            before = self.finished[-1].out if self.finished else ()
+            self.outcome = match_outcome(self.rules, hand.scores, before)
         return hand.undo()
 
     def places(self) -> tuple[int, ...]:
