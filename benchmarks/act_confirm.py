@@ -1,8 +1,9 @@
 """A click's confirmation at the server: from a person's move to the server's answer, the
 move checked, stored and made, with no page around it.
 
-- Play: ``GameController.act`` on a game stored in a SQLite file (the bots' replies are
-  played between two clicks, untimed, as the pacing timer would play them).
+- Play: ``GameController.act`` on a game stored in a SQLite file, at its private table (the
+  bots' replies are played between two clicks, untimed, as the pacing timer would play
+  them).
 - A shared table: ``TableService.act`` by the seat's token, and the seat's view that the
   page reads next (a shared table's page draws its answer from that view), with standard
   bots in the other three seats, moved on between two clicks by the table's clock.
@@ -56,6 +57,7 @@ def summary(samples: list[float]) -> dict[str, float | int]:
 def play(store: Store, clicks: int) -> list[float]:
     """Seconds of each click's ``GameController.act`` at Play."""
     owner = store.new_player("Ada")[0]
+    service = TableService(store)
     samples: list[float] = []
     seed = 0
     while len(samples) < clicks:
@@ -65,7 +67,7 @@ def play(store: Store, clicks: int) -> list[float]:
             player_name="Ada",
             bot_levels=LEVELS,
             undo_allowed=True,
-            store=store,
+            service=service,
             owner=owner,
         )
         controller.set_pace("normal")

@@ -10,8 +10,10 @@ import sqlalchemy as sa
 from spades.store import Store
 from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS
 
-#: Statements that take a store back to version 9: no cookie codes.
-COOKIES_V9 = ("DROP TABLE cookie_codes",)
+#: Statements that take a store back to version 10: no private tables of the Play page.
+SOLO_V10 = ("ALTER TABLE tables DROP COLUMN solo",)
+#: Statements that take a store back to version 9: as :data:`SOLO_V10`, and no cookie codes.
+COOKIES_V9 = (*SOLO_V10, "DROP TABLE cookie_codes")
 #: Statements that take a store back to version 8: as :data:`COOKIES_V9`, and no mark on a
 #: shared table's games, and no table options (listed or private, hints, undo).
 TABLES_V8 = (

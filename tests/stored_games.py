@@ -1,9 +1,11 @@
 """Games of every kind the store holds, written to a database and dumped as SQL text.
 
 ``tests/golden/stored_games.sql`` was written by this script with the code of the commit
-before the engine's undo and one event log. ``test_stored_games`` loads it with the code
-of today: every game stored then must still load and replay. Run it again only when a
-change of the store's tables is meant to be checked against the games of an older one:
+before the engine's undo and one event log (which took a Play move back and gave a game
+up through the store itself, as its private table does today). ``test_stored_games``
+loads it with the code of today: every game stored then must still load and replay. Run
+it again only when a change of the store's tables is meant to be checked against the
+games of an older one:
 
     python tests/stored_games.py tests/golden/stored_games.sql
 """
@@ -87,7 +89,8 @@ def write(store: Store) -> None:
     play(match, random.Random(7), 40)
     for ply, action in enumerate(match.history):
         store.append_action(kept, action, after=match.history[:ply])
-    store.truncate(kept, 33, after=match.history)
+    tables = Tables(store)
+    tables.take_back(tables.play(kept, owner), 33, after=match.history)
     given_up = store.new_game(
         rules=rules,
         seed=8,
@@ -96,8 +99,7 @@ def write(store: Store) -> None:
         bot_levels={1: "random", 2: "basic", 3: "standard"},
         owner=owner,
     )
-    store.abandon(given_up, after=[])
-    tables = Tables(store)
+    tables.close(tables.play(given_up, owner), "closed")
     table, _ = tables.create(
         creator=owner, name="Friday", rules=rules, pace=0.9, turn_limit=30, bot_level="basic"
     )

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from spades.app.play import GameController
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT, bot_seats
-from spades.app.table_view import in_hand_order, table_view
+from spades.app.table_view import in_hand_order
 from spades.engine.cards import bid_action, card_action, card_str
 from spades.engine.rules import Rules
 from spades.engine.state import Phase
@@ -194,7 +194,7 @@ def test_the_54_card_deck_deals_the_jokers_as_buttons_and_plays_them() -> None:
                 legal = set(controller.match.legal_actions())
                 joker = next((c for c in jokers if card_action(c) in legal), None)
                 if joker is not None:
-                    assert table_view(controller).card_why_not[joker] is None
+                    assert controller.view().card_why_not[joker] is None
                     assert controller.act(card_action(joker), controller.ply)
                     played.add(joker)
                 else:
@@ -221,7 +221,7 @@ def test_a_player_knocked_out_shows_out_and_the_two_others_play_on() -> None:
         if controller.match.is_over or HUMAN_SEAT in out:
             continue
         controller.next_hand()
-        view = table_view(controller)
+        view = controller.view()
         (gone,) = out
         seats = seat_views(view, TablePrefs())
         assert seats[gone].bid == "out" and seats[gone].held == 0

@@ -13,9 +13,10 @@ import pytest
 
 from spades.app import moves
 from spades.app.moves import hand_card_action
-from spades.app.play import PACES, READ_ONLY, TRICK_HOLD, GameController
+from spades.app.play import READ_ONLY, TRICK_HOLD, GameController
 from spades.app.seats import HUMAN_SEAT
-from spades.app.table_view import TableView, finished_hands, table_view, trump_taker
+from spades.app.table_view import TableView, finished_hands, trump_taker
+from spades.app.tables import PACES, TableService
 from spades.bots import LIVE_SECONDS, Bot, live_bot
 from spades.bots.expert import ExpertBot
 from spades.engine.cards import BID_BASE, BLIND_NIL, CLAIM, EXCHANGE_BASE, LOOK, parse_card
@@ -24,7 +25,8 @@ from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.engine.state import HandState, Phase
 from spades.stats.ratings import RATER
-from spades.store import Store, StoreError
+from spades.store import Store, StoreUnavailable
+from spades.store.tables import Tables
 
 LEVELS = {0: "random", 1: "random", 3: "random"}
 
@@ -56,7 +58,7 @@ def _game(
         player_name="Ada",
         bot_levels=LEVELS,
         undo_allowed=undo,
-        store=store,
+        service=TableService(store) if store is not None else None,
         owner=store.new_player("Ada")[0] if store is not None else None,
         clock=clock,
     )
@@ -307,13 +309,17 @@ def test_every_action_is_saved_and_a_finished_match_lands_in_the_store(store: St
     info = store.game_info(controller.game_id or "")
     assert info.status == "finished"
     assert (info.score_ns, info.score_ew) == controller.match.scores
+    assert controller.table is not None
+    assert Tables(store).info(controller.table[0]).status == "finished"
 
 
 def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store) -> None:
     controller, _ = _game(store)
     _to_first_play(controller)
     controller.act(controller.match.hand.legal_actions()[0], controller.ply)
-    again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
+    again = GameController.resume(
+        TableService(store), controller.game_id or "", viewer=controller.owner
+    )
     assert again.match.history == controller.match.history
     assert again.match.events == controller.match.events
     assert again.players[HUMAN_SEAT] == "Ada"
@@ -323,7 +329,9 @@ def test_resume_restores_the_position_and_the_seat_of_every_action(store: Store)
 def test_a_game_moved_on_in_another_window_is_not_forked(store: Store) -> None:
     controller, _ = _game(store)
     _to_first_play(controller)
-    other = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
+    other = GameController.resume(
+        TableService(store), controller.game_id or "", viewer=controller.owner
+    )
     other.set_pace("instant")
     other.act(other.match.hand.legal_actions()[0], other.ply)
     assert not controller.in_step_with_store()
@@ -342,15 +350,15 @@ def test_two_windows_whose_bots_race_reopen_without_a_word(store: Store) -> None
         assert controller.act(controller.match.hand.legal_actions()[0], controller.ply)
         controller.hold = False
     # Two windows reopen the game while the bots are to act, one step each.
-    first = GameController.resume(store, game_id, viewer=controller.owner)
-    second = GameController.resume(store, game_id, viewer=controller.owner)
+    first = GameController.resume(TableService(store), game_id, viewer=controller.owner)
+    second = GameController.resume(TableService(store), game_id, viewer=controller.owner)
     first.set_pace("normal")
     second.set_pace("normal")
     assert first.step()
     # The second window's bot move is stale: it reopens the game and tells nothing.
     assert not second.step()
     assert second.elsewhere and second.notice is None and not second.told_elsewhere
-    again = GameController.resume(store, game_id, viewer=controller.owner)
+    again = GameController.resume(TableService(store), game_id, viewer=controller.owner)
     assert not again.moved_by_hand(second.match.history), "only a bot moved elsewhere"
 
 
@@ -361,7 +369,9 @@ def test_a_move_of_the_players_made_elsewhere_is_news_to_the_other_window(
     _to_first_play(controller)
     earlier = list(controller.match.history)
     controller.act(controller.match.hand.legal_actions()[0], controller.ply)
-    again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
+    again = GameController.resume(
+        TableService(store), controller.game_id or "", viewer=controller.owner
+    )
     assert again.moved_by_hand(earlier)
     assert not again.moved_by_hand(controller.match.history)
 
@@ -432,7 +442,7 @@ def test_the_table_view_is_what_the_human_seat_sees_at_every_beat() -> None:
     summaries = holds = 0
     while not controller.match.is_over and len(controller.match.finished) < 2:
         clock.now += 2
-        view = table_view(controller)
+        view = controller.view()
         _check_view(controller, view)
         summaries += view.summary
         holds += view.held is not None
@@ -482,7 +492,9 @@ def test_a_reloaded_fresh_hand_shows_the_last_summary_again(store: Store) -> Non
             controller.act(_human_move(controller), controller.ply)
         else:
             _paced_beat(controller)
-    again = GameController.resume(store, controller.game_id or "", viewer=controller.owner)
+    again = GameController.resume(
+        TableService(store), controller.game_id or "", viewer=controller.owner
+    )
     assert again.summary_for == 0
 
 
@@ -563,7 +575,7 @@ def test_another_players_game_opens_read_only(store: Store, stranger: str) -> No
     _to_first_play(controller)
     game_id = controller.game_id or ""
     viewer = store.new_player("Eve")[0] if stranger == "another player" else None
-    watcher = GameController.resume(store, game_id, viewer=viewer)
+    watcher = GameController.resume(TableService(store), game_id, viewer=viewer)
     watcher.set_pace("instant")
     assert watcher.read_only
     assert not watcher.human_to_act and not watcher.bots_to_act
@@ -583,9 +595,9 @@ def test_a_move_the_store_refuses_is_not_made(
     before = list(controller.match.history)
 
     def refuse(*_args: object, **_kwargs: object) -> None:
-        raise StoreError("the game database is read-only")
+        raise StoreUnavailable("read_only")
 
-    monkeypatch.setattr(store, "append_action", refuse)
+    monkeypatch.setattr(Tables, "act", refuse)
     assert not controller.act(controller.match.hand.legal_actions()[0], controller.ply)
     assert controller.match.history == before
     assert controller.notice is not None and controller.notice.kind == "error"
@@ -597,7 +609,7 @@ def test_a_move_the_store_refuses_is_not_made(
 def _window(store: Store, game_id: str, owner: str | None, clock: FakeClock) -> GameController:
     """One browser window on the game; its check for other windows is made to pass, as when
     another window writes between that check and this window's write."""
-    window = GameController.resume(store, game_id, viewer=owner, clock=clock)
+    window = GameController.resume(TableService(store), game_id, viewer=owner, clock=clock)
     window.set_pace("normal")
     window.in_step_with_store = lambda: True  # type: ignore[method-assign]
     return window
@@ -710,7 +722,7 @@ def test_a_finished_trick_waits_for_a_tap_when_the_player_asks() -> None:
     controller.drawn()
     clock.now += 3600
     assert not controller.tick() and controller.hold
-    assert table_view(controller).waits_for_tap
+    assert controller.view().waits_for_tap
     ply = controller.ply
     controller.gather()
     assert not controller.hold

@@ -19,6 +19,7 @@ from spades.engine.rules import Rules
 from spades.stats.ratings import RATER
 from spades.store import Store
 from spades.store.profiles import Profiles
+from spades.store.tables import Tables
 from spades.ui.cookies import OWED_KEY
 from spades.ui.identity import STATE_KEY, Identity
 
@@ -279,7 +280,8 @@ def test_my_stats_shows_no_rating_before_a_rated_game(store: Store) -> None:
     given_up = store.new_game(
         rules=SHORT, seed=3, players=PLAYERS, kind="human", bot_levels=LINE_UP, owner=ada
     )
-    store.abandon(given_up, after=[])
+    tables = Tables(store)
+    tables.close(tables.play(given_up, ada), "closed")
     at = _page("overview", ada)
     assert _metric(at, "Games played") == "1"
     assert not [m for m in at.metric if m.label == "Rating"]

@@ -16,7 +16,6 @@ from spades.app.play import TRICK_STAYS, GameController
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT
 from spades.app.site import NAME_MAX
-from spades.app.table_view import table_view
 from spades.app.themes import (
     BLACK_SUIT,
     BLUE_SUIT,
@@ -345,7 +344,7 @@ def test_the_void_aid_marks_the_suits_each_other_seat_has_shown_out_of() -> None
         controller.match.hand.observation(HUMAN_SEAT).known_voids()[seat] for seat in (0, 1, 3)
     ):
         human_move(at)
-    voids = table_view(controller).obs.known_voids()
+    voids = controller.view().obs.known_voids()
     page = _html(at)
     assert page.count('class="sp-voids') == 3, "each other seat shows its voids"
     for seat in (0, 1, 3):
@@ -403,7 +402,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
         if controller.hold:
             trick = controller.held_trick
             assert trick is not None
-            views = seat_views(table_view(controller), TablePrefs())
+            views = seat_views(controller.view(), TablePrefs())
             winning = dict(trick.plays())[trick.winner]
             trumped = winning // 13 == 3 and trick.cards[0] // 13 != 3
             assert [v.trumped for v in views] == [trumped and s == trick.winner for s in range(4)]
@@ -419,7 +418,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
                 winner = ' data-winner="true"' if seat == trick.winner else ""
                 assert f'data-card="{card_str(card)}" data-seat="{letter}"{winner}>' in page
             assert page.count('data-winner="true"') == 1
-            spoken = announcement(table_view(controller))
+            spoken = announcement(controller.view())
             said = (
                 "You win"
                 if trick.winner == HUMAN_SEAT
@@ -434,7 +433,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
             controller.act(LOOK if LOOK in legal else legal[-1], controller.ply)
             trick = controller.match.hand.observation(HUMAN_SEAT).trick
             if trick and not controller.hold:
-                views = seat_views(table_view(controller), TablePrefs())
+                views = seat_views(controller.view(), TablePrefs())
                 # The browser drew the player's card as it was clicked (spades.ui.quick).
                 assert not any(v.fresh for v in views), "your own card does not slide in again"
         else:
@@ -442,7 +441,7 @@ def test_a_trick_taken_by_a_trump_is_highlighted_and_gathered_to_its_winner() ->
             controller.tick()
             trick = controller.match.hand.observation(HUMAN_SEAT).trick
             if trick and not controller.hold and trick[-1][0] != HUMAN_SEAT:
-                views = seat_views(table_view(controller), TablePrefs())
+                views = seat_views(controller.view(), TablePrefs())
                 fresh = [card_str(v.card) for v in views if v.fresh and v.card is not None]
                 assert fresh == [card_str(trick[-1][1])], "a bot's card just played slides in"
                 slid += 1
@@ -466,7 +465,7 @@ def test_at_the_instant_pace_every_finished_trick_is_shown_whole_with_its_winner
     while not controller.match.finished:
         flash = controller.flash
         if flash is not None:
-            page = trick_html(seat_views(table_view(controller), TablePrefs()), center="")
+            page = trick_html(seat_views(controller.view(), TablePrefs()), center="")
             assert "sp-table sp-flashing" in page
             for seat, card in flash.plays():
                 winner = ' data-winner="true"' if seat == flash.winner else ""
@@ -474,7 +473,7 @@ def test_at_the_instant_pace_every_finished_trick_is_shown_whole_with_its_winner
                 assert f'class="sp-flash" {placed}' in page
             assert page.count('data-winner="true"') == 1
             assert f"{controller.players[flash.winner]} won the last trick" in announcement(
-                table_view(controller)
+                controller.view()
             )
             shown.append(flash.cards)
         legal = controller.match.hand.legal_actions()
@@ -505,7 +504,7 @@ def test_when_your_card_takes_the_trick_the_status_line_says_you_win_it() -> Non
         now[0] += 1
         trick = controller.held_trick
         if trick is not None:
-            said[trick.winner == HUMAN_SEAT] = status(table_view(controller))
+            said[trick.winner == HUMAN_SEAT] = status(controller.view())
             if trick.winner != HUMAN_SEAT:
                 assert said[False] == f"{controller.players[trick.winner]} wins the trick."
         if controller.human_to_act and trick is None:

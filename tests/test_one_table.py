@@ -12,8 +12,8 @@ import pytest
 from spades.app.play import GameController
 from spades.app.seat_events import seat_events
 from spades.app.seats import HUMAN_SEAT
-from spades.app.table_view import TableView, table_view
-from spades.app.tables import TableRefusal, TableService
+from spades.app.table_view import TableView
+from spades.app.tables import Owner, TableRefusal, TableService
 from spades.engine.cards import EXCHANGE_BASE, LOOK, card_str
 from spades.engine.match import Match
 from spades.engine.rules import Rules
@@ -41,7 +41,7 @@ def test_play_and_a_shared_table_give_the_same_events_views_and_stored_game(
         player_name="Ann",
         bot_levels=BOTS,
         undo_allowed=True,
-        store=play_store,
+        service=TableService(play_store),
         owner=play_store.new_player("Ann")[0],
     )
     controller.set_pace("normal")
@@ -73,7 +73,7 @@ def test_play_and_a_shared_table_give_the_same_events_views_and_stored_game(
         shared = service.view(table_id, ann).drawn
         assert shared is not None
         if controller.summary_for is None and not controller.hold:
-            assert _seen(shared) == _seen(table_view(controller))
+            assert _seen(shared) == _seen(controller.view())
         for seat, token in tokens.items():
             assert service.events(table_id, token, before) == seat_events(
                 controller.match, seat, before
@@ -160,4 +160,120 @@ def test_the_bots_make_the_same_moves_at_play_and_at_a_shared_table(tmp_path: Pa
             clock.now += timedelta(seconds=1)
             assert service.advance(table_id)
         assert service.events(table_id, ann, 0) == controller.events(0)
+    store.close()
+
+
+def _play_game(service: TableService, owner: str, seed: int = 4) -> GameController:
+    """A new Play game of ``owner`` (Ann) against random bots at the normal pace."""
+    controller = GameController.new(
+        Rules(),
+        seed=seed,
+        player_name="Ann",
+        bot_levels=BOTS,
+        undo_allowed=True,
+        service=service,
+        owner=owner,
+    )
+    controller.set_pace("normal")
+    return controller
+
+
+def _first_move(controller: GameController) -> None:
+    """Let the bots act up to the human's first move, and make it."""
+    while not controller.human_to_act:
+        assert controller.step()
+    legal = controller.match.legal_actions()
+    assert controller.act(LOOK if LOOK in legal else legal[0], controller.ply)
+
+
+def test_a_play_game_is_a_private_table_that_only_its_page_moves(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'play.db'}", rater=RATER)
+    ahead = timedelta()
+    service = TableService(store, now=lambda: utc_now() + ahead)
+    ann = store.new_player("Ann")[0]
+    controller = _play_game(service, ann)
+    assert controller.table is None, "nothing is stored before the player moves"
+    _first_move(controller)
+    assert controller.table is not None and controller.game_id is not None
+    table_id, version = controller.table
+    info = service.view(table_id, None).table
+    assert info.solo and not info.public and info.game_id == controller.game_id
+    assert [seat.kind for seat in info.seats] == ["bot", "bot", "human", "bot"]
+    assert not store.game_info(controller.game_id).at_table
+    assert store.unfinished_game(ann) == controller.game_id
+    # No clock moves it and no sweep closes it, however long its player is away.
+    ahead = timedelta(days=2)
+    assert not service.advance(table_id) and service.sweep() == 0
+    assert service.version(table_id) == version
+    # Its bots move when its page asks, and only there; nobody else acts at it.
+    while not controller.bots_to_act:
+        legal = controller.match.legal_actions()
+        assert controller.act(legal[0], controller.ply)
+    assert controller.step() and controller.table[1] > version
+    with pytest.raises(TableRefusal, match="do not hold a seat"):
+        service.step(table_id, Owner(store.new_player("Eve")[0]), controller.table[1])
+    with pytest.raises(TableRefusal, match="do not hold a seat"):
+        service.step(table_id, "a-token", controller.table[1])
+    # It takes none of the player's five open tables.
+    for _ in range(5):
+        service.create(ann, "Ann", Rules())
+    store.close()
+
+
+def test_a_play_game_stored_before_its_table_gets_one_when_its_owner_opens_it(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'play.db'}", rater=RATER)
+    ann, eve = store.new_player("Ann")[0], store.new_player("Eve")[0]
+    match = Match(Rules(), seed=9)
+    game_id = store.new_game(
+        rules=match.rules,
+        seed=9,
+        players=("North", "East", "Ann", "West"),
+        kind="human",
+        bot_levels=BOTS,
+        undo_allowed=True,
+        owner=ann,
+    )
+    while match.current_player != HUMAN_SEAT or match.ply == 0:
+        action = match.legal_actions()[0]
+        store.append_action(game_id, action, after=match.history)
+        match.apply(action)
+    service = TableService(store)
+    watcher = GameController.resume(service, game_id, viewer=eve)
+    assert watcher.read_only and watcher.table is None
+    controller = GameController.resume(service, game_id, viewer=ann)
+    assert controller.table is not None and controller.match.history == match.history
+    assert controller.act(controller.match.legal_actions()[0], controller.ply)
+    assert store.load(game_id).match.history == controller.match.history
+    # Opened again (another window, a reload): the same table.
+    again = GameController.resume(service, game_id, viewer=ann)
+    assert again.table == controller.table
+    store.close()
+
+
+def test_a_shared_table_s_bots_keep_the_table_s_pace(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'tables.db'}", rater=RATER)
+    service = TableService(store)
+    creator = store.new_player("Ann")[0]
+    table_id, token = service.create(creator, "Ann", Rules())
+    service.start(table_id, token, seed=3)
+    version = service.version(table_id)
+    with pytest.raises(TableRefusal, match="table's own pace"):
+        service.step(table_id, token, version)
+    with pytest.raises(TableRefusal, match="do not hold a seat"):
+        service.act(table_id, Owner(creator), 0, version)
+    store.close()
+
+
+def test_a_private_table_s_moves_are_no_news(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'play.db'}", rater=RATER)
+    heard: list[tuple[str, int]] = []
+    stop = store.news.listen(lambda table_id, version: heard.append((table_id, version)))
+    controller = _play_game(TableService(store), store.new_player("Ann")[0])
+    _first_move(controller)
+    while controller.bots_to_act and controller.step():
+        pass
+    assert controller.table is not None and controller.table[1] > 0 and heard == []
+    stop()
     store.close()

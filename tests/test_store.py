@@ -29,6 +29,7 @@ from spades.store import (
 )
 from spades.store.digest import history_digest
 from spades.store.schema import CUTTHROAT_COLUMNS, SEAT_KEYS, games, hands
+from spades.store.tables import Tables
 
 PLAYERS = ("North", "East", "You", "West")
 #: The games columns version 8 added for cutthroat's players.
@@ -109,11 +110,15 @@ def test_hand_rows_hold_bids_tricks_bags_and_the_breakdown(store: Store) -> None
 
 
 def test_undo_truncates_the_actions_and_marks_the_game(store: Store) -> None:
-    gid = store.new_game(rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS)
+    owner = store.new_player("You")[0]
+    gid = store.new_game(
+        rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, owner=owner
+    )
     match = _played(1)
     for ply, action in enumerate(match.history[:10]):
         store.append_action(gid, action, after=match.history[:ply])
-    store.truncate(gid, 6, after=match.history[:10])
+    tables = Tables(store)
+    tables.take_back(tables.play(gid, owner), 6, after=match.history[:10])
     assert store.load(gid).match.history == match.history[:6]
     assert store.game_info(gid).undo_used is True
 
@@ -133,13 +138,21 @@ def test_the_actions_since_a_ply_come_with_the_digest_of_the_whole_history(
 
 
 def test_undo_is_refused_when_switched_off(store: Store) -> None:
+    owner = store.new_player("You")[0]
     gid = store.new_game(
-        rules=Rules(), seed=1, players=PLAYERS, kind="human", bot_levels=BOTS, undo_allowed=False
+        rules=Rules(),
+        seed=1,
+        players=PLAYERS,
+        kind="human",
+        bot_levels=BOTS,
+        undo_allowed=False,
+        owner=owner,
     )
     first = _played(1).history[0]
     store.append_action(gid, first, after=[])
+    tables = Tables(store)
     with pytest.raises(StoreError, match="undo is switched off"):
-        store.truncate(gid, 0, after=[first])
+        tables.take_back(tables.play(gid, owner), 0, after=[first])
 
 
 def test_a_finished_game_takes_no_more_actions(store: Store) -> None:

@@ -13,6 +13,7 @@ from db_helpers import run_sql
 from spades.engine.match import Match
 from spades.engine.rules import Rules
 from spades.store import StaleWrite, Store, StoreError
+from spades.store.tables import Tables
 
 PLAYERS = ("North", "East", "You", "West")
 BOTS = {0: "random", 1: "random", 3: "random"}
@@ -20,8 +21,21 @@ BOTS = {0: "random", 1: "random", 3: "random"}
 
 def _new_game(store: Store, seed: int = 1, rules: Rules | None = None) -> str:
     return store.new_game(
-        rules=rules or Rules(), seed=seed, players=PLAYERS, kind="human", bot_levels=BOTS
+        rules=rules or Rules(),
+        seed=seed,
+        players=PLAYERS,
+        kind="human",
+        bot_levels=BOTS,
+        owner=store.new_player("You")[0],
     )
+
+
+def _take_back(store: Store, gid: str, length: int, *, after: object) -> None:
+    """Undo as the Play page's private table makes it: keep ``length`` actions."""
+    tables = Tables(store)
+    owner = store.game_info(gid).owner
+    assert owner is not None
+    tables.take_back(tables.play(gid, owner), length, after=after)  # type: ignore[arg-type]
 
 
 def _play(store: Store, gid: str, count: int) -> Match:
@@ -63,7 +77,7 @@ def test_a_copy_from_before_an_undo_and_other_moves_is_refused_though_as_long(
     match = _play(mine, gid, 5)
     stale = theirs.load(gid).match
     # The game is taken back one action and played on differently, to the same length.
-    mine.truncate(gid, 4, after=match.history)
+    _take_back(mine, gid, 4, after=match.history)
     replayed = Match.replay(match.rules, seed=match.seed, actions=match.history[:4])
     other = next(a for a in replayed.legal_actions() if a != match.history[4])
     mine.append_action(gid, other, after=replayed.history)
@@ -90,11 +104,11 @@ def test_an_undo_at_a_ply_the_game_has_left_is_refused_and_changes_nothing(db_ur
     gid = _new_game(store)
     match = _play(store, gid, 10)
     with pytest.raises(StaleWrite) as refused:
-        store.truncate(gid, 6, after=match.history[:9])
+        _take_back(store, gid, 6, after=match.history[:9])
     assert (refused.value.expected, refused.value.stored) == (9, 10)
     assert store.load(gid).match.history == match.history
     assert store.game_info(gid).undo_used is False
-    store.truncate(gid, 6, after=match.history)
+    _take_back(store, gid, 6, after=match.history)
     assert store.load(gid).match.history == match.history[:6]
 
 
@@ -106,7 +120,7 @@ def test_a_history_must_be_a_list_of_action_numbers(db_url: str, after: object) 
     with pytest.raises(StoreError, match="after: expected"):
         store.append_action(gid, action, after=after)  # type: ignore[arg-type]
     with pytest.raises(StoreError, match="after: expected"):
-        store.truncate(gid, 0, after=after)  # type: ignore[arg-type]
+        _take_back(store, gid, 0, after=after)
     assert store.game_info(gid).actions_count == 0
 
 
@@ -157,7 +171,7 @@ def test_racing_writers_never_store_two_actions_for_one_ply_and_the_game_replays
                 undo = ply > 0 and rng.random() < 0.1
                 try:
                     if undo:
-                        store.truncate(gid, ply - 1, after=match.history)
+                        _take_back(store, gid, ply - 1, after=match.history)
                         match = Match.replay(
                             match.rules, seed=match.seed, actions=match.history[:-1]
                         )
@@ -203,14 +217,17 @@ def test_an_abandoned_game_is_kept_but_no_longer_unfinished(tmp_path: Path) -> N
     first = store.load(newer).match.legal_actions()[0]
     store.append_action(newer, first, after=[])
     assert store.unfinished_game(ann) == newer
-    with pytest.raises(StaleWrite):
-        store.abandon(newer, after=[])
-    store.abandon(newer, after=[first])
+    tables = Tables(store)
+    # Given up as the Play page gives a game up: its private table closes.
+    newer_table = tables.play(newer, ann)
+    tables.close(newer_table, "closed")
     assert store.game_info(newer).status == "abandoned"
     assert len(store.load(newer).match.history) == 1
     assert store.unfinished_game(ann) == older
-    store.abandon(older, after=[])
+    tables.close(tables.play(older, ann), "closed")
     assert store.unfinished_game(ann) is None
-    with pytest.raises(StoreError, match="cannot be abandoned"):
-        store.abandon(older, after=[])
+    with pytest.raises(StoreError, match="already over"):
+        tables.close(newer_table, "closed")
+    with pytest.raises(StoreError, match="is over"):
+        tables.play(older, ann)
     store.close()

@@ -96,6 +96,18 @@ def _turn(service: TableService, clock: Clock, table_id: str, tokens: list[str])
     raise AssertionError("no person's turn came")
 
 
+def _person_moves(
+    service: TableService, clock: Clock, table_id: str, ann_token: str, bob_token: str
+) -> SharedView:
+    """Ann (South) or Bob, whoever is to act first, makes their first legal move; the view
+    they made it on."""
+    view = _turn(service, clock, table_id, [ann_token, bob_token])
+    assert view.own is not None
+    token = ann_token if view.seat == CREATOR_SEAT else bob_token
+    service.act(table_id, token, view.own.legal_actions[0], view.table.version)
+    return view
+
+
 def test_a_table_starts_waiting_with_its_creator_at_south(service: TableService) -> None:
     ann = _player(service, "Ann")
     table_id, token = service.create(ann, "Ann", RULES)
@@ -413,20 +425,24 @@ def test_a_table_s_pages_on_one_server_read_its_game_once_a_version_and_replay_i
     for token in (ann_token, bob_token, None, ann_token):
         service.view(table_id, token)
     assert len(loads) == 1
-    # A move is a new version: the match kept is moved on by the move, not replayed.
-    view = _turn(service, clock, table_id, [ann_token, bob_token])
-    assert view.own is not None
-    token = ann_token if view.seat == 2 else bob_token
-    service.act(table_id, token, view.own.legal_actions[0], view.table.version)
+    # A move is a new version: the match the move was made on is kept for it, so the
+    # server reads nothing of the game again.
+    view = _person_moves(service, clock, table_id, ann_token, bob_token)
     loads.clear()
     reads.clear()
     after = [service.view(table_id, t) for t in (ann_token, bob_token)]
-    assert loads == [] and len(reads) == 1
+    assert loads == [] and reads == []
     assert all(v.table.version == view.table.version + 1 for v in after)
     # Another server has none of it kept: it replays the game once, to the same table.
     other = TableService(Store(db_url, rater=RATER), now=clock)
     for token in (ann_token, bob_token, None):
         assert other.view(table_id, token) == service.view(table_id, token)
+    # A move made there is read here as the actions stored since, not a replay.
+    _person_moves(other, clock, table_id, ann_token, bob_token)
+    loads.clear()
+    reads.clear()
+    assert service.view(table_id, None) == other.view(table_id, None)
+    assert loads == [] and len(reads) == 1
     other.store.close()
 
 
@@ -579,7 +595,7 @@ def test_play_opens_a_table_s_game_read_only_even_for_its_creator(
     table_id, _, _ = _started(service)
     info = service.view(table_id, None).table
     for viewer in (info.creator, info.seats[0].player, None):
-        controller = GameController.resume(service.store, info.game_id or "", viewer=viewer)
+        controller = GameController.resume(service, info.game_id or "", viewer=viewer)
         controller.set_pace("instant")
         assert controller.read_only and not controller.in_progress
         assert not controller.bots_to_act and not controller.run_bots()

@@ -1,11 +1,17 @@
-"""The game controller of the Play page: one match, its bots, its pacing and its saving.
+"""The game controller of the Play page: one match against the bots, and its pacing.
 
 The controller holds no widget. The page asks it what to draw and hands it the player's
-clicks; every click is checked by the engine (``Match.apply`` raises ``IllegalAction`` with a
-reason) and a refused or stale click becomes a message, never an exception. Bots act one at
-a time through :meth:`GameController.tick`, which the page calls from a timed fragment, so the
+clicks; a refused or stale click becomes a message, never an exception. Bots act one at a
+time through :meth:`GameController.tick`, which the page calls from a timed fragment, so the
 table shows each bid and card before the next one; with the ``instant`` pace they all act at
-once. Every applied action is written to the store as it happens, so a reload resumes it.
+once.
+
+A Play game is a private table (:mod:`spades.app.tables`): once the player has moved, the
+game is stored and every move is made by the table service, which checks it once with the
+engine, stores it, and keeps the match it made for the next version; the controller reads
+that match, never moves it. Before the player's first move nothing is stored, so a visit
+that plays nothing leaves nothing behind: the bots' first moves are made on the
+controller's own match, and stored with the player's.
 """
 
 from __future__ import annotations
@@ -13,12 +19,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Final, Literal
+from dataclasses import replace
+from typing import Final
 
+from spades.app import sound
 from spades.app.moves import bot_move, seat_why_not, turn_problem, undo_point
 from spades.app.seat_events import SeatEvent, seat_events
 from spades.app.seats import HUMAN_SEAT, bot_seats, player_names
+from spades.app.table_view import FinishedHand, Notice, TableView, finished_hands, observed_view
+from spades.app.tables import PACES, Owner, TableMovedOn, TableRefusal, TableService
 from spades.bots import bot_names
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import (
@@ -27,16 +36,15 @@ from spades.engine.cards import (
     Seat,
     is_card,
 )
+from spades.engine.events import Event
 from spades.engine.match import Match
 from spades.engine.observation import Observation
 from spades.engine.rules import Rules
 from spades.engine.scoring import Outcome
 from spades.engine.state import HandState, IllegalAction, Trick
-from spades.store import StaleWrite, Store, StoreError
+from spades.store import StoreError, StoreUnavailable
 from spades.store.digest import history_digest
 
-#: Seconds between two bot moves (and how long a finished trick stays on the table).
-PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
 #: Seconds a finished trick stays on show at least, whatever the pace.
 TRICK_HOLD: Final = 0.6
 #: How long a finished trick stays on the table, as the player likes it: with the bots'
@@ -49,7 +57,6 @@ TRICK_STAYS: Final[dict[str, float | None]] = {
     "3": 3.0,
     "tap": math.inf,
 }
-MessageKind = Literal["info", "warning", "error"]
 READ_ONLY: Final = "This is another player's game: you may watch it, not play it"
 AT_TABLE: Final = (
     "This game belongs to a shared table: only its seats move it there. "
@@ -67,14 +74,6 @@ def default_bot_level() -> str:
     return names[0]
 
 
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """A message for the player: what was refused and why, or what happened."""
-
-    kind: MessageKind
-    text: str
-
-
 class GameController:
     """One match of the human (South) against three bots, with pacing, undo and saving."""
 
@@ -86,8 +85,9 @@ class GameController:
         bot_levels: dict[Seat, str],
         undo_allowed: bool,
         undo_used: bool = False,
-        store: Store | None = None,
+        service: TableService | None = None,
         game_id: str | None = None,
+        table: tuple[str, int] | None = None,
         owner: str | None = None,
         read_only: bool = False,
         at_table: bool = False,
@@ -98,8 +98,11 @@ class GameController:
         self.bot_levels = dict(bot_levels)
         self.undo_allowed = undo_allowed
         self.undo_used = undo_used
-        self.store = store
+        self.service = service
         self.game_id = game_id
+        # The game's private table once it is stored and its player plays it: its id, and
+        # the table's version this copy of the match is of.
+        self.table = table
         # The player the game belongs to; the page sets it before the first human move,
         # which is when a new game is first stored.
         self.owner = owner
@@ -131,7 +134,6 @@ class GameController:
         # The hint asked for, with the ply of the position it is for.
         self.hint: tuple[int, Hint] | None = None
         self.show_last_trick = False
-        self.saved_finish = match.is_over
         # Set when the stored game has moved on without this session (another window
         # played it): this copy stops and the page reopens the stored game.
         self.elsewhere = False
@@ -146,18 +148,18 @@ class GameController:
         player_name: str,
         bot_levels: dict[Seat, str],
         undo_allowed: bool,
-        store: Store | None = None,
+        service: TableService | None = None,
         owner: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> GameController:
         """A fresh match. It is stored with the human's first move, not before, so a
-        visit that plays nothing leaves nothing behind."""
+        visit that plays nothing leaves nothing behind (without a ``service``, never)."""
         return cls(
             Match(rules, seed=seed),
             players=player_names(rules, player_name),
             bot_levels=bot_levels,
             undo_allowed=undo_allowed,
-            store=store,
+            service=service,
             owner=owner,
             clock=clock,
         )
@@ -165,18 +167,19 @@ class GameController:
     @classmethod
     def resume(
         cls,
-        store: Store,
+        service: TableService,
         game_id: str,
         *,
         viewer: str | None,
         clock: Callable[[], float] = time.monotonic,
     ) -> GameController:
-        """The stored game ``game_id``, replayed; :class:`StoreError` says why it cannot be.
+        """The stored game ``game_id``; :class:`StoreError` says why it cannot be opened.
 
-        Only its owner may play it: for anyone else (``viewer``) it opens read-only. A
-        shared table's game opens read-only for everyone, its creator too: only the table
-        moves it (:mod:`spades.app.tables`).
+        Only its owner may play it, at its private table: for anyone else (``viewer``) it
+        opens read-only. A shared table's game opens read-only for everyone, its creator
+        too: only the table moves it (:mod:`spades.app.tables`).
         """
+        store = service.store
         loaded = store.load(game_id)
         info = store.game_info(game_id)
         if info.kind != "human" or info.level_s != "human":
@@ -189,16 +192,30 @@ class GameController:
             seat: stored[seat] if stored[seat] in known else default_bot_level()
             for seat in bot_seats(loaded.match.rules)
         }
+        read_only = info.owner is None or info.owner != viewer or info.at_table
+        match, table = loaded.match, None
+        if not read_only and info.status == "playing" and info.owner is not None:
+            owner = info.owner
+            try:
+                table_id = service.play_table(game_id, owner)
+                version, match = service.match_of(table_id)
+            except TableRefusal as err:
+                if store.game_info(game_id).status == "playing":
+                    raise StoreError(str(err)) from None
+                match = store.load(game_id).match  # it ended meanwhile, in another window
+            else:
+                table = (table_id, version)
         return cls(
-            loaded.match,
+            match,
             players=loaded.record.players,
             bot_levels=levels,
             undo_allowed=info.undo_allowed,
             undo_used=info.undo_used,
-            store=store,
+            service=service,
             game_id=game_id,
+            table=table,
             owner=info.owner,
-            read_only=info.owner is None or info.owner != viewer,
+            read_only=read_only,
             at_table=info.at_table,
             clock=clock,
         )
@@ -366,14 +383,12 @@ class GameController:
         return self.game_id is not None and not self.read_only and not self.match.is_over
 
     def abandon(self) -> bool:
-        """Give this game up in the store, where it stays, marked abandoned; whether the
-        store took it (a game moved on elsewhere is reopened instead)."""
-        store, game_id = self.store, self.game_id
-        if store is None or game_id is None or not self.in_progress:
+        """Give this game up: its table closes, and the game stays in the store marked
+        abandoned; whether it was given up (a game moved on elsewhere is reopened instead)."""
+        service, table = self.service, self.table
+        if service is None or table is None or not self.in_progress:
             return True
-        return self._stored(
-            lambda: store.abandon(game_id, after=self.match.history), "Giving up the game"
-        )
+        return self._at_table(lambda owner: service.close(table[0], owner), "Giving up the game")
 
     def can_claim(self) -> bool:
         """Whether the human may claim the rest now (the engine's claim check)."""
@@ -393,8 +408,6 @@ class GameController:
         if problem is not None:
             self.notice = Notice("warning", problem)
             return False
-        if not self._still_current():
-            return False
         self.notice = None
         self.flash = None
         if not self._apply(action, clicked=True):
@@ -403,25 +416,18 @@ class GameController:
             self.run_bots()
         return True
 
-    def _apply(self, action: Action, *, clicked: bool = False) -> bool:
-        """Make ``action`` and store it; whether it was made. The engine checks it once,
-        as it makes it: a ``clicked`` move it refuses is told with its reason. A move the
-        store refuses is taken back, so this copy never runs ahead of the stored game, and
-        only a ``clicked`` one that the store found stale tells the player so: a bot's or
-        a forced card's was made in the other window as well."""
+    def _apply(self, action: Action | None, *, clicked: bool = False) -> bool:
+        """Make the human's ``action``, or with None the bot's move; whether it was made.
+        The engine checks it once, as it makes it: a ``clicked`` move it refuses is told
+        with its reason. At the game's table the table service makes it; before the
+        human's first move this copy does, and the first move stores the game."""
+        if self.table is not None:
+            event = self._at_table_move(action, clicked=clicked)
+        else:
+            event = self._here(action, clicked=clicked)
+        if event is None:
+            return False
         match = self.match
-        seat = match.current_player
-        assert seat is not None
-        try:
-            event = match.apply(action)
-        except IllegalAction as err:
-            if not clicked:
-                raise
-            self.notice = Notice("warning", str(err))
-            return False
-        if not self._save(action, seat, told=clicked):
-            match.undo()
-            return False
         self.hint = None
         # At the instant pace the bots do not wait for a finished trick: it is flashed over
         # the next one instead, but the match's last trick has none, so it is held as well.
@@ -431,69 +437,117 @@ class GameController:
             self.flash = event.trick
         if event.result is not None and not match.is_over:
             self.summary_for = len(match.finished) - 1
-        if match.is_over:
-            self._save_finish()
         return True
 
-    def _save(self, action: Action, seat: Seat, *, told: bool) -> bool:
-        """Write ``action`` after this copy's history; whether the store took it (a stale
-        write is ``told`` to the player or not, see :meth:`_stored`)."""
-        if self.store is None or (self.game_id is None and seat != HUMAN_SEAT):
-            return True
-        store = self.store
-        before = self.match.history[:-1]
-
-        def write() -> None:
-            if self.game_id is None:
-                self.game_id = self._register(store, before)
-            store.append_action(self.game_id, action, after=before, undo_used=self.undo_used)
-
-        return self._stored(write, "This move", told=told)
-
-    def _stored(self, write: Callable[[], None], what: str, *, told: bool = True) -> bool:
-        """Run a write to the store; whether it was made. A stale write means the game has
-        moved on elsewhere (the player is told so when ``told``); any other refusal is
-        told, and the move is not made."""
+    def _here(self, action: Action | None, *, clicked: bool) -> Event | None:
+        """Make a move on this copy of the match (not stored yet): the bot's, or the
+        human's, whose first move stores the game and opens its table."""
+        match = self.match
+        seat = match.current_player
+        assert seat is not None
+        if action is None:
+            action = bot_move(match, seat, self.bot_levels[seat])
         try:
-            write()
-        except StaleWrite:
-            self._moved_on(told=told)
+            event = match.apply(action)
+        except IllegalAction as err:
+            if not clicked:
+                raise
+            self.notice = Notice("warning", str(err))
+            return None
+        if seat == HUMAN_SEAT and self.service is not None and not self._stored():
+            match.undo()
+            return None
+        return event
+
+    def _stored(self) -> bool:
+        """Store this game with its moves so far and open its table; whether it was."""
+        service, owner = self.service, self.owner
+        assert service is not None
+        if owner is None:
+            self.notice = Notice("error", "This move could not be saved: nobody plays it.")
             return False
-        except StoreError as err:
+        store = service.store
+        history = self.match.history
+        try:
+            game_id = store.new_game(
+                rules=self.rules,
+                seed=self.match.seed,
+                players=self.players,
+                kind="human",
+                bot_levels=self.bot_levels,
+                undo_allowed=self.undo_allowed,
+                owner=owner,
+            )
+            for ply, earlier in enumerate(history):
+                store.append_action(game_id, earlier, after=history[:ply])
+            table_id = service.play_table(game_id, owner)
+            version, self.match = service.match_of(table_id)
+        except (StoreError, TableRefusal) as err:
+            self.notice = Notice(
+                "error", f"This move could not be saved, so it was not made: {err}"
+            )
+            return False
+        self.game_id, self.table = game_id, (table_id, version)
+        return True
+
+    def _at_table_move(self, action: Action | None, *, clicked: bool) -> Event | None:
+        """Have the game's table make the human's ``action`` (or with None, the bot's move);
+        what it did, or None when it was refused, and why. A move refused because the table
+        moved on elsewhere reopens it, and only a ``clicked`` one tells the player so: a
+        bot's or a forced card's was made in the other window as well."""
+        service, table = self.service, self.table
+        assert service is not None and table is not None
+        table_id, version = table
+        owner = Owner(self.owner or "")
+        try:
+            if action is None:
+                event = service.step(table_id, owner, version)
+            else:
+                event = service.act(table_id, owner, action, version)
+            self._read_table()
+        except TableMovedOn:
+            self._moved_on(told=clicked)
+            return None
+        except StoreUnavailable as err:
+            self.notice = Notice(
+                "error", f"This move could not be saved, so it was not made: {err}"
+            )
+            return None
+        except TableRefusal as err:
+            self.notice = Notice("warning", str(err))
+            return None
+        return event
+
+    def _read_table(self) -> None:
+        """Read the game's table again: its version and its match now."""
+        service, table = self.service, self.table
+        assert service is not None and table is not None
+        version, self.match = service.match_of(table[0])
+        self.table = (table[0], version)
+
+    def _at_table(self, ask: Callable[[Owner], object], what: str) -> bool:
+        """Ask the game's table something as its owner; whether it was done (a table that
+        moved on elsewhere is reopened instead, and anything else refused is told)."""
+        try:
+            ask(Owner(self.owner or ""))
+        except TableMovedOn:
+            self._moved_on(told=True)
+            return False
+        except (TableRefusal, StoreError) as err:
             self.notice = Notice("error", f"{what} could not be saved, so it was not made: {err}")
             return False
         return True
 
-    def _register(self, store: Store, history: list[Action]) -> str:
-        """Store this game with the moves before the human's first (the bots')."""
-        game_id = store.new_game(
-            rules=self.rules,
-            seed=self.match.seed,
-            players=self.players,
-            kind="human",
-            bot_levels=self.bot_levels,
-            undo_allowed=self.undo_allowed,
-            owner=self.owner,
-        )
-        for ply, earlier in enumerate(history):
-            store.append_action(game_id, earlier, after=history[:ply])
-        return game_id
-
-    def _save_finish(self) -> None:
-        if self.store is not None and self.game_id is not None and not self.saved_finish:
-            try:
-                self.store.finish(self.game_id, self.match)
-            except StoreError as err:
-                self.notice = Notice("error", f"The finished game could not be saved: {err}")
-        self.saved_finish = True
-
     def in_step_with_store(self) -> bool:
-        """Whether the store holds exactly this match's actions (not moved on elsewhere)."""
-        if self.store is None or self.game_id is None:
+        """Whether this copy is of the stored game as it stands (not moved on elsewhere):
+        at its table, of the table's version; a game only watched, of its stored actions."""
+        if self.service is None or self.game_id is None:
             return True
         try:
-            info = self.store.game_info(self.game_id)
-        except StoreError:
+            if self.table is not None:
+                return self.service.version(self.table[0]) == self.table[1]
+            info = self.service.store.game_info(self.game_id)
+        except (StoreError, TableRefusal):
             return False
         return info.actions_count == self.ply and info.digest == history_digest(self.match.history)
 
@@ -507,22 +561,10 @@ class GameController:
             return True
         forced = self.forced_card
         if forced is not None:
-            return self._still_current(told=False) and self._apply(forced)
+            return self._apply(forced)
         if not self.bots_to_act:
             return False
-        if not self._still_current(told=False):
-            return False
-        seat = self.match.current_player
-        assert seat is not None, "a bot is to act"
-        return self._apply(bot_move(self.match, seat, self.bot_levels[seat]))
-
-    def _still_current(self, *, told: bool = True) -> bool:
-        """Whether this session may add to the stored game (no other window moved it on;
-        when one did, the player is told so if ``told``)."""
-        if self.in_step_with_store():
-            return True
-        self._moved_on(told=told)
-        return False
+        return self._apply(None)
 
     def _moved_on(self, *, told: bool) -> None:
         """The stored game is ahead of this copy: stop here, so the page reopens it. The
@@ -639,19 +681,18 @@ class GameController:
         if point is None:
             self.notice = Notice("warning", "There is no bid or card of yours to take back.")
             return False
-        if not self._still_current():
-            return False
-        store, game_id = self.store, self.game_id
-        if (
-            store is not None
-            and game_id is not None
-            and not self._stored(
-                lambda: store.truncate(game_id, point, after=self.match.history), "The undo"
-            )
-        ):
-            return False
-        while self.match.ply > point:
-            self.match.undo()
+        service, table = self.service, self.table
+        if service is not None and table is not None:
+
+            def take_back(owner: Owner) -> None:
+                service.undo(table[0], owner, table[1])
+                self._read_table()
+
+            if not self._at_table(take_back, "The undo"):
+                return False
+        else:
+            while self.match.ply > point:
+                self.match.undo()
         self.undo_used = True
         self.hold = False
         self.flash = None
@@ -679,3 +720,47 @@ class GameController:
     def describe(self, action: Action) -> str:
         """An action in words, such as ``play A♠``."""
         return self.match.hand.describe(action)
+
+    def played_hands(self) -> tuple[FinishedHand, ...]:
+        """The public record of every hand of the match that is over."""
+        return finished_hands(self.match)
+
+    def heard(self, before: sound.TableMoment | None) -> tuple[sound.TableMoment, tuple[str, ...]]:
+        """The table as the sounds follow it now, and the cues of what happened at it since
+        ``before`` (see :mod:`spades.app.sound`)."""
+        now = sound.moment(self.match, holding=self.hold, game=self.game_id)
+        return now, sound.cues_between(before, now, self.match)
+
+    def view(self) -> TableView:
+        """What the page draws of the table now, seen from the human's seat."""
+        controller = self
+        match = controller.match
+        shown = controller.shown_hand
+        held = controller.held_trick
+        summary = controller.show_summary
+        seen = observed_view(
+            shown.observation(HUMAN_SEAT),
+            controller.players,
+            controller.why_not,
+            ply=controller.ply,
+            held=held,
+            scores=match.scores if summary else None,
+            bags=match.bags if summary else None,
+        )
+        return replace(
+            seen,
+            live=shown is match.hand,
+            flash=controller.flash if held is None else None,
+            summary=summary,
+            read_only=controller.read_only,
+            watching=controller.read_only and not match.is_over,
+            human_to_act=controller.human_to_act,
+            hint=controller.current_hint(),
+            notice=controller.notice,
+            can_claim=controller.can_claim(),
+            undo_allowed=controller.undo_allowed,
+            can_undo=controller.can_undo(),
+            show_last_trick=controller.show_last_trick,
+            hints=True,
+            waits_for_tap=controller.waits_for_tap,
+        )

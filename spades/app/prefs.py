@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from spades.app.play import PACES, TRICK_STAYS
+from spades.app.play import TRICK_STAYS
+from spades.app.tables import PACES
 from spades.app.themes import CARD_BACKS, DEFAULT_BACK, DEFAULT_FELT, FELTS
 from spades.store import Store
 

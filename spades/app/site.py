@@ -198,13 +198,13 @@ class Site:
             player_name=player_name,
             bot_levels=bot_levels,
             undo_allowed=undo_allowed,
-            store=self._store,
+            service=self.tables(),
             owner=owner,
         )
 
     def resume(self, game_id: str, *, viewer: str | None) -> GameController:
         """A stored game reopened on the Play page (:meth:`GameController.resume`)."""
-        return GameController.resume(self._store, game_id, viewer=viewer)
+        return GameController.resume(self.tables(), game_id, viewer=viewer)
 
     def tables(self) -> TableService:
         """The shared tables and their seats: one service a store, which every page of

@@ -13,13 +13,11 @@ scoresheet.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final, Literal
 
 from spades.app.moves import hand_card_action
-from spades.app.play import GameController, Notice
 from spades.app.seats import HUMAN_SEAT
-from spades.app.sound import TableMoment, cues_between, moment
 from spades.bots.hint import Hint
 from spades.engine.cards import (
     BLIND_NIL,
@@ -38,6 +36,7 @@ from spades.engine.observation import Observation, Phase
 from spades.engine.rules import Rules
 from spades.engine.scoring import HandResult
 
+MessageKind = Literal["info", "warning", "error"]
 Bids = tuple[int | None, ...]
 Flags = tuple[bool, ...]
 #: The teams as a seat sees them: its own team first.
@@ -53,6 +52,14 @@ DISPLAY_SUIT_ORDER: Final = (3, 2, 0, 1)
 #: it (a table in play); ``marked``, the winner marked and the cards left lying (an exercise
 #: answered); ``hidden``, no winner marked (an exercise that asks who wins the trick).
 HeldWinner = Literal["taken", "marked", "hidden"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message for the player: what was refused and why, or what happened."""
+
+    kind: MessageKind
+    text: str
 
 
 def team_bid_text(bids: tuple[int | None, ...], blind: tuple[bool, ...]) -> str:
@@ -151,20 +158,6 @@ class FinishedHand:
     def side_bids(self) -> tuple[str, ...]:
         """Each side's bid in words."""
         return side_bids(self.rules, self.bids, self.blind)
-
-
-def played_hands(controller: GameController) -> tuple[FinishedHand, ...]:
-    """The public record of every hand of ``controller``'s match that is over."""
-    return finished_hands(controller.match)
-
-
-def heard(
-    controller: GameController, before: TableMoment | None
-) -> tuple[TableMoment, tuple[str, ...]]:
-    """The table as the sounds follow it now, and the cues of what happened at it since
-    ``before`` (see :mod:`spades.app.sound`)."""
-    now = moment(controller.match, holding=controller.hold, game=controller.game_id)
-    return now, cues_between(before, now, controller.match)
 
 
 def finished_hands(match: Match) -> tuple[FinishedHand, ...]:
@@ -326,40 +319,6 @@ def observed_view(
         ),
         target=rules.target_score,
         last_trick=obs.tricks[-1] if obs.tricks else None,
-    )
-
-
-def table_view(controller: GameController) -> TableView:
-    """What ``controller``'s page draws of the table now, seen from the human's seat."""
-    match = controller.match
-    shown = controller.shown_hand
-    held = controller.held_trick
-    summary = controller.show_summary
-    seen = observed_view(
-        shown.observation(HUMAN_SEAT),
-        controller.players,
-        controller.why_not,
-        ply=controller.ply,
-        held=held,
-        scores=match.scores if summary else None,
-        bags=match.bags if summary else None,
-    )
-    return replace(
-        seen,
-        live=shown is match.hand,
-        flash=controller.flash if held is None else None,
-        summary=summary,
-        read_only=controller.read_only,
-        watching=controller.read_only and not match.is_over,
-        human_to_act=controller.human_to_act,
-        hint=controller.current_hint(),
-        notice=controller.notice,
-        can_claim=controller.can_claim(),
-        undo_allowed=controller.undo_allowed,
-        can_undo=controller.can_undo(),
-        show_last_trick=controller.show_last_trick,
-        hints=True,
-        waits_for_tap=controller.waits_for_tap,
     )
 
 

@@ -47,7 +47,6 @@ from typing import Final, NamedTuple, TypeVar
 
 from spades.app import sound
 from spades.app.moves import bot_move, seat_why_not, undo_point
-from spades.app.play import PACES
 from spades.app.seat_events import SeatEvent, seat_events
 from spades.app.sound import TableMoment
 from spades.app.table_view import FinishedHand, TableView, finished_hands, observed_view
@@ -63,6 +62,7 @@ from spades.engine.cards import (
     card_str,
 )
 from spades.engine.deck import Trick
+from spades.engine.events import Event
 from spades.engine.match import Match
 from spades.engine.observation import Observation, Phase
 from spades.engine.rules import Rules
@@ -79,14 +79,17 @@ __all__ = [
     "IDLE",
     "MAX_OPEN",
     "PACE",
+    "PACES",
     "SEEN_EVERY",
     "SWEEP_EVERY",
     "TABLE_PACES",
     "TURN_LIMIT",
+    "Owner",
     "PublicHand",
     "SharedView",
     "Sweeper",
     "TableInfo",
+    "TableMovedOn",
     "TableRefusal",
     "TableService",
     "seat_names",
@@ -99,6 +102,9 @@ T = TypeVar("T")
 #: A table's match at one version: the table, its game, the version.
 MatchKey = tuple[str, str, int]
 
+#: Seconds between two bot moves (and how long a finished trick stays on the table) at
+#: each pace a player picks.
+PACES: Final[dict[str, float]] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.0}
 #: The bots' paces a table's creator picks from: seconds between two bot moves (Play's
 #: paces but instant, which would leave the people at a table no time to see a move).
 TABLE_PACES: Final = {name: seconds for name, seconds in PACES.items() if seconds > 0}
@@ -130,6 +136,23 @@ _log = logging.getLogger("spades.tables")
 
 class TableRefusal(Exception):
     """A request the table refuses; the message says why, in a player's words."""
+
+
+class TableMovedOn(TableRefusal):
+    """A request made on a table that has moved on since the page drew it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Who acts at the Play page's private table: its player, as the server knows them
+    from their session (never a value a browser sent), where a shared table's seat is
+    held by its secret token."""
+
+    player: str
+
+
+#: A seat's holder: its secret token at a shared table, its owner at a private one.
+Holder = str | Owner
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,7 +360,7 @@ class TableService:
         chosen = _seed(seed)
         return self._asked(lambda: self.tables.rematch(table_id, seed=chosen))
 
-    def close(self, table_id: str, token: str) -> None:
+    def close(self, table_id: str, token: Holder) -> None:
         """The creator gives the table up: it closes for everyone, and a match in play is
         stored as abandoned."""
         self._creators(table_id, token)
@@ -422,46 +445,99 @@ class TableService:
         as this server heard it, or "" (none, or not heard here)."""
         return self.store.news.move(table_id, version)
 
-    def act(self, table_id: str, token: str, action: Action, version: int) -> None:
+    def act(self, table_id: str, token: Holder, action: Action, version: int) -> Event:
         """The move of the page holding ``token``, made on the table as it stood at
-        ``version``; :class:`TableRefusal` says why it was not made."""
-        seat, _, match = self._turn_of(table_id, token, version)
-        if match.current_player != seat:
+        ``version``, and what it did; :class:`TableRefusal` says why it was not made.
+
+        The engine checks the move once, as it makes it on a copy of the table's match;
+        the move is stored, and the copy kept as the match of the table's next version.
+        """
+        seat, info, read = self._turn_of(table_id, token, version)
+        if read.match.current_player != seat:
             raise TableRefusal("It is not your turn.")
         try:
-            match.hand.verify(action)
+            moved, event = read.moved(action)
         except IllegalAction as err:
             raise TableRefusal(str(err)) from None
-        self._written(lambda: self._store_move(table_id, match, seat, action, person=True))
+        self._written(lambda: self._store_move(info, read, moved, seat, action, person=True))
+        return event
+
+    def step(self, table_id: str, token: Holder, version: int) -> Event | None:
+        """At the Play page's private table, the bot to move moves now (its person's page
+        sets the pace); what it did, or None when it is not a bot's turn."""
+        seat, info, read = self._turn_of(table_id, token, version)
+        if not info.solo:
+            raise TableRefusal("The bots at this table move at the table's own pace.")
+        mover = read.match.current_player
+        assert mover is not None, "a match in play has a seat to act"
+        if mover == seat:
+            return None
+        action = bot_move(read.match, mover, info.seats[mover].level)
+        moved, event = read.moved(action)
+        self._written(lambda: self._store_move(info, read, moved, mover, action, person=False))
+        return event
+
+    def play_table(self, game_id: str, player: str) -> str:
+        """The id of the Play page's private table of ``player``'s game in play
+        ``game_id`` (made the first time); the page acts at it as :class:`Owner`."""
+        return self._asked(lambda: self.tables.play(game_id, player))
+
+    def match_of(self, table_id: str) -> tuple[int, Match]:
+        """The table's version and its match then, as this server keeps it: shared with
+        its other pages, so only read, never moved. A private table whose match is over
+        is ended first (stored finished), as a shared table's clock ends one."""
+        info, match = self._consistent(self._asked(lambda: self.tables.info(table_id)))
+        if match is not None and info.solo and match.is_over and info.status == "playing":
+            self._finish(info, match)
+            info, match = self._consistent(self._asked(lambda: self.tables.info(table_id)))
+        if match is None:
+            raise TableRefusal("There is no match at this table.")
+        return info.version, match
 
     def _store_move(
-        self, table_id: str, match: Match, seat: Seat, action: Action, *, person: bool
+        self,
+        info: TableInfo,
+        read: _Kept,
+        moved: _Kept,
+        seat: Seat,
+        action: Action,
+        *,
+        person: bool,
     ) -> None:
-        """Store ``action`` of ``seat`` as the next move of ``match`` (as read), made by
-        the seat's person or a bot, with its public form for the table's news."""
-        self.tables.act(
-            table_id,
+        """Store ``action`` of ``seat`` as the next move of the match ``read`` (``moved``
+        is a copy of it with the move made), by the seat's person or a bot, with its
+        public form for the table's news. The copy is kept as the match of the table's
+        next version."""
+        version = self.tables.act(
+            info.table_id,
             seat,
             action,
-            after=match.history,
+            after=read.match.history,
             person=person,
-            public=public_move(match.rules, seat, action),
+            public=public_move(read.match.rules, seat, action),
         )
+        self._kept(info, moved, version)
+
+    def _kept(self, info: TableInfo, moved: _Kept, version: int) -> None:
+        """Keep ``moved`` as the match of the table's ``version``."""
+        assert info.game_id is not None
+        self._matches.put((info.table_id, info.game_id, version), moved)
 
     def hint(self, table_id: str, token: str, version: int) -> Hint:
         """The suggested move for the seat holding ``token``, on its turn at a table whose
         options offer hints (the same advice as on the Play page)."""
-        seat, info, match = self._turn_of(table_id, token, version)
+        seat, info, read = self._turn_of(table_id, token, version)
         if not info.hints:
             raise TableRefusal("Hints are switched off at this table.")
-        if match.current_player != seat:
+        if read.match.current_player != seat:
             raise TableRefusal("A hint is given on your turn.")
-        return hint(match.hand.observation(seat))
+        return hint(read.match.hand.observation(seat))
 
-    def undo(self, table_id: str, token: str, version: int) -> None:
+    def undo(self, table_id: str, token: Holder, version: int) -> None:
         """The seat holding ``token`` takes its last bid or card of the hand back, with
         the bots' moves after it, at a table whose options allow it."""
-        seat, info, match = self._turn_of(table_id, token, version)
+        seat, info, read = self._turn_of(table_id, token, version)
+        match = read.match
         if not info.undo:
             raise TableRefusal("Undo is switched off at this table.")
         point = seat_undo_point(info, match, seat)
@@ -470,21 +546,28 @@ class TableService:
                 "There is no bid or card of yours to take back: only your last move of "
                 "this hand can be, and only while no other person has moved since."
             )
-        self._written(lambda: self.tables.take_back(table_id, point, after=match.history))
+        moved = match.clone()
+        while moved.ply > point:
+            moved.undo()
+        kept = _Kept(moved, history_digest(moved.history))
 
-    def _turn_of(self, table_id: str, token: str, version: int) -> tuple[Seat, TableInfo, Match]:
+        def take_back() -> None:
+            self._kept(info, kept, self.tables.take_back(table_id, point, after=match.history))
+
+        self._written(take_back)
+
+    def _turn_of(self, table_id: str, token: Holder, version: int) -> tuple[Seat, TableInfo, _Kept]:
         """The seat of ``token``, the table and its match, as the page drew them at
         ``version``; a refusal when they have moved on or there is no match in play."""
-        seat = self._asked(lambda: self.tables.seat_of(table_id, token))
+        seat, info = self._seat_at(table_id, token)
         if seat is None:
             raise TableRefusal("You do not hold a seat at this table.")
-        info = self._asked(lambda: self.tables.info(table_id))
         if info.version != version:
-            raise TableRefusal(_MOVED_ON)
-        match = self._match(info)
-        if info.status != "playing" or match is None or match.is_over:
+            raise TableMovedOn(_MOVED_ON)
+        read = self._read_match(info)[0]
+        if info.status != "playing" or read is None or read.match.is_over:
             raise TableRefusal("There is no match in play at this table.")
-        return seat, info, match
+        return seat, info, read
 
     def take_back(self, table_id: str, token: str) -> None:
         """The person holding ``token`` takes their seat back from the bot standing in."""
@@ -497,6 +580,8 @@ class TableService:
     def advance(self, table_id: str) -> bool:
         """Move the table on by one step if its time has come; whether it moved."""
         info = self._asked(lambda: self.tables.info(table_id))
+        if info.solo:
+            return False  # its person's page moves it
         self._timed(table_id, info.pace, info.turn_limit)
         now = self.now()
         if info.status not in ("waiting", "playing"):
@@ -506,9 +591,10 @@ class TableService:
         if (now - info.updated_at).total_seconds() < min(info.pace, info.turn_limit):
             # Nothing is due so soon after the last change: no need to read the match.
             return False
-        match = self._match(info)
-        if match is None:
+        read = self._read_match(info)[0]
+        if read is None:
             return False
+        match = read.match
         if match.is_over:
             return self._finish(info, match)
         seat = match.current_player
@@ -523,8 +609,9 @@ class TableService:
         if waited < info.pace:
             return False
         action = bot_move(match, seat, holder.level)
+        moved, _ = read.moved(action)
         try:
-            self._store_move(table_id, match, seat, action, person=False)
+            self._store_move(info, read, moved, seat, action, person=False)
         except StaleWrite:
             return False  # another server moved the table on first
         except StoreUnavailable:
@@ -594,17 +681,15 @@ class TableService:
         move made on it would be refused as stale)."""
         table_id = info.table_id
         for _ in range(_READS):
-            match, current = self._read_match(info)
+            read, current = self._read_match(info)
             if current:
-                return info, match
+                break
             info = self._asked(lambda: self.tables.info(table_id))
-        return info, self._match(info)
+        else:
+            read = self._read_match(info)[0]
+        return info, read.match if read is not None else None
 
-    def _match(self, info: TableInfo) -> Match | None:
-        """The table's match, as of ``info``'s version unless a move has landed since."""
-        return self._read_match(info)[0]
-
-    def _read_match(self, info: TableInfo) -> tuple[Match | None, bool]:
+    def _read_match(self, info: TableInfo) -> tuple[_Kept | None, bool]:
         """The table's match and whether it is the one of ``info``'s version.
 
         A match read while the version stayed put is the version's, and is kept for the
@@ -626,8 +711,7 @@ class TableService:
                 read = _Kept(match, history_digest(match.history))
             return read, self._asked(lambda: self.tables.version(table_id)) == version
 
-        kept, current = self._matches.read((table_id, game_id, version), load)
-        return kept.match, current
+        return self._matches.read((table_id, game_id, version), load)
 
     def _moved_on(self, game_id: str, kept: _Kept) -> _Kept | None:
         """``kept`` moved on by the actions stored since (a copy: pages may be reading
@@ -644,10 +728,17 @@ class TableService:
             return None
         return _Kept(match, moved) if moved == digest else None
 
-    def _creators(self, table_id: str, token: str) -> TableInfo:
-        """The table, when ``token`` holds its creator's seat; else a refusal."""
+    def _seat_at(self, table_id: str, token: Holder) -> tuple[Seat | None, TableInfo]:
+        """The seat ``token`` holds at the table (None if none) and the table, read after."""
+        if isinstance(token, Owner):
+            info = self._asked(lambda: self.tables.info(table_id))
+            return (info.seat_of_player(token.player) if info.solo else None), info
         seat = self._asked(lambda: self.tables.seat_of(table_id, token))
-        info = self._asked(lambda: self.tables.info(table_id))
+        return seat, self._asked(lambda: self.tables.info(table_id))
+
+    def _creators(self, table_id: str, token: Holder) -> TableInfo:
+        """The table, when ``token`` holds its creator's seat; else a refusal."""
+        seat, info = self._seat_at(table_id, token)
         if not _is_creator(info, seat):
             raise TableRefusal("Only the table's creator can do that.")
         return info
@@ -661,7 +752,7 @@ class TableService:
             try:
                 write()
             except StaleWrite:
-                raise TableRefusal(_MOVED_ON) from None
+                raise TableMovedOn(_MOVED_ON) from None
 
         cls._asked(guarded)
 
@@ -682,6 +773,13 @@ class _Kept(NamedTuple):
 
     match: Match
     digest: str
+
+    def moved(self, action: Action) -> tuple[_Kept, Event]:
+        """A copy of the match with ``action`` made (the engine's one check of it, which
+        raises ``IllegalAction``), and what it did; the match kept is left as it was."""
+        match = self.match.clone()
+        event = match.apply(action)
+        return _Kept(match, next_digest(self.digest, action)), event
 
 
 class _Matches:
@@ -732,6 +830,11 @@ class _Matches:
                     self._keep(key, reading.result[0])
             reading.done.set()
         return reading.result
+
+    def put(self, key: MatchKey, kept: _Kept) -> None:
+        """Keep ``kept`` as the match of ``key``'s version (a move made here)."""
+        with self._lock:
+            self._keep(key, kept)
 
     def _keep(self, key: MatchKey, kept: _Kept) -> None:
         """Keep ``kept`` under ``key`` (the lock held), and as its game's latest unless a

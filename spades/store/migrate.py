@@ -107,6 +107,11 @@ _V8_ADD_TABLE_OPTIONS: Final = tuple(
 )
 
 
+# Version 10 kept the Play page's games apart from the tables: every table was shared.
+# The Play page's games in play become private tables when next opened.
+_V10_ADD_SOLO: Final = "ALTER TABLE tables ADD COLUMN solo BOOLEAN NOT NULL DEFAULT FALSE"
+
+
 def prepare(conn: Connection, where: str, rater: Rater | None) -> None:
     """Create, check or upgrade the tables, within the caller's write transaction.
 
@@ -138,7 +143,7 @@ def prepare(conn: Connection, where: str, rater: Rater | None) -> None:
         raise StoreUnavailable("newer")
     if version == 1:
         _upgrade_v1(conn)
-    elif version in (2, 3, 4, 5, 6, 7, 8, 9):
+    elif version in (2, 3, 4, 5, 6, 7, 8, 9, 10):
         if version == 2:
             _upgrade_v2(conn)
         if version <= 3:
@@ -155,7 +160,11 @@ def prepare(conn: Connection, where: str, rater: Rater | None) -> None:
         if version <= 8:
             # Version 4 had no shared tables: its upgrade made them in this layout already.
             _upgrade_v8(conn, tables_made=version <= 4)
-        _upgrade_v9(conn)
+        if version <= 9:
+            _upgrade_v9(conn)
+        if version >= 5:
+            # Version 4 had no shared tables: its upgrade made them in this layout already.
+            conn.exec_driver_sql(_V10_ADD_SOLO)
         if version <= 5:
             # Once the games have every column the ratings read.
             rebuild(conn, needed(rater, "the upgrade of this database"))

@@ -27,7 +27,7 @@ from typing import Final, Literal
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION: Final = 10
+SCHEMA_VERSION: Final = 11
 SEAT_KEYS: Final = ("n", "e", "s", "w")
 TEAM_KEYS: Final = ("ns", "ew")
 #: The games a store keeps apart: the partnership game, and cutthroat for three or four.
@@ -225,6 +225,9 @@ shared_tables = sa.Table(
     # The table's options, set by its creator before the start: hints, and undo.
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("undo", sa.Boolean, nullable=False, server_default=sa.false()),
+    # The Play page's private table: one person and the bots, moved by that person's page
+    # alone (no clock, never closed for idleness), its game offered on the Play page.
+    sa.Column("solo", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats = sa.Table(

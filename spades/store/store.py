@@ -64,7 +64,6 @@ from spades.store.queries import (
     seat_names,
     stored_actions,
     stored_scores,
-    truncate,
 )
 from spades.store.ratings import Rater, needed, rate_game, rebuild
 from spades.store.reports import Reports
@@ -260,29 +259,6 @@ class Store:
         game row, locked (see :func:`~spades.store.queries.guarded_game_row`)."""
         with self._write() as conn:
             yield conn, guarded_game_row(conn, game_id, after, refused)
-
-    def truncate(self, game_id: str, length: int, *, after: Sequence[int]) -> None:
-        """Undo: keep the first ``length`` actions of a game in play, mark undo as used.
-
-        ``after`` is the history of the caller's copy before the undo; as in
-        :meth:`append_action`, another stored history raises :class:`StaleWrite`.
-        """
-        with self._guarded(game_id, after, "it cannot be taken back") as (conn, row):
-            truncate(conn, row, length, after)
-
-    def abandon(self, game_id: str, *, after: Sequence[int]) -> None:
-        """Mark a game in play as given up by its player (it stays, with its actions).
-
-        ``after`` is the history of the caller's copy; as in :meth:`append_action`,
-        another stored history raises :class:`StaleWrite` and nothing changes.
-        """
-        with self._guarded(game_id, after, "it cannot be abandoned") as (conn, row):
-            now = utc_now()
-            conn.execute(
-                games.update()
-                .where(games.c.num == row.num)
-                .values(status="abandoned", finished_at=now, updated_at=now)
-            )
 
     def unfinished_game(self, owner: str) -> str | None:
         """The id of the player's newest game still in play, if they have one (a shared

@@ -48,7 +48,7 @@ from spades.store.queries import (
     truncate,
 )
 from spades.store.rows import utc_now
-from spades.store.schema import SEAT_KINDS, games, seats, shared_tables
+from spades.store.schema import HUMAN, SEAT_KEYS, SEAT_KINDS, games, seats, shared_tables
 from spades.store.store import Store
 
 #: The seat a table's creator takes.
@@ -95,6 +95,9 @@ class TableInfo:
     undo: bool
     #: One a seat of the rules (three or four).
     seats: tuple[SeatInfo, ...]
+    #: The Play page's private table (:meth:`Tables.play`): its person's page alone moves
+    #: it, and it is never closed for idleness.
+    solo: bool = False
 
     def open_seats(self) -> list[int]:
         """The seats nobody holds yet."""
@@ -211,7 +214,11 @@ class Tables:
             held = conn.execute(
                 sa.select(sa.func.count())
                 .select_from(shared_tables)
-                .where(shared_tables.c.creator == creator, shared_tables.c.status.in_(_OPEN))
+                .where(
+                    shared_tables.c.creator == creator,
+                    shared_tables.c.status.in_(_OPEN),
+                    ~shared_tables.c.solo,
+                )
             ).scalar_one()
             if held >= MAX_OPEN:
                 raise StoreError(
@@ -376,11 +383,11 @@ class Tables:
         after: Sequence[int],
         person: bool,
         public: str = "",
-    ) -> None:
+    ) -> int:
         """Store ``action``, made for ``seat`` after the history ``after``, as the table's
-        next move; ``person`` says the seat's holder made it (not a bot standing in), and
-        ``public`` is the move as the table's news may tell it (the caller decides what
-        is public; :mod:`spades.store.news`).
+        next move; the table's version now. ``person`` says the seat's holder made it (not
+        a bot standing in), and ``public`` is the move as the table's news may tell it (the
+        caller decides what is public; :mod:`spades.store.news`).
 
         The caller has checked that the action is legal for that seat; a stale ``after``
         raises :class:`StaleWrite` and nothing changes.
@@ -393,14 +400,93 @@ class Tables:
             append(conn, game, action)
             if person:
                 self._seen(conn, row.num, seat, back=True)
+        return int(row.version) + 1
 
-    def take_back(self, table_id: str, length: int, *, after: Sequence[int]) -> None:
+    def take_back(self, table_id: str, length: int, *, after: Sequence[int]) -> int:
         """Undo at the table: keep the first ``length`` actions of its match, whose
         history the caller read as ``after`` (a stale one raises :class:`StaleWrite`); the
-        caller checks that the moves taken back are the asking seat's and the bots'."""
+        table's version now. The caller checks that the moves taken back are the asking
+        seat's and the bots'."""
         with self._changing(table_id, ("playing",)) as (conn, row):
             game = guarded_game_row(conn, row.game, after, "it cannot be taken back")
             truncate(conn, game, length, after)
+        return int(row.version) + 1
+
+    def play(self, game_id: str, player: str) -> str:
+        """The id of the Play page's private table of ``player``'s game in play
+        ``game_id``. It is made the first time (a game just stored, or one stored before
+        Play's games had tables): ``player`` at South and the game's bots at the other
+        seats, with hints, and undo as the game allows it. Its seat has no token: the page
+        acts for the player the server knows (the caller checks who that is)."""
+        now = self.now()
+        with self.store._write() as conn:
+            game = conn.execute(
+                sa.select(games).where(games.c.id == _check_id(game_id)).with_for_update()
+            ).one_or_none()
+            if (
+                game is None
+                or game.owner != player
+                or game.at_table
+                or game.kind != "human"
+                or game.level_s != HUMAN
+            ):
+                raise StoreError("this game is not yours to play")
+            if game.status != "playing":
+                raise StoreError("this game is over")
+            num = conn.execute(
+                sa.select(shared_tables.c.num).where(
+                    shared_tables.c.game == game.id, shared_tables.c.solo
+                )
+            ).scalar_one_or_none()
+            if num is None:
+                return self._solo(conn, game, now)
+            table_id = conn.execute(
+                sa.select(shared_tables.c.id).where(shared_tables.c.num == num)
+            ).scalar_one()
+        return str(table_id)
+
+    def _solo(self, conn: Connection, game: sa.Row[Any], now: datetime) -> str:
+        """Make the private table of the Play page's ``game``; its id."""
+        table_id = secrets.token_urlsafe(16)
+        rules = Rules.from_dict(json.loads(game.rules))
+        inserted = conn.execute(
+            shared_tables.insert().values(
+                id=table_id,
+                status="playing",
+                rules=game.rules,
+                creator=game.owner,
+                game=game.id,
+                pace=0.0,
+                turn_limit=0,
+                version=0,
+                created_at=now,
+                updated_at=now,
+                human_at=now,
+                public=False,
+                hints=True,
+                undo=game.undo_allowed,
+                solo=True,
+            )
+        ).inserted_primary_key
+        assert inserted is not None
+        columns = game._mapping
+        for seat in rules.seats:
+            key = SEAT_KEYS[seat]
+            mine = seat == CREATOR_SEAT
+            conn.execute(
+                seats.insert().values(
+                    table_num=inserted[0],
+                    seat=seat,
+                    kind="human" if mine else "bot",
+                    player=game.owner if mine else None,
+                    token_hash=None,
+                    name=columns[f"player_{key}"],
+                    level=columns[f"level_{key}"],
+                    seen_at=now if mine else None,
+                    stand_in=False,
+                )
+            )
+        return table_id
 
     def stand_in(self, table_id: str, seat: int, on: bool) -> None:
         """Mark that a bot plays for the person at ``seat`` (or no longer does)."""
@@ -437,7 +523,9 @@ class Tables:
             return list(
                 conn.execute(
                     sa.select(shared_tables.c.id).where(
-                        shared_tables.c.status.in_(_OPEN), shared_tables.c.human_at < before
+                        shared_tables.c.status.in_(_OPEN),
+                        shared_tables.c.human_at < before,
+                        ~shared_tables.c.solo,
                     )
                 ).scalars()
             )
@@ -467,7 +555,8 @@ class Tables:
     ) -> Iterator[tuple[Connection, sa.Row[Any]]]:
         """A change to a table (in one of ``statuses``, if any are given), its row locked;
         the table's version moves on with it, and the news of it goes out once it is stored
-        (:mod:`spades.store.news`)."""
+        (:mod:`spades.store.news`), but for a private table, which has no other page to
+        tell and no clock to wake."""
         with self.store._write() as conn:
             row = _table_row(conn, _check_id(table_id), lock=True)
             if statuses and row.status not in statuses:
@@ -478,8 +567,10 @@ class Tables:
                 .where(shared_tables.c.num == row.num)
                 .values(version=row.version + 1, updated_at=self.now())
             )
-            self.store.news.send(conn, row.id, row.version + 1, move)
-        self.store.news.announce(row.id, row.version + 1, move)
+            if not row.solo:
+                self.store.news.send(conn, row.id, row.version + 1, move)
+        if not row.solo:
+            self.store.news.announce(row.id, row.version + 1, move)
 
     def _seen(self, conn: Connection, num: int, seat: int, *, back: bool) -> None:
         """Note the person at ``seat`` now, and with ``back`` end any stand-in for them."""
@@ -557,4 +648,5 @@ def _info(conn: Connection, row: sa.Row[Any]) -> TableInfo:
         hints=row.hints,
         undo=row.undo,
         seats=held,
+        solo=row.solo,
     )

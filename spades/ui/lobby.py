@@ -26,9 +26,8 @@ import streamlit as st
 
 from spades.app.cookies import SEAT_COOKIE_PREFIX, seat_cookie
 from spades.app.errors import StoreError, StoreUnavailable
-from spades.app.play import Notice
 from spades.app.site import Site
-from spades.app.table_view import side_names
+from spades.app.table_view import Notice, side_names
 from spades.app.tables import (
     DEFAULT_BOT,
     MAX_OPEN,

@@ -16,8 +16,9 @@ from typing import Final
 import streamlit as st
 
 from spades.app.errors import StoreError, StoreUnavailable
-from spades.app.play import MOVED_ON, GameController, Notice
+from spades.app.play import MOVED_ON, GameController
 from spades.app.seats import HUMAN_SEAT
+from spades.app.table_view import Notice
 from spades.engine.rules import Rules
 from spades.ui import identity, sidebar
 from spades.ui.db import app_site

@@ -30,10 +30,11 @@ from typing import Any, Final, Literal
 import streamlit as st
 
 from spades.app.errors import StoreError
-from spades.app.play import PACES, GameController, default_bot_level
+from spades.app.play import GameController, default_bot_level
 from spades.app.prefs import TablePrefs
 from spades.app.seats import HUMAN_SEAT, bot_seats, person_name, seat_names
 from spades.app.site import NAME_MAX
+from spades.app.tables import PACES
 from spades.app.themes import CARD_BACKS, FELTS
 from spades.bots import bot_names
 from spades.engine.cards import SEAT_LETTERS, Seat

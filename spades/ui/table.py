@@ -24,14 +24,9 @@ from typing import Final
 import streamlit as st
 
 from spades.app import sound
-from spades.app.play import GameController, Notice
+from spades.app.play import GameController
 from spades.app.prefs import TablePrefs
-from spades.app.table_view import (
-    TableView,
-    heard,
-    played_hands,
-    table_view,
-)
+from spades.app.table_view import Notice, TableView
 from spades.engine.cards import (
     BLIND_NIL,
     CLAIM,
@@ -359,7 +354,7 @@ def _table_parts(layout: tuple[bool, bool, bool]) -> None:
         # The timer must start or stop, a summary or the end screen must open, or the
         # game must be reopened from the store (moved on elsewhere, or by its owner).
         st.rerun(scope="app")
-    view = table_view(controller)
+    view = controller.view()
     look = sidebar.table_prefs()
     _sound(controller, look)
     draw_table(view, PLAY_HANDLERS, look)
@@ -480,7 +475,7 @@ def sounds() -> Sounds:
 def _sound(controller: GameController, look: TablePrefs) -> None:
     """Play the cues of what happened since the last run, when the player wants sound."""
     state = sounds()
-    state.moment, cues = heard(controller, state.moment)
+    state.moment, cues = controller.heard(state.moment)
     play_cues(cues, look)
 
 
@@ -515,7 +510,7 @@ def _summary_body() -> None:
     if not controller.show_summary or controller.summary_for is None:
         st.rerun(scope="app")
         return
-    finished.hand_summary(controller.players, played_hands(controller)[controller.summary_for])
+    finished.hand_summary(controller.players, controller.played_hands()[controller.summary_for])
     st.button("Next hand", key="next_hand", type="primary", width="stretch", on_click=_on_next_hand)
 
 
@@ -529,7 +524,7 @@ def _summary(controller: GameController) -> None:
 
 
 def _match_over(controller: GameController) -> None:
-    hands = played_hands(controller)
+    hands = controller.played_hands()
     won = not controller.read_only and controller.human_won
     if won and st.session_state.get(CELEBRATED_KEY) != controller.game_id:
         # Once a match: a rerun or a reload of the end screen does not start it again.
@@ -625,7 +620,7 @@ def render() -> None:
     _resume_offer(controller)
     _header(controller)
     _table(controller)
-    finished.scoresheet(played_hands(controller), controller.players)
+    finished.scoresheet(controller.played_hands(), controller.players)
     if controller.show_summary:
         _summary(controller)
     elif st.session_state.get(CONFIRM_KEY):

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from spades.app.moves import seat_why_not
-from spades.app.play import Notice
 from spades.app.seats import bot_seats
-from spades.app.table_view import TableView, observed_view
+from spades.app.table_view import Notice, TableView, observed_view
 from spades.bots.drive import drive
 from spades.bots.hint import Hint, hint
 from spades.engine.cards import NORTH, SEAT_NAMES, SOUTH, Action, bid_label
