@@ -4,7 +4,6 @@ table's clock, and the match stored like every game."""
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 import uuid
@@ -113,7 +112,7 @@ def test_a_table_starts_waiting_with_its_creator_at_south(service: TableService)
     table_id, token = service.create(ann, "Ann", RULES)
     view = service.view(table_id, token)
     assert view.seat == CREATOR_SEAT and view.creator
-    assert view.table.status == "waiting" and view.public is None
+    assert view.table.status == "waiting" and view.drawn is None
     assert view.table.open_seats() == [0, 1, 3]
     assert view.table.seats[CREATOR_SEAT].name == "Ann"
     other, _ = service.create(ann, "Ann", RULES)
@@ -178,15 +177,15 @@ def test_each_page_holds_its_own_hand_and_a_spectator_none(service: TableService
         hand = view.own.hand if view.own.hand is not None else ()
         assert set(hand) <= set(match.hand.hand(seat))
     spectator = service.view(table_id, None)
-    assert spectator.own is None and spectator.public is not None
-    fields = {f.name for f in dataclasses.fields(spectator.public)}
-    assert not fields & {"hand", "legal_actions", "passed", "received"}
+    assert spectator.own is None and spectator.drawn is not None
+    seen = spectator.drawn.obs
+    assert seen.hand is None and not (seen.legal_actions or seen.passed or seen.received)
     # A seated page's view holds its own cards and, of the others', only those played.
     view = service.view(table_id, ann_token)
-    assert view.own is not None and view.own.hand is not None
+    assert view.own is not None and view.own.hand is not None and view.drawn is not None
     unseen = {c for seat in (0, 1, 3) for c in match.hand.hand(seat)}
     assert not unseen & set(view.own.hand)
-    assert view.public is not None and not unseen & {c for _, c in view.public.trick}
+    assert not unseen & {c for _, c in view.drawn.obs.trick}
 
 
 def test_a_move_out_of_turn_stale_illegal_or_forged_is_refused_and_changes_nothing(
@@ -363,9 +362,9 @@ def test_mid_match_the_creator_frees_only_an_absent_person_s_seat_and_another_ta
     # The open seat is played by the bot at the table's pace until Cy sits down.
     moved = 0
     for _ in range(200):
-        public = service.view(table_id, None).public
-        assert public is not None
-        if public.current_player == 0:
+        drawn = service.view(table_id, None).drawn
+        assert drawn is not None
+        if drawn.obs.current_player == 0:
             clock.wait(1)
             assert service.advance(table_id)
             moved += 1
@@ -502,7 +501,7 @@ def test_pages_asking_for_one_version_at_once_wait_for_one_read_of_it(
     for page in pages:
         page.join()
     assert len(loads) == 1 and len(views) == 4
-    assert len({v.public for v in views}) == 1
+    assert len({(v.table.version, v.drawn.obs.trick if v.drawn else None) for v in views}) == 1
 
 
 def test_a_move_landing_while_a_page_reads_is_read_again_not_shown_stale(
@@ -527,8 +526,10 @@ def test_a_move_landing_while_a_page_reads_is_read_again_not_shown_stale(
     view = service.view(table_id, ann_token)
     assert landed and view.table.version == before.version + 1
     fresh = TableService(Store(db_url, rater=RATER), now=clock)
-    assert view.public == fresh.view(table_id, None).public
-    assert service.view(table_id, None).public == view.public
+    watched = service.view(table_id, None).drawn
+    assert watched is not None and view.drawn is not None
+    assert watched.obs.trick == view.drawn.obs.trick
+    assert watched == fresh.view(table_id, None).drawn
     fresh.store.close()
 
 

@@ -56,15 +56,13 @@ from spades.engine.cards import (
     CLAIM,
     SEAT_NAMES,
     Action,
-    Card,
     Seat,
     action_card,
     card_str,
 )
-from spades.engine.deck import Trick
 from spades.engine.events import Event
 from spades.engine.match import Match
-from spades.engine.observation import Observation, Phase
+from spades.engine.observation import Observation
 from spades.engine.rules import Rules
 from spades.engine.scoring import Outcome
 from spades.engine.state import IllegalAction
@@ -85,7 +83,6 @@ __all__ = [
     "TABLE_PACES",
     "TURN_LIMIT",
     "Owner",
-    "PublicHand",
     "SharedView",
     "Sweeper",
     "TableInfo",
@@ -156,48 +153,12 @@ Holder = str | Owner
 
 
 @dataclass(frozen=True, slots=True)
-class PublicHand:
-    """What everyone at or around the table may see of the hand in play."""
-
-    phase: Phase
-    dealer: Seat
-    current_player: Seat | None
-    hand_sizes: tuple[int, ...]
-    bids: tuple[int | None, ...]
-    blind: tuple[bool, ...]
-    tricks_won: tuple[int, ...]
-    trick: tuple[tuple[Seat, Card], ...]
-    tricks: tuple[Trick, ...]
-    scores: tuple[int, ...]
-    bags: tuple[int, ...]
-
-    @classmethod
-    def of(cls, obs: Observation) -> PublicHand:
-        """The public part of any seat's observation."""
-        return cls(
-            phase=obs.phase,
-            dealer=obs.dealer,
-            current_player=obs.current_player,
-            hand_sizes=obs.hand_sizes,
-            bids=obs.bids,
-            blind=obs.blind,
-            tricks_won=obs.tricks_won,
-            trick=obs.trick,
-            tricks=obs.tricks,
-            scores=obs.scores,
-            bags=obs.bags,
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class SharedView:
     """What one page of a table may draw."""
 
     table: TableInfo
     #: The page's seat, or None for a spectator.
     seat: Seat | None
-    #: The hand in play as everyone sees it (None before the match starts).
-    public: PublicHand | None
     #: The seat's own observation (its hand and its legal moves); None for a spectator.
     own: Observation | None
     #: The match's scores so far, and its outcome once it is over.
@@ -393,18 +354,15 @@ class TableService:
             info = self._asked(lambda: self.tables.info(table_id))
         info, match = self._consistent(info)
         if match is None:
-            return SharedView(info, seat, None, None, (0, 0), None)
+            return SharedView(info, seat, None, (0, 0), None)
         hand = match.finished[-1] if match.is_over else match.hand
-        public = PublicHand.of(hand.observation(0))
         own = hand.observation(seat) if seat is not None else None
         outcome = match.outcome if match.is_over else None
         drawn = seat_table_view(info, match, seat)
         finished = finished_hands(match)
         moment = sound.moment(match, holding=False, game=info.game_id)
         cues = sound.cues_between(heard, moment, match, drawn.seat)
-        return SharedView(
-            info, seat, public, own, match.scores, outcome, drawn, finished, moment, cues
-        )
+        return SharedView(info, seat, own, match.scores, outcome, drawn, finished, moment, cues)
 
     def events(self, table_id: str, token: str | None, since: int) -> list[SeatEvent]:
         """The moves of the table's match after its first ``since``, as the seat holding
