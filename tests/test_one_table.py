@@ -277,3 +277,31 @@ def test_a_private_table_s_moves_are_no_news(tmp_path: Path) -> None:
     assert controller.table is not None and controller.table[1] > 0 and heard == []
     stop()
     store.close()
+
+
+def test_a_watcher_reads_a_play_game_and_a_shared_table_s_at_their_tables(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'play.db'}", rater=RATER)
+    service = TableService(store)
+    ann, eve = store.new_player("Ann")[0], store.new_player("Eve")[0]
+    controller = _play_game(service, ann)
+    _first_move(controller)
+    assert controller.table is not None and controller.game_id is not None
+    watcher = GameController.resume(service, controller.game_id, viewer=eve)
+    assert watcher.read_only and watcher.table == controller.table
+    assert watcher.match is controller.match, "the server's one kept match, read by both"
+    if controller.bots_to_act:
+        assert controller.step()
+    else:
+        assert controller.act(controller.match.legal_actions()[0], controller.ply)
+    assert not watcher.in_step_with_store()
+    again = GameController.resume(service, controller.game_id, viewer=eve)
+    assert again.match.history == controller.match.history
+    # A shared table's game, watched from the Play page, is read at its table too.
+    table_id, token = service.create(ann, "Ann", Rules())
+    game_id = service.start(table_id, token, seed=5)
+    seen = GameController.resume(service, game_id, viewer=ann)
+    assert seen.read_only and seen.table is not None and seen.table[0] == table_id
+    assert seen.in_step_with_store()
+    store.close()

@@ -100,8 +100,9 @@ class GameController:
         self.undo_used = undo_used
         self.service = service
         self.game_id = game_id
-        # The game's private table once it is stored and its player plays it: its id, and
-        # the table's version this copy of the match is of.
+        # The game's table once it has one (its private table, where its player plays it,
+        # or a shared table's, only watched here): its id, and the table's version this
+        # copy of the match is of.
         self.table = table
         # The player the game belongs to; the page sets it before the first human move,
         # which is when a new game is first stored.
@@ -194,17 +195,21 @@ class GameController:
         }
         read_only = info.owner is None or info.owner != viewer or info.at_table
         match, table = loaded.match, None
-        if not read_only and info.status == "playing" and info.owner is not None:
-            owner = info.owner
+        if info.status == "playing":
+            # Its player plays it at its private table (made the first time), and anyone
+            # else watches the game at its table, if it has one.
             try:
-                table_id = service.play_table(game_id, owner)
-                version, match = service.match_of(table_id)
+                if read_only or info.owner is None:
+                    table_id = service.table_of(game_id)
+                else:
+                    table_id = service.play_table(game_id, info.owner)
+                if table_id is not None:
+                    version, match = service.match_of(table_id)
+                    table = (table_id, version)
             except TableRefusal as err:
                 if store.game_info(game_id).status == "playing":
                     raise StoreError(str(err)) from None
                 match = store.load(game_id).match  # it ended meanwhile, in another window
-            else:
-                table = (table_id, version)
         return cls(
             match,
             players=loaded.record.players,
@@ -540,7 +545,7 @@ class GameController:
 
     def in_step_with_store(self) -> bool:
         """Whether this copy is of the stored game as it stands (not moved on elsewhere):
-        at its table, of the table's version; a game only watched, of its stored actions."""
+        at its table, of the table's version; a game with no table, of its stored actions."""
         if self.service is None or self.game_id is None:
             return True
         try:

@@ -440,6 +440,11 @@ class TableService:
         ``game_id`` (made the first time); the page acts at it as :class:`Owner`."""
         return self._asked(lambda: self.tables.play(game_id, player))
 
+    def table_of(self, game_id: str) -> str | None:
+        """The id of the table whose match is ``game_id``, if one is (a watcher reads the
+        game there)."""
+        return self._asked(lambda: self.tables.of_game(game_id))
+
     def match_of(self, table_id: str) -> tuple[int, Match]:
         """The table's version and its match then, as this server keeps it: shared with
         its other pages, so only read, never moved. A private table whose match is over

@@ -412,6 +412,15 @@ class Tables:
             truncate(conn, game, length, after)
         return int(row.version) + 1
 
+    def of_game(self, game_id: str) -> str | None:
+        """The id of the table whose match is ``game_id`` (a Play game's private table, or
+        a shared table's current game), if one is."""
+        with self.store._read() as conn:
+            found = conn.execute(
+                sa.select(shared_tables.c.id).where(shared_tables.c.game == _check_id(game_id))
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
     def play(self, game_id: str, player: str) -> str:
         """The id of the Play page's private table of ``player``'s game in play
         ``game_id``. It is made the first time (a game just stored, or one stored before
