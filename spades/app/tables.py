@@ -1,8 +1,15 @@
-"""Shared tables: friends and bots at one match, each person on their own page.
+"""The one table service: friends and bots at one match, each person on their own page;
+and the Play page's game, a private table of one person and the bots.
 
-What the lobby and a table's page do, with no Streamlit in it. Every fact comes from the
-store (:mod:`spades.store.tables`) and every rule from the engine, so any server can
-answer any page of any table, and a page that moves to another server carries on.
+What the lobby, a table's page and the Play page do to a table, with no Streamlit in it.
+Every fact comes from the store (:mod:`spades.store.tables`) and every rule from the
+engine, so any server can answer any page of any table, and a page that moves to another
+server carries on. A move is checked by the engine once, on a copy of the match the
+server keeps, stored, and the copy kept for the table's next version.
+
+- A Play game is a private table (:meth:`TableService.play_table`): its page acts as its
+  :class:`Owner`, moves its bots when it likes (:meth:`TableService.step`), and no clock
+  or sweep touches it.
 
 - A person holds a seat by its secret token. :meth:`TableService.view` gives a page what
   its seat may see: the public table and, for a seated person, their own observation
