@@ -42,6 +42,16 @@ def face_of(page: Page, code: str) -> str:
     return str(page.evaluate(FACE, code))
 
 
+def wait_until(page: Page, done: Callable[[], bool], what: str) -> None:
+    """Wait until ``done()``, a condition on the test's side (what a route handler saw),
+    letting the page's events through meanwhile; fail saying ``what`` did not happen."""
+    for _ in range(WAIT // 50):
+        if done():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(what)
+
+
 def your_turn(page: Page) -> Locator:
     """Wait until the status line asks the human to act; returns the status element.
     Looked at every 50 ms: the bots may take seconds, and a look every frame would keep

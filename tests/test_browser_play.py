@@ -19,6 +19,7 @@ from browser_helpers import (
     pick_rule_set,
     play_a_card,
     settled,
+    wait_until,
     your_turn,
 )
 from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect
@@ -310,7 +311,7 @@ def test_a_bid_whose_press_never_reached_the_server_is_sent_again(page: Page, ap
     bids = page.locator(".st-key-bids button:enabled:visible")
     bids.nth(bids.count() // 2).click()
     page.wait_for_function("() => document.querySelector('[data-pending]') !== null")
-    assert dropped, "the bid's press was dropped"
+    wait_until(page, lambda: bool(dropped), "the bid's press was not dropped")
     page.get_by_text("Show known voids").click()
     expect(page.locator(".st-key-status")).to_contain_text("Your turn: play", timeout=WAIT)
     expect(page.locator(".st-key-bids")).to_have_count(0)

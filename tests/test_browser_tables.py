@@ -23,6 +23,7 @@ from browser_helpers import (
     kept_from_scripts,
     screenshot_path,
     settled,
+    wait_until,
 )
 from conftest import serve_app
 from playwright.sync_api import Page, WebSocket, WebSocketRoute, expect
@@ -653,7 +654,7 @@ def test_a_bid_whose_press_never_reached_the_server_is_sent_again_at_a_table(
     said = choice.inner_text().strip().lower()
     choice.click()
     ann.wait_for_function("() => document.querySelector('[data-pending]') !== null")
-    assert dropped, "the bid's press was dropped"
+    wait_until(ann, lambda: bool(dropped), "the bid's press was not dropped")
     ann.locator(".st-key-hint button:visible").click()
     expect(ann.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
     expect(ann.locator(".sp-south .sp-stats")).to_contain_text(f"bid {said}", timeout=WAIT)

@@ -104,6 +104,7 @@ SCRIPT: Final = """
   // A press the server may never have had: its drawing was taken back by a drawing of
   // the table at the same position (its ply), not by the server's answer to it.
   let unanswered = null;
+  let resending = false;
   const settle = (force) => {
     const run = mark();
     if (!pending || (!force && run && run.dataset.run === pending.run)) return;
@@ -132,7 +133,6 @@ SCRIPT: Final = """
     button.click();
     resending = false;
   };
-  let resending = false;
   // Once a run is over, a card button its drawing does not hold is hidden: Streamlit
   // can leave the button of a card played in the hand after a run of the table that a
   // look or the news cut short, shown though the server drew the hand without it.
