@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from spades.app.themes import FELTS
 
@@ -42,14 +42,44 @@ def face_of(page: Page, code: str) -> str:
     return str(page.evaluate(FACE, code))
 
 
-def wait_until(page: Page, done: Callable[[], bool], what: str) -> None:
-    """Wait until ``done()``, a condition on the test's side (what a route handler saw),
-    letting the page's events through meanwhile; fail saying ``what`` did not happen."""
-    for _ in range(WAIT // 50):
-        if done():
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(what)
+class LostBid:
+    """The page's connection to the server, which loses the first press of a bid button
+    once armed: its message never reaches the server, as when a run of the whole page takes
+    the place of the run that carried it. Set up before the page opens the app."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.armed = False
+        self.dropped: list[bytes | str] = []
+        page.route_web_socket(re.compile(r"/_stcore/stream"), self._route)
+
+    def _route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message: bytes | str) -> None:
+            press = isinstance(message, bytes) and b"bid_" in message
+            if press and self.armed and not self.dropped:
+                self.dropped.append(message)
+                return
+            server.send(message)
+
+        ws.on_message(to_server)
+
+    def bid(self) -> str:
+        """Press the middle bid, whose press is lost; its words, once the page has drawn it
+        and the route has dropped its message (the handler runs while the page's events are
+        let through)."""
+        self.armed = True
+        bids = self.page.locator(".st-key-bids button:enabled:visible")
+        choice = bids.nth(bids.count() // 2)
+        said = choice.inner_text().strip().lower()
+        choice.click()
+        self.page.wait_for_function("() => document.querySelector('[data-pending]') !== null")
+        for _ in range(WAIT // 50):
+            if self.dropped:
+                return said
+            self.page.wait_for_timeout(50)
+        raise AssertionError("the bid's press was not dropped")
 
 
 def your_turn(page: Page) -> Locator:

@@ -9,6 +9,7 @@ import pytest
 from browser_helpers import (
     CARDS,
     WAIT,
+    LostBid,
     card_key,
     cookies_set,
     fold,
@@ -19,10 +20,9 @@ from browser_helpers import (
     pick_rule_set,
     play_a_card,
     settled,
-    wait_until,
     your_turn,
 )
-from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from spades.engine.rules import PRESETS, Rules
 from spades.store import Store
@@ -290,28 +290,10 @@ def test_a_bid_whose_press_never_reached_the_server_is_sent_again(page: Page, ap
     once (the sidebar) can take the place of the run that carried it. Here the browser's
     message with the bid is dropped on its way to the server; the next drawing of the
     table, the same position with the bid still offered, sends it again."""
-    dropped: list[bytes | str] = []
-
-    def route(ws: WebSocketRoute) -> None:
-        server = ws.connect_to_server()
-
-        def to_server(message: bytes | str) -> None:
-            if armed and not dropped and isinstance(message, bytes) and b"bid_" in message:
-                dropped.append(message)
-                return
-            server.send(message)
-
-        ws.on_message(to_server)
-
-    armed = False
-    page.route_web_socket(re.compile(r"/_stcore/stream"), route)
+    lost = LostBid(page)
     _open(page, app_url)
     look_then_ready_to_bid(page)
-    armed = True
-    bids = page.locator(".st-key-bids button:enabled:visible")
-    bids.nth(bids.count() // 2).click()
-    page.wait_for_function("() => document.querySelector('[data-pending]') !== null")
-    wait_until(page, lambda: bool(dropped), "the bid's press was not dropped")
+    lost.bid()
     page.get_by_text("Show known voids").click()
     expect(page.locator(".st-key-status")).to_contain_text("Your turn: play", timeout=WAIT)
     expect(page.locator(".st-key-bids")).to_have_count(0)

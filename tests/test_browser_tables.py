@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from browser_helpers import (
     WAIT,
+    LostBid,
     NewPage,
     busy_loops,
     card_key,
@@ -23,10 +24,9 @@ from browser_helpers import (
     kept_from_scripts,
     screenshot_path,
     settled,
-    wait_until,
 )
 from conftest import serve_app
-from playwright.sync_api import Page, WebSocket, WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from spades.engine.cards import card_str, hand_cards
@@ -620,22 +620,8 @@ def test_a_bid_whose_press_never_reached_the_server_is_sent_again_at_a_table(
     """A press can be lost on its way; here the browser's message with Ann's bid is
     dropped, and she asks for a hint at once. The hint's drawing of the table, the same
     position with the bid still offered, sends the bid again."""
-    dropped: list[bytes | str] = []
-    armed = False
-
-    def route(ws: WebSocketRoute) -> None:
-        server = ws.connect_to_server()
-
-        def to_server(message: bytes | str) -> None:
-            if armed and not dropped and isinstance(message, bytes) and b"bid_" in message:
-                dropped.append(message)
-                return
-            server.send(message)
-
-        ws.on_message(to_server)
-
     ann = new_browser()
-    ann.route_web_socket(re.compile(r"/_stcore/stream"), route)
+    lost = LostBid(ann)
     ann.goto(table_app + "/lobby")
     name = ann.locator(".st-key-lobby_name input")
     name.fill("Ann")
@@ -648,13 +634,7 @@ def test_a_bid_whose_press_never_reached_the_server_is_sent_again_at_a_table(
     expect(ann.locator(".st-key-status")).to_contain_text("Your turn", timeout=WAIT)
     expect(ann.locator(".st-key-bids")).to_be_visible(timeout=WAIT)
     settled(ann)
-    armed = True
-    bids = ann.locator(".st-key-bids button:enabled:visible")
-    choice = bids.nth(bids.count() // 2)
-    said = choice.inner_text().strip().lower()
-    choice.click()
-    ann.wait_for_function("() => document.querySelector('[data-pending]') !== null")
-    wait_until(ann, lambda: bool(dropped), "the bid's press was not dropped")
+    said = lost.bid()
     ann.locator(".st-key-hint button:visible").click()
     expect(ann.locator(".st-key-bids")).to_have_count(0, timeout=WAIT)
     expect(ann.locator(".sp-south .sp-stats")).to_contain_text(f"bid {said}", timeout=WAIT)
